@@ -1,0 +1,13 @@
+// Package features embeds the Gherkin feature files of mcp-conform: one file per spec page, one
+// Scenario per normative rule, tagged with `@rule:<id>`, exactly one of `@MUST @MUST-NOT
+// @SHOULD @SHOULD-NOT @MAY`, `@since:<revision>` / `@until:<revision>`, `@transport:stdio|http`
+// and `@capability:<name>` where they apply. Each scenario's description starts with a
+// `Spec: <page>#<Heading>` line naming the section of the specification it checks.
+package features
+
+import "embed"
+
+// FS holds every *.feature file of this folder, embedded in the binary.
+//
+//go:embed *.feature
+var FS embed.FS

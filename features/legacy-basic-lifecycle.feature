@@ -1,0 +1,55 @@
+Feature: Legacy lifecycle (2025-11-25 basic/lifecycle)
+  Servers that negotiate a revision up to 2025-11-25 start every session with the `initialize`
+  handshake, then `notifications/initialized`, then normal operation.
+  https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle
+
+  @rule:LEG-001 @MUST @since:2024-11-05 @until:2025-11-25
+  Scenario: initialize is answered with an InitializeResult
+    Spec: basic/lifecycle#Initialization
+    The result has `protocolVersion`, `capabilities` and `serverInfo`.
+    Given a fresh connection
+    When the client initializes with the revision under test
+    Then the response is a result
+    And the result validates as "InitializeResult"
+
+  @rule:LEG-002 @MUST @since:2024-11-05 @until:2025-11-25
+  Scenario: A supported requested version is echoed back
+    Spec: basic/lifecycle#Version Negotiation
+    When the server supports the version the client requests, it answers with that same
+    version; checked for the revision under test and every legacy version the server lists.
+    Given a fresh connection
+    When the client initializes with each legacy version the server supports
+    Then each initialize result echoes the requested version
+
+  @rule:LEG-003 @MUST @since:2024-11-05 @until:2025-11-25
+  Scenario: An unsupported requested version is answered with a version the server supports
+    Spec: basic/lifecycle#Version Negotiation
+    For a version it does not support the server answers with another version it does
+    support, never an echo. The page's own error example (-32602) is graded a warning.
+    Given a fresh connection
+    When the client initializes with protocol version "2099-12-31"
+    Then the response is a result (an error with code -32602 is a warning)
+    And the value at "/result/protocolVersion" is not "2099-12-31"
+    And the value at "/result/protocolVersion" is a known protocol revision
+
+  @rule:LEG-007 @MUST @since:2024-11-05 @until:2025-11-25
+  Scenario: After the handshake the server answers in the negotiated revision
+    Spec: basic/lifecycle#Operation
+    A list request after the handshake returns a result that validates against the negotiated
+    revision's schema.
+    Given a connected server
+    When the client sends a list request for a declared capability
+    Then the response is a result
+    And the response validates against the schema
+
+  @rule:LEG-012 @MUST-NOT @since:2024-11-05 @until:2025-11-25
+  Scenario: notifications/initialized gets no response
+    Spec: basic/lifecycle#Initialization
+    The initialized notification is never answered (stdio: no line; HTTP: 202 with no body).
+    Given a fresh connection
+    When the client initializes with the revision under test
+    And the client sends the notification:
+      """
+      {"jsonrpc":"2.0","method":"notifications/initialized"}
+      """
+    Then no message arrives in reply

@@ -1,0 +1,158 @@
+package harness
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// Modern error codes a client recognises as "this server speaks 2026-07-28" during era
+// detection (basic/index#Error Codes): HeaderMismatch, MissingRequiredClientCapability and
+// UnsupportedProtocolVersion.
+const (
+	CodeHeaderMismatch                  = -32020
+	CodeMissingRequiredClientCapability = -32021
+	CodeUnsupportedProtocolVersion      = -32022
+)
+
+// Probe is the outcome of the modern era probe: a `server/discover` request carrying the
+// preferred modern version (basic/transports/stdio#Backward Compatibility,
+// basic/transports/streamable-http#Backward Compatibility).
+//
+// Modern is true when the server answered with a DiscoverResult or a recognised modern error;
+// Supported then lists the versions it named (DiscoverResult.supportedVersions or the
+// UnsupportedProtocolVersion error's data.supported). Exchange is the probe exchange and
+// Reason a one-line explanation of the classification.
+type Probe struct {
+	Modern    bool
+	Supported []string
+	Result    json.RawMessage
+	Exchange  *Exchange
+	Reason    string
+}
+
+// SendFor sends raw on t with the HTTP headers the revision requires: ModernHeaders for a
+// modern request, LegacyHeaders(legacyVersion) otherwise (stdio ignores headers).
+func SendFor(ctx context.Context, t Transport, raw []byte, id any, method string, modern bool, legacyVersion string) (*Exchange, error) {
+	req := Request{Raw: raw, Method: method}
+	if id != nil {
+		b, _ := json.Marshal(id)
+		req.ID = b
+	} else {
+		req.Notification = true
+	}
+	if t.Name() == TransportHTTP {
+		if modern {
+			req.Header = ModernHeaders(raw)
+		} else {
+			req.Header = LegacyHeaders(legacyVersion)
+		}
+	}
+	return t.Send(ctx, req)
+}
+
+// ProbeModern runs the modern era probe on t. ctx bounds the wait (the caller gives the
+// startup window for a fresh server). Per the spec the fallback is never keyed on one error
+// code: any error other than a recognised modern one, any non-2xx HTTP reply without such an
+// error, and silence mean legacy. A transport failure (process exited, connection refused) is
+// returned as an error, not read as legacy.
+func ProbeModern(ctx context.Context, t Transport, ids *IDs) (*Probe, error) {
+	id := ids.Next()
+	ex, err := SendFor(ctx, t, ModernRequest(id, "server/discover", ModernRevision, nil), id, "server/discover", true, "")
+	p := &Probe{Exchange: ex}
+	if err != nil && (ex == nil || ex.Response == nil) {
+		if errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			p.Reason = "no reply to server/discover within the startup window"
+			return p, nil
+		}
+		return p, fmt.Errorf("era probe: %w", err)
+	}
+	if ex.Response == nil {
+		if ex.HTTP != nil {
+			p.Reason = fmt.Sprintf("HTTP %d without a JSON-RPC response", ex.HTTP.Status)
+			return p, nil
+		}
+		if ex.Err != nil {
+			return p, fmt.Errorf("era probe: %w", ex.Err)
+		}
+		p.Reason = "no reply to server/discover"
+		return p, nil
+	}
+	msg, _ := ParseMessage(ex.Response.Raw)
+	switch msg.Kind {
+	case KindResult:
+		var dr struct {
+			SupportedVersions []string `json:"supportedVersions"`
+		}
+		if json.Unmarshal(msg.Result, &dr) == nil && dr.SupportedVersions != nil {
+			p.Modern, p.Supported, p.Result = true, dr.SupportedVersions, msg.Result
+			p.Reason = "server/discover returned a DiscoverResult"
+			return p, nil
+		}
+		p.Reason = "server/discover returned a result without supportedVersions"
+	case KindError:
+		switch msg.Error.Code {
+		case CodeUnsupportedProtocolVersion:
+			var data struct {
+				Supported []string `json:"supported"`
+			}
+			if json.Unmarshal(msg.Error.Data, &data) == nil && data.Supported != nil {
+				p.Modern, p.Supported = true, data.Supported
+				p.Reason = "server/discover returned UnsupportedProtocolVersion (-32022)"
+				return p, nil
+			}
+			p.Reason = "error -32022 without data.supported"
+		case CodeHeaderMismatch, CodeMissingRequiredClientCapability:
+			p.Modern = true
+			p.Reason = fmt.Sprintf("server/discover returned modern error %d", msg.Error.Code)
+			return p, nil
+		default:
+			p.Reason = fmt.Sprintf("server/discover returned error %d (%s)", msg.Error.Code, msg.Error.Message)
+		}
+	default:
+		p.Reason = "server/discover reply is not a JSON-RPC response: " + msg.Problem
+	}
+	return p, nil
+}
+
+// Handshake is the outcome of a legacy `initialize` (2025-11-25 basic/lifecycle): the version
+// the server chose, its InitializeResult and the exchange.
+type Handshake struct {
+	Version  string
+	Result   json.RawMessage
+	Exchange *Exchange
+}
+
+// Initialize sends `initialize` asking for version v on t and, when the server answers with a
+// result, `notifications/initialized`. It returns an error when no InitializeResult came back.
+func Initialize(ctx context.Context, t Transport, ids *IDs, v string) (*Handshake, error) {
+	id := ids.Next()
+	ex, err := SendFor(ctx, t, InitializeRequest(id, v), id, "initialize", false, "")
+	h := &Handshake{Exchange: ex}
+	if ex == nil || ex.Response == nil {
+		if err == nil {
+			err = errors.New("no reply")
+		}
+		return h, fmt.Errorf("initialize: %w", err)
+	}
+	msg, _ := ParseMessage(ex.Response.Raw)
+	if msg.Kind != KindResult {
+		if msg.Kind == KindError {
+			return h, fmt.Errorf("initialize: error %d: %s", msg.Error.Code, msg.Error.Message)
+		}
+		return h, fmt.Errorf("initialize: reply is not a result")
+	}
+	var ir struct {
+		ProtocolVersion string `json:"protocolVersion"`
+	}
+	if err := json.Unmarshal(msg.Result, &ir); err != nil || ir.ProtocolVersion == "" {
+		return h, fmt.Errorf("initialize: result has no protocolVersion")
+	}
+	h.Version, h.Result = ir.ProtocolVersion, msg.Result
+	note := BuildRequest(nil, "notifications/initialized", nil)
+	if _, err := SendFor(ctx, t, note, nil, "notifications/initialized", false, h.Version); err != nil && ctx.Err() != nil {
+		return h, fmt.Errorf("notifications/initialized: %w", err)
+	}
+	return h, nil
+}

@@ -1,0 +1,150 @@
+// Package harness is everything that talks to an MCP server under test: the stdio child process
+// and Streamable HTTP transports, the frame recorder, JSON-RPC envelope parsing, request building
+// and era detection. It never decodes through an SDK: the bytes sent and received are recorded
+// first and parsed afterwards, so malformed traffic is observed exactly as it was on the wire.
+package harness
+
+import (
+	"net/http"
+	"sync"
+	"time"
+)
+
+// Direction tells which peer wrote a frame: DirClientToServer ("c2s", written by mcp-conform)
+// or DirServerToClient ("s2c", written by the server under test).
+type Direction string
+
+// The two directions a frame can travel.
+const (
+	DirClientToServer Direction = "c2s"
+	DirServerToClient Direction = "s2c"
+)
+
+// Transport names as they appear in results: "stdio" (basic/transports/stdio) and "http"
+// (basic/transports/streamable-http).
+const (
+	TransportStdio = "stdio"
+	TransportHTTP  = "http"
+)
+
+// HTTPMeta is the HTTP envelope of a frame: for a client frame the request method and the
+// request headers sent; for a server frame the response status and response headers. Header
+// values the user supplied with --header are replaced by "[redacted]".
+type HTTPMeta struct {
+	Method  string      `json:"method,omitempty"`
+	Status  int         `json:"status,omitempty"`
+	Headers http.Header `json:"headers,omitempty"`
+}
+
+// SSEMeta describes the Server-Sent Events event that carried a frame: its `event` field
+// (empty means the default "message"), its `id` field and whether one was present, and its
+// `retry` field in milliseconds when present (-1 otherwise).
+type SSEMeta struct {
+	Event string `json:"event,omitempty"`
+	ID    string `json:"id,omitempty"`
+	HasID bool   `json:"hasId,omitempty"`
+	Retry int    `json:"retry,omitempty"`
+}
+
+// Frame is one unit on the wire: a stdio line (without its newline), an HTTP request or
+// response body, or the data of one SSE event. Raw holds the bytes exactly as seen (capped at
+// the transport's maximum frame size; Truncated and Size tell the original length).
+//
+// Method is the JSON-RPC method the frame is (client request or notification) or answers
+// (server response, set by correlating the id with the client's requests on the same
+// connection); it selects the schema type the frame is validated against.
+//
+// Problem, when non-empty, is a framing violation the transport found (for example "not a
+// JSON-RPC message", "invalid UTF-8", "line exceeds --max-frame", "blank line"); such frames
+// are still recorded so the report shows them.
+type Frame struct {
+	Seq       int           `json:"seq"`
+	Dir       Direction     `json:"dir"`
+	T         time.Duration `json:"-"`
+	Transport string        `json:"transport"`
+	Conn      int           `json:"conn"`
+	Raw       []byte        `json:"-"`
+	Size      int           `json:"size"`
+	Truncated bool          `json:"truncated,omitempty"`
+	HTTP      *HTTPMeta     `json:"http,omitempty"`
+	SSE       *SSEMeta      `json:"sse,omitempty"`
+	Method    string        `json:"method,omitempty"`
+	Problem   string        `json:"problem,omitempty"`
+
+	// Intentional marks a client frame that a scenario made invalid on purpose, so its schema
+	// violations are expected rather than a harness bug.
+	Intentional bool `json:"intentional,omitempty"`
+}
+
+// Recorder numbers and timestamps every frame of a run, in both directions and over every
+// connection, and hands each one to the observers (schema validation, live progress). It is
+// safe for concurrent use. Seq starts at 1 and is unique across the whole run; T is the offset
+// from the recorder's start.
+type Recorder struct {
+	mu        sync.Mutex
+	start     time.Time
+	frames    []*Frame
+	observers []func(*Frame)
+	nextConn  int
+}
+
+// NewRecorder returns an empty recorder whose time offsets count from start.
+func NewRecorder(start time.Time) *Recorder {
+	return &Recorder{start: start}
+}
+
+// Start returns the instant the recorder's time offsets count from.
+func (r *Recorder) Start() time.Time { return r.start }
+
+// NewConn returns a fresh connection number (1, 2, ...) for a transport to stamp on its frames.
+func (r *Recorder) NewConn() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.nextConn++
+	return r.nextConn
+}
+
+// OnFrame registers fn to be called synchronously with every frame recorded from now on, after
+// its Seq and T are set. Observers may annotate nothing on the frame; they keep their own state.
+func (r *Recorder) OnFrame(fn func(*Frame)) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.observers = append(r.observers, fn)
+}
+
+// Record assigns f its sequence number and time offset, stores it and notifies the observers.
+// It returns f for convenience.
+func (r *Recorder) Record(f *Frame) *Frame {
+	r.mu.Lock()
+	f.Seq = len(r.frames) + 1
+	f.T = time.Since(r.start)
+	if f.Size == 0 {
+		f.Size = len(f.Raw)
+	}
+	r.frames = append(r.frames, f)
+	obs := append([]func(*Frame){}, r.observers...)
+	r.mu.Unlock()
+	for _, fn := range obs {
+		fn(f)
+	}
+	return f
+}
+
+// Frames returns a snapshot of every frame recorded so far, in sequence order.
+func (r *Recorder) Frames() []*Frame {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]*Frame(nil), r.frames...)
+}
+
+// Len returns the number of frames recorded so far; Frames()[n:] are the frames after a mark n.
+func (r *Recorder) Len() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.frames)
+}
+
+// ProblemSplit starts the Problem of a frame that the stdio reader reassembled from a JSON-RPC
+// message the server wrote over several lines ("message split over N lines"): the message is
+// delivered, and rule STDIO-001 reports the split.
+const ProblemSplit = "message split over"

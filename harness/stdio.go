@@ -1,0 +1,826 @@
+package harness
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"sync"
+	"syscall"
+	"time"
+	"unicode/utf8"
+)
+
+// Defaults applied by StartStdio and NewHTTP to zero config fields.
+const (
+	DefaultStderrTail    = 64 << 10        // bytes of stderr kept
+	DefaultQuietWindow   = time.Second     // wait after a notification
+	DefaultShutdownGrace = 2 * time.Second // per step of the stdio shutdown ladder
+)
+
+// killWait bounds the wait for the kernel to reap a child after SIGKILL.
+const killWait = 5 * time.Second
+
+// ErrServerExited is wrapped by the Exchange.Err of a stdio request that can no longer be
+// answered because the server process exited or closed its stdout. The message carries the
+// exit code or signal: "server exited (code 3) before answering tools/list (id 1)".
+var ErrServerExited = errors.New("server exited")
+
+// ErrTransportClosed is returned by Send after Close was called.
+var ErrTransportClosed = errors.New("transport closed")
+
+// StdioConfig configures a stdio server process (basic/transports/stdio).
+//
+// Argv is the command and its arguments, run directly (no shell). Dir is its working directory
+// ("" = the current one). Env is its environment (nil = inherit ours). MaxFrame caps the bytes
+// kept per stdout line (0 = DefaultMaxFrame). Recorder receives every frame (nil = a private
+// recorder). StderrTail is how many bytes of stderr are kept (0 = DefaultStderrTail).
+// QuietWindow is how long Send waits after a notification (0 = DefaultQuietWindow).
+// ShutdownGrace is the wait after each step of the shutdown ladder (0 = DefaultShutdownGrace).
+type StdioConfig struct {
+	Argv          []string
+	Dir           string
+	Env           []string
+	MaxFrame      int
+	Recorder      *Recorder
+	StderrTail    int
+	QuietWindow   time.Duration
+	ShutdownGrace time.Duration
+}
+
+// ShutdownStep names the last step the client had taken when the child exited
+// (basic/transports/stdio#Shutdown): StepNone (it exited on its own), StepStdinClosed (after its
+// stdin was closed), StepSIGTERM or StepSIGKILL (after that signal was sent to its process
+// group). It is "" while the child runs.
+type ShutdownStep string
+
+// The steps of the stdio shutdown ladder, in order.
+const (
+	StepNone        ShutdownStep = "none"
+	StepStdinClosed ShutdownStep = "stdin-closed"
+	StepSIGTERM     ShutdownStep = "sigterm"
+	StepSIGKILL     ShutdownStep = "sigkill"
+)
+
+// Stdio is a server child process spoken to over its stdin and stdout, one JSON-RPC message per
+// line (basic/transports/stdio). It implements Transport and is safe for concurrent use.
+//
+// Every stdout line becomes a recorded frame (see framer for the problems flagged); responses
+// are delivered to the Send waiting for their id; other frames go to the single pending request
+// if there is exactly one, and to Unsolicited otherwise. Stderr is drained continuously into a
+// bounded tail. The child runs in its own process group, which Close and the cancellation of
+// the start context signal as a whole.
+type Stdio struct {
+	cfg  StdioConfig
+	rec  *Recorder
+	conn int
+	cmd  *exec.Cmd
+	pid  int
+
+	stdin, stdout, stderr *os.File
+
+	writeSem  chan struct{}
+	stdinOnce sync.Once
+	stdinErr  error
+
+	mu          sync.Mutex
+	pending     []*waiter
+	sentMethods map[string]string
+	frames      []*Frame
+	unsolicited []*Frame
+	step        ShutdownStep
+	exitStep    ShutdownStep
+	exitState   *os.ProcessState
+	deadErr     error
+	stdinBroken bool
+	closing     bool
+
+	exited     chan struct{}
+	readerDone chan struct{}
+	stderrDone chan struct{}
+	dead       chan struct{}
+
+	tail tailBuffer
+
+	closeOnce sync.Once
+	closeErr  error
+	stopCtx   func() bool
+}
+
+// waiter is one request waiting for its response. All fields but done are guarded by Stdio.mu;
+// claimed means the reader took it out of pending to deliver a response, finished that ex is
+// final and done is closed.
+type waiter struct {
+	key      string
+	method   string
+	id       json.RawMessage
+	ex       *Exchange
+	done     chan struct{}
+	claimed  bool
+	finished bool
+}
+
+// StartStdio starts cfg.Argv as a child process in its own process group, with its stdin,
+// stdout and stderr on pipes, and returns once it is running. When ctx ends before Close, the
+// child's process group is sent SIGTERM and, ShutdownGrace later, SIGKILL, so an interrupted run
+// never leaves it behind. The caller must call Close.
+func StartStdio(ctx context.Context, cfg StdioConfig) (*Stdio, error) {
+	if len(cfg.Argv) == 0 || cfg.Argv[0] == "" {
+		return nil, errors.New("stdio: no command to run")
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("stdio: %w", err)
+	}
+	if cfg.MaxFrame <= 0 {
+		cfg.MaxFrame = DefaultMaxFrame
+	}
+	if cfg.StderrTail <= 0 {
+		cfg.StderrTail = DefaultStderrTail
+	}
+	if cfg.QuietWindow <= 0 {
+		cfg.QuietWindow = DefaultQuietWindow
+	}
+	if cfg.ShutdownGrace <= 0 {
+		cfg.ShutdownGrace = DefaultShutdownGrace
+	}
+	rec := cfg.Recorder
+	if rec == nil {
+		rec = NewRecorder(time.Now())
+	}
+
+	var files []*os.File
+	closeAll := func() {
+		for _, f := range files {
+			f.Close()
+		}
+	}
+	pipe := func() (r, w *os.File, err error) {
+		r, w, err = os.Pipe()
+		if err == nil {
+			files = append(files, r, w)
+		}
+		return r, w, err
+	}
+	inR, inW, err := pipe()
+	if err != nil {
+		return nil, fmt.Errorf("stdio: %w", err)
+	}
+	outR, outW, err := pipe()
+	if err != nil {
+		closeAll()
+		return nil, fmt.Errorf("stdio: %w", err)
+	}
+	errR, errW, err := pipe()
+	if err != nil {
+		closeAll()
+		return nil, fmt.Errorf("stdio: %w", err)
+	}
+
+	cmd := exec.Command(cfg.Argv[0], cfg.Argv[1:]...)
+	cmd.Dir = cfg.Dir
+	cmd.Env = cfg.Env
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		closeAll()
+		return nil, fmt.Errorf("stdio: start %q: %w", cfg.Argv[0], err)
+	}
+	// The child holds its own copies; ours would keep the pipes open after it exits.
+	inR.Close()
+	outW.Close()
+	errW.Close()
+
+	s := &Stdio{
+		cfg:         cfg,
+		rec:         rec,
+		conn:        rec.NewConn(),
+		cmd:         cmd,
+		pid:         cmd.Process.Pid,
+		stdin:       inW,
+		stdout:      outR,
+		stderr:      errR,
+		writeSem:    make(chan struct{}, 1),
+		sentMethods: map[string]string{},
+		exited:      make(chan struct{}),
+		readerDone:  make(chan struct{}),
+		stderrDone:  make(chan struct{}),
+		dead:        make(chan struct{}),
+		tail:        tailBuffer{max: cfg.StderrTail},
+	}
+	go s.wait()
+	go s.read()
+	go s.drainStderr()
+	go s.monitor()
+	s.stopCtx = context.AfterFunc(ctx, func() { _ = s.shutdown(true) })
+	return s, nil
+}
+
+// Name returns "stdio".
+func (s *Stdio) Name() string { return TransportStdio }
+
+// Conn returns the connection number stamped on this process's frames.
+func (s *Stdio) Conn() int { return s.conn }
+
+// Pid returns the child's process id, which is also its process group id.
+func (s *Stdio) Pid() int { return s.pid }
+
+// Exited returns a channel closed once the child has exited and been reaped.
+func (s *Stdio) Exited() <-chan struct{} { return s.exited }
+
+// WaitExit waits up to timeout for the child to exit and reports whether it did.
+func (s *Stdio) WaitExit(timeout time.Duration) bool {
+	select {
+	case <-s.exited:
+		return true
+	default:
+	}
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	select {
+	case <-s.exited:
+		return true
+	case <-t.C:
+		return false
+	}
+}
+
+// ExitCode returns the child's exit status and true once it has exited; the code is -1 when a
+// signal ended it.
+func (s *Stdio) ExitCode() (int, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.exitState == nil {
+		return 0, false
+	}
+	return s.exitState.ExitCode(), true
+}
+
+// ShutdownStep returns the last shutdown step taken before the child exited, or "" while it
+// runs.
+func (s *Stdio) ShutdownStep() ShutdownStep {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.exitStep
+}
+
+// StderrTail returns the last StderrTail bytes the child wrote to stderr (starting at a UTF-8
+// boundary when older bytes were dropped).
+func (s *Stdio) StderrTail() string { return s.tail.String() }
+
+// StderrInvalidUTF8 reports whether anything the child wrote to stderr so far was not UTF-8
+// (basic/transports/stdio: servers may log UTF-8 strings to stderr).
+func (s *Stdio) StderrInvalidUTF8() bool { return s.tail.Invalid() }
+
+// Frames returns every frame of this connection so far, both directions, in order.
+func (s *Stdio) Frames() []*Frame {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]*Frame(nil), s.frames...)
+}
+
+// Unsolicited returns the server frames that were attributed to no request: responses whose id
+// matches no pending request (late, duplicate or unknown ids) and frames read while zero or
+// several requests were pending.
+func (s *Stdio) Unsolicited() []*Frame {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]*Frame(nil), s.unsolicited...)
+}
+
+// Send writes req.Raw and a newline to the child's stdin, after recording it, and waits for the
+// answer (see Transport). For a request it returns when the response with the same id arrives
+// (a response without id or with id null goes to the oldest pending request when no request
+// has that id), when ctx ends (Err wraps ctx.Err() and names the method and id), or when the
+// child exits (Err wraps ErrServerExited). For a notification it waits QuietWindow (or until
+// ctx ends or the child exits) and returns the server frames read meanwhile. The returned
+// error is the Exchange's Err; the Exchange is never nil.
+func (s *Stdio) Send(ctx context.Context, req Request) (*Exchange, error) {
+	ex := &Exchange{}
+	fail := func(err error) (*Exchange, error) {
+		ex.Err = err
+		return ex, err
+	}
+	if err := ctx.Err(); err != nil {
+		return fail(fmt.Errorf("%s (id %s) not sent: %w", methodName(req.Method), idText(req.ID), err))
+	}
+	s.mu.Lock()
+	switch {
+	case s.closing:
+		s.mu.Unlock()
+		return fail(ErrTransportClosed)
+	case s.deadErr != nil:
+		err := fmt.Errorf("%w before answering %s (id %s)", s.deadErr, methodName(req.Method), idText(req.ID))
+		s.mu.Unlock()
+		return fail(err)
+	}
+	var w *waiter
+	if !req.Notification {
+		w = &waiter{key: IDKey(req.ID), method: req.Method, id: req.ID, ex: ex, done: make(chan struct{})}
+		s.pending = append(s.pending, w)
+		if w.key != "" {
+			s.sentMethods[w.key] = req.Method
+		}
+	}
+	s.mu.Unlock()
+
+	mark, err := s.write(ctx, req, ex)
+	if err != nil {
+		if w == nil {
+			return fail(err)
+		}
+		return s.writeFailed(ctx, w, err)
+	}
+	if req.Notification {
+		return s.quiet(ctx, ex, mark)
+	}
+	return s.await(ctx, w)
+}
+
+// write records req as a client frame and writes it, bounded by ctx. It returns the number of
+// connection frames recorded up to and including the sent one.
+func (s *Stdio) write(ctx context.Context, req Request, ex *Exchange) (int, error) {
+	select {
+	case s.writeSem <- struct{}{}:
+	case <-ctx.Done():
+		return 0, fmt.Errorf("%s (id %s) not sent: %w", methodName(req.Method), idText(req.ID), ctx.Err())
+	}
+	defer func() { <-s.writeSem }()
+	s.mu.Lock()
+	broken := s.stdinBroken
+	s.mu.Unlock()
+	if broken {
+		return 0, errors.New("server stdin unusable after an interrupted write")
+	}
+	f := &Frame{Dir: DirClientToServer, Transport: TransportStdio, Conn: s.conn,
+		Raw: bytes.Clone(req.Raw), Method: req.Method, Intentional: req.Intentional}
+	s.rec.Record(f)
+	s.mu.Lock()
+	s.frames = append(s.frames, f)
+	mark := len(s.frames)
+	s.mu.Unlock()
+	ex.Sent = f
+
+	buf := make([]byte, 0, len(req.Raw)+1)
+	buf = append(append(buf, req.Raw...), '\n')
+	var dmu sync.Mutex
+	active := true
+	stop := context.AfterFunc(ctx, func() {
+		dmu.Lock()
+		defer dmu.Unlock()
+		if active {
+			_ = s.stdin.SetWriteDeadline(time.Unix(1, 0))
+		}
+	})
+	n, err := s.stdin.Write(buf)
+	stop()
+	dmu.Lock()
+	active = false
+	_ = s.stdin.SetWriteDeadline(time.Time{})
+	dmu.Unlock()
+	if err != nil {
+		if n > 0 {
+			s.mu.Lock()
+			s.stdinBroken = true
+			s.mu.Unlock()
+		}
+		if ctx.Err() != nil {
+			err = ctx.Err()
+		}
+		return mark, fmt.Errorf("write %s (id %s) to server stdin: %w", methodName(req.Method), idText(req.ID), err)
+	}
+	return mark, nil
+}
+
+// writeFailed settles a request whose write failed. A write to a child that is gone fails with
+// EPIPE before the exit is noticed, so it waits (bounded) for the exit to report it as such.
+func (s *Stdio) writeFailed(ctx context.Context, w *waiter, err error) (*Exchange, error) {
+	if ctx.Err() == nil {
+		t := time.NewTimer(s.cfg.ShutdownGrace)
+		select {
+		case <-s.dead:
+		case <-ctx.Done():
+		case <-t.C:
+		}
+		t.Stop()
+	}
+	s.mu.Lock()
+	if !w.claimed && !w.finished {
+		s.removePending(w)
+		w.finished = true
+		if s.deadErr != nil {
+			err = fmt.Errorf("%w before answering %s (id %s)", s.deadErr, methodName(w.method), idText(w.id))
+		}
+		w.ex.Err = err
+		close(w.done)
+	}
+	s.mu.Unlock()
+	<-w.done
+	return w.ex, w.ex.Err
+}
+
+// await waits for w's response, the end of ctx, or the death of the child.
+func (s *Stdio) await(ctx context.Context, w *waiter) (*Exchange, error) {
+	select {
+	case <-w.done:
+	case <-ctx.Done():
+		s.mu.Lock()
+		if !w.claimed && !w.finished {
+			s.removePending(w)
+			w.finished = true
+			w.ex.Err = fmt.Errorf("timeout: no response to %s (id %s): %w", methodName(w.method), idText(w.id), ctx.Err())
+			close(w.done)
+		}
+		s.mu.Unlock()
+		<-w.done
+	}
+	return w.ex, w.ex.Err
+}
+
+// quiet waits QuietWindow after a notification and collects the server frames read meanwhile.
+func (s *Stdio) quiet(ctx context.Context, ex *Exchange, mark int) (*Exchange, error) {
+	t := time.NewTimer(s.cfg.QuietWindow)
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	case <-s.dead:
+	}
+	t.Stop()
+	s.mu.Lock()
+	for _, f := range s.frames[mark:] {
+		if f.Dir == DirServerToClient {
+			ex.Frames = append(ex.Frames, f)
+		}
+	}
+	s.mu.Unlock()
+	return ex, nil
+}
+
+// removePending drops w from the pending list; s.mu must be held.
+func (s *Stdio) removePending(w *waiter) {
+	for i, p := range s.pending {
+		if p == w {
+			s.pending = append(s.pending[:i], s.pending[i+1:]...)
+			return
+		}
+	}
+}
+
+// claim takes the waiter a response with id key answers out of the pending list: the first one
+// with that key; for a response without id or with id null, failing that, the oldest request
+// sent without an id, else the oldest pending request. s.mu must be held.
+func (s *Stdio) claim(key string) *waiter {
+	pick := -1
+	for i, w := range s.pending {
+		if w.key == key {
+			pick = i
+			break
+		}
+	}
+	if pick < 0 && (key == "" || key == "null") && len(s.pending) > 0 {
+		pick = 0
+		for i, w := range s.pending {
+			if w.key == "" || w.key == "null" {
+				pick = i
+				break
+			}
+		}
+	}
+	if pick < 0 {
+		return nil
+	}
+	w := s.pending[pick]
+	s.pending = append(s.pending[:pick], s.pending[pick+1:]...)
+	w.claimed = true
+	return w
+}
+
+// read is the stdout reader: it frames lines and delivers each frame.
+func (s *Stdio) read() {
+	defer close(s.readerDone)
+	lr := NewLineReader(s.stdout, s.cfg.MaxFrame)
+	fr := &framer{max: s.cfg.MaxFrame}
+	for {
+		l, err := lr.Next()
+		if err != nil {
+			break
+		}
+		for _, fl := range fr.push(l) {
+			s.deliver(fl)
+		}
+	}
+	for _, fl := range fr.flush() {
+		s.deliver(fl)
+	}
+}
+
+// deliver records one server frame and hands it to the request it answers or accompanies.
+func (s *Stdio) deliver(fl framedLine) {
+	f := &Frame{Dir: DirServerToClient, Transport: TransportStdio, Conn: s.conn,
+		Raw: fl.raw, Size: fl.size, Truncated: fl.truncated, Problem: fl.problem}
+	var resp, target *waiter
+	s.mu.Lock()
+	if fl.msg != nil && isResponseShaped(fl.msg) {
+		key := responseKey(fl.msg)
+		if resp = s.claim(key); resp != nil {
+			f.Method = resp.method
+		} else {
+			f.Method = s.sentMethods[key]
+		}
+	} else {
+		if fl.msg != nil {
+			f.Method = fl.msg.Method
+		}
+		if len(s.pending) == 1 {
+			target = s.pending[0]
+		}
+	}
+	s.mu.Unlock()
+
+	s.rec.Record(f)
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.frames = append(s.frames, f)
+	switch {
+	case resp != nil:
+		resp.ex.Frames = append(resp.ex.Frames, f)
+		resp.ex.Response = f
+		resp.finished = true
+		close(resp.done)
+	case target != nil && !target.finished && !target.claimed:
+		target.ex.Frames = append(target.ex.Frames, f)
+	default:
+		s.unsolicited = append(s.unsolicited, f)
+	}
+}
+
+// wait reaps the child and records how it ended.
+func (s *Stdio) wait() {
+	_ = s.cmd.Wait()
+	s.mu.Lock()
+	s.exitState = s.cmd.ProcessState
+	s.exitStep = s.step
+	if s.exitStep == "" {
+		s.exitStep = StepNone
+	}
+	s.mu.Unlock()
+	close(s.exited)
+}
+
+// monitor fails the pending requests once the child can no longer answer: after it exited and
+// its stdout was drained, or after it closed stdout, each bounded by ShutdownGrace for the other
+// half (a grandchild may hold stdout open; a server may close stdout and linger).
+func (s *Stdio) monitor() {
+	t := time.NewTimer(s.cfg.ShutdownGrace)
+	defer t.Stop()
+	select {
+	case <-s.readerDone:
+		select {
+		case <-s.exited:
+		case <-t.C:
+		}
+	case <-s.exited:
+		select {
+		case <-s.readerDone:
+		case <-t.C:
+		}
+	}
+	s.mu.Lock()
+	if s.exitState != nil {
+		if ws, ok := s.exitState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			s.deadErr = fmt.Errorf("%w (signal %v)", ErrServerExited, ws.Signal())
+		} else {
+			s.deadErr = fmt.Errorf("%w (code %d)", ErrServerExited, s.exitState.ExitCode())
+		}
+	} else {
+		s.deadErr = fmt.Errorf("%w: it closed its stdout (process still running)", ErrServerExited)
+	}
+	for _, w := range s.pending {
+		w.finished = true
+		w.ex.Err = fmt.Errorf("%w before answering %s (id %s)", s.deadErr, methodName(w.method), idText(w.id))
+		close(w.done)
+	}
+	s.pending = nil
+	s.mu.Unlock()
+	close(s.dead)
+}
+
+// drainStderr copies stderr into the bounded tail until the pipe closes.
+func (s *Stdio) drainStderr() {
+	defer close(s.stderrDone)
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := s.stderr.Read(buf)
+		s.tail.Write(buf[:n])
+		if err != nil {
+			s.tail.finish()
+			return
+		}
+	}
+}
+
+// CloseStdin closes the child's stdin (its end-of-file is the graceful shutdown signal of
+// basic/transports/stdio#Shutdown). Later Sends fail. It is idempotent.
+func (s *Stdio) CloseStdin() error {
+	s.stdinOnce.Do(func() {
+		s.setStep(StepStdinClosed)
+		s.stdinErr = s.stdin.Close()
+	})
+	return s.stdinErr
+}
+
+// Close runs the shutdown ladder: close stdin, wait up to ShutdownGrace for the child to exit,
+// send SIGTERM to its process group, wait ShutdownGrace, send SIGKILL to the group. Once the
+// child is reaped, group members it left behind are killed and its pipes drained. Close is
+// idempotent and safe to call concurrently; it returns nil once the child is reaped, an error
+// when it survived SIGKILL.
+func (s *Stdio) Close() error {
+	err := s.shutdown(false)
+	s.stopCtx()
+	return err
+}
+
+// shutdown runs the ladder once; compressed (the start context ended) skips the wait after
+// closing stdin.
+func (s *Stdio) shutdown(compressed bool) error {
+	s.closeOnce.Do(func() {
+		s.mu.Lock()
+		s.closing = true
+		s.mu.Unlock()
+		s.closeErr = s.ladder(compressed)
+	})
+	return s.closeErr
+}
+
+func (s *Stdio) ladder(compressed bool) error {
+	_ = s.CloseStdin()
+	grace := s.cfg.ShutdownGrace
+	var err error
+	if compressed || !s.WaitExit(grace) {
+		s.signal(StepSIGTERM, syscall.SIGTERM)
+		if !s.WaitExit(grace) {
+			s.signal(StepSIGKILL, syscall.SIGKILL)
+			if !s.WaitExit(killWait) {
+				err = fmt.Errorf("stdio: process %d still running %v after SIGKILL", s.pid, killWait)
+			}
+		}
+	}
+	if err == nil && syscall.Kill(-s.pid, 0) == nil {
+		// The child is reaped but members of its group (its own children) are left.
+		_ = syscall.Kill(-s.pid, syscall.SIGKILL)
+	}
+	drain := func(done chan struct{}, f *os.File) {
+		t := time.NewTimer(grace)
+		select {
+		case <-done:
+		case <-t.C:
+		}
+		t.Stop()
+		f.Close() // unblocks a reader stuck on a pipe some escaped process keeps open
+		<-done
+	}
+	drain(s.readerDone, s.stdout)
+	drain(s.stderrDone, s.stderr)
+	if err == nil {
+		<-s.dead
+	}
+	return err
+}
+
+// signal sends sig to the child's process group unless the child already exited.
+func (s *Stdio) signal(step ShutdownStep, sig syscall.Signal) {
+	select {
+	case <-s.exited:
+		return
+	default:
+	}
+	s.setStep(step)
+	_ = syscall.Kill(-s.pid, sig)
+}
+
+func (s *Stdio) setStep(step ShutdownStep) {
+	s.mu.Lock()
+	if s.exitState == nil {
+		s.step = step
+	}
+	s.mu.Unlock()
+}
+
+// isResponseShaped reports whether m answers a request: a result or error response, or an
+// invalid message that has no method but an id, result or error member (delivered anyway so the
+// scenario sees what the server answered).
+func isResponseShaped(m *Message) bool {
+	switch m.Kind {
+	case KindResult, KindError:
+		return true
+	case KindRequest, KindNotification:
+		return false
+	}
+	var members map[string]json.RawMessage
+	if json.Unmarshal(m.Raw, &members) != nil {
+		return false
+	}
+	if _, ok := members["method"]; ok {
+		return false
+	}
+	_, id := members["id"]
+	_, res := members["result"]
+	_, er := members["error"]
+	return id || res || er
+}
+
+// responseKey is the correlation key of a response: IDKey of its id, "" when it has none.
+func responseKey(m *Message) string {
+	if !m.HasID {
+		return ""
+	}
+	return IDKey(m.ID)
+}
+
+func idText(id json.RawMessage) string {
+	if len(id) == 0 {
+		return "none"
+	}
+	return IDKey(id)
+}
+
+func methodName(m string) string {
+	if m == "" {
+		return "request"
+	}
+	return m
+}
+
+// tailBuffer keeps the last max bytes written to it and whether everything written was UTF-8.
+type tailBuffer struct {
+	mu      sync.Mutex
+	max     int
+	buf     []byte
+	dropped bool
+	carry   []byte // an incomplete UTF-8 sequence at the end of the last write
+	invalid bool
+}
+
+// Write appends p, dropping the oldest bytes beyond max.
+func (t *tailBuffer) Write(p []byte) {
+	if len(p) == 0 {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	data := append(t.carry, p...)
+	cut := len(data)
+	for i := len(data) - 1; i >= 0 && i >= len(data)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(data[i]) {
+			if !utf8.FullRune(data[i:]) {
+				cut = i
+			}
+			break
+		}
+	}
+	if !utf8.Valid(data[:cut]) {
+		t.invalid = true
+	}
+	t.carry = bytes.Clone(data[cut:])
+
+	if len(p) >= t.max {
+		t.buf = append(t.buf[:0], p[len(p)-t.max:]...)
+		t.dropped = true
+		return
+	}
+	if over := len(t.buf) + len(p) - t.max; over > 0 {
+		t.buf = append(t.buf[:0], t.buf[over:]...)
+		t.dropped = true
+	}
+	t.buf = append(t.buf, p...)
+}
+
+// finish marks the end of the stream: a dangling partial UTF-8 sequence is invalid.
+func (t *tailBuffer) finish() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.carry) > 0 {
+		t.invalid = true
+	}
+}
+
+// String returns the kept bytes, starting at a rune boundary when older bytes were dropped.
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	b := t.buf
+	for i := 0; t.dropped && i < utf8.UTFMax-1 && len(b) > 0 && !utf8.RuneStart(b[0]); i++ {
+		b = b[1:]
+	}
+	return string(b)
+}
+
+// Invalid reports whether the bytes written so far were not all UTF-8.
+func (t *tailBuffer) Invalid() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.invalid
+}

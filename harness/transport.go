@@ -1,0 +1,58 @@
+package harness
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+)
+
+// Request is one message the client writes: Raw is the exact bytes (a single JSON-RPC message,
+// or deliberately malformed bytes; no trailing newline, the stdio transport adds it).
+//
+// ID is the canonical JSON of the request id used to correlate the reply (type-sensitive:
+// `1` and `"1"` differ); nil for notifications and for messages whose id is deliberately
+// unreadable, in which case a reply without an id (or with id null) is taken as the answer.
+// Method is the JSON-RPC method (empty when there is none), recorded on the frame and used to
+// pick the schema type of the reply. Notification says no response is expected: the transport
+// waits the quiet window and returns what arrived meanwhile (stdio) or the HTTP status (http).
+// Intentional marks the frame as invalid on purpose (see Frame.Intentional).
+//
+// Header (http only) holds the MCP request headers to send (MCP-Protocol-Version, Mcp-Method,
+// Mcp-Name, ...), normally built by ModernHeaders; Content-Type and Accept are added by the
+// transport unless present here or listed in Omit, and the user's --header values are always
+// added. Omit lists header names not to send at all.
+type Request struct {
+	Raw          []byte
+	ID           json.RawMessage
+	Method       string
+	Notification bool
+	Intentional  bool
+	Header       http.Header
+	Omit         []string
+}
+
+// Exchange is what a Send observed: the frame that was sent, every frame received for it in
+// order (the response and the notifications that came before it on the same stream; on stdio,
+// the frames read while the request was the only one pending), the response frame itself
+// (nil when none arrived in time), and for http the status and headers of the POST reply.
+// Err is set when the exchange did not complete (timeout, connection refused, process exited);
+// the frames seen up to that point are still present.
+type Exchange struct {
+	Sent     *Frame
+	Frames   []*Frame
+	Response *Frame
+	HTTP     *HTTPMeta
+	Err      error
+}
+
+// Transport is one connection to the server under test: a stdio child process or a Streamable
+// HTTP endpoint. Send writes one message and waits, bounded by ctx, for its reply (or, for a
+// notification, for the quiet window to pass). Implementations are safe for concurrent Sends.
+// Close releases the connection; for stdio it runs the shutdown ladder (close stdin, wait,
+// SIGTERM, SIGKILL to the process group) and returns once the child is reaped.
+type Transport interface {
+	Name() string
+	Conn() int
+	Send(ctx context.Context, req Request) (*Exchange, error)
+	Close() error
+}

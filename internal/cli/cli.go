@@ -1,0 +1,352 @@
+// Package cli implements the mcp-conform command line: flag parsing, the subcommands run,
+// list, version and demo, and the exit codes of DESIGN.md. Main never calls os.Exit, so the
+// whole command is testable in process.
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/mcp-conform/mcp-conform/harness"
+	"github.com/mcp-conform/mcp-conform/reports"
+	"github.com/mcp-conform/mcp-conform/schemas"
+	"github.com/mcp-conform/mcp-conform/steps"
+)
+
+// Build metadata, set with -ldflags "-X github.com/mcp-conform/mcp-conform/internal/cli.Version=..."
+// by release builds; otherwise taken from the Go build info.
+var (
+	Version = ""
+	Commit  = ""
+)
+
+const usage = `mcp-conform checks an MCP server against the Model Context Protocol specification.
+
+Usage:
+  mcp-conform run [flags] -- COMMAND [ARGS...]     test a stdio server (argv, no shell)
+  mcp-conform run [flags] --url URL [--header 'Name: value']...
+                                                   test a Streamable HTTP endpoint
+  mcp-conform list [--format text|json]            every rule this build knows
+  mcp-conform demo [flags]                         run the suite on the built-in reference server
+  mcp-conform version                              version, commit and schema pins
+
+Exit codes: 0 no failures; 1 a fail (or a warn with --strict); 2 usage error;
+3 the run could not be carried out or a check errored.
+Run 'mcp-conform run -h' for the run flags.
+`
+
+// Main runs the command line args (without the program name), writing the chosen output format
+// to stdout and progress and diagnostics to stderr, and returns the exit code.
+func Main(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return reports.ExitUsage
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	switch args[0] {
+	case "run":
+		return runCmd(ctx, args[1:], stdout, stderr, nil)
+	case "demo":
+		return demoCmd(ctx, args[1:], stdout, stderr)
+	case "list":
+		return listCmd(args[1:], stdout, stderr)
+	case "version", "--version":
+		return versionCmd(stdout)
+	case referenceServerCmd:
+		return serveReference(ctx, args[1:], stderr)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return reports.ExitOK
+	}
+	fmt.Fprintf(stderr, "mcp-conform: unknown command %q\n\n%s", args[0], usage)
+	return reports.ExitUsage
+}
+
+// runOptions are the flags of `run` (and `demo`).
+type runOptions struct {
+	url            string
+	headers        multiFlag
+	revision       string
+	startupTimeout time.Duration
+	timeout        time.Duration
+	quietWindow    time.Duration
+	runTimeout     time.Duration
+	maxFrame       int
+	schemasDir     string
+	out            string
+	format         string
+	rules          multiFlag
+	tags           string
+	strict         bool
+	concurrency    int
+}
+
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return strings.Join(*m, ", ") }
+func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
+
+func runFlags(name string, o *runOptions, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&o.url, "url", "", "Streamable HTTP endpoint to test (instead of a command after --)")
+	fs.Var(&o.headers, "header", "HTTP header 'Name: value' sent on every request (repeatable; values never written to reports)")
+	fs.StringVar(&o.revision, "revision", "auto", "protocol revision to test: auto, "+strings.Join(harness.KnownRevisions, ", "))
+	fs.DurationVar(&o.startupTimeout, "startup-timeout", 60*time.Second, "bound on a fresh server's first reply (cold go run, first npx)")
+	fs.DurationVar(&o.timeout, "timeout", 10*time.Second, "bound on every later request")
+	fs.DurationVar(&o.quietWindow, "quiet-window", time.Second, "how long to wait before concluding nothing more arrives")
+	fs.DurationVar(&o.runTimeout, "run-timeout", 5*time.Minute, "bound on the whole run")
+	fs.IntVar(&o.maxFrame, "max-frame", 16<<20, "largest frame recorded whole, in bytes (longer ones are a violation)")
+	fs.StringVar(&o.schemasDir, "schemas", "", "folder with <revision>/schema.json (default: $MCP_CONFORM_SCHEMAS, then the cache, then download)")
+	fs.StringVar(&o.out, "out", "", "folder to write results.json into")
+	fs.StringVar(&o.format, "format", "text", "stdout format: text or json")
+	fs.Var(&o.rules, "rule", "run only rules whose id starts with this prefix (repeatable)")
+	fs.StringVar(&o.tags, "tags", "", "godog tag expression selecting scenarios (e.g. '@MUST && ~@transport:http')")
+	fs.BoolVar(&o.strict, "strict", false, "count warn (SHOULD broken) as a failure")
+	fs.IntVar(&o.concurrency, "concurrency", 1, "scenarios run at once")
+	return fs
+}
+
+// usageError reports a usage problem and returns exit code 2.
+func usageError(stderr io.Writer, format string, a ...any) int {
+	fmt.Fprintf(stderr, "mcp-conform: "+format+"\n", a...)
+	return reports.ExitUsage
+}
+
+// runCmd implements `run`. targetOverride, when non-nil, replaces the target the flags name
+// (used by demo).
+func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer, override *steps.Config) int {
+	var o runOptions
+	fs := runFlags("run", &o, stderr)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return reports.ExitOK
+		}
+		return reports.ExitUsage
+	}
+	cfg, code := o.config(fs.Args(), stderr, override)
+	if code >= 0 {
+		return code
+	}
+	return execute(ctx, cfg, o, stdout, stderr)
+}
+
+// config validates the flags and builds the run configuration; code is -1 when all is well.
+func (o *runOptions) config(rest []string, stderr io.Writer, override *steps.Config) (steps.Config, int) {
+	cfg := steps.Config{
+		Revision: o.revision, StartupTimeout: o.startupTimeout, Timeout: o.timeout, QuietWindow: o.quietWindow,
+		RunTimeout: o.runTimeout, MaxFrame: o.maxFrame, Rules: o.rules, Tags: o.tags, Concurrency: o.concurrency,
+		Tool: toolInfo(),
+	}
+	if o.format != "text" && o.format != "json" {
+		return cfg, usageError(stderr, "--format must be text or json, not %q", o.format)
+	}
+	if o.revision != "auto" && !harness.IsKnownRevision(o.revision) {
+		return cfg, usageError(stderr, "--revision must be auto or one of %s, not %q", strings.Join(harness.KnownRevisions, ", "), o.revision)
+	}
+	for name, d := range map[string]time.Duration{"--startup-timeout": o.startupTimeout, "--timeout": o.timeout, "--run-timeout": o.runTimeout} {
+		if d <= 0 {
+			return cfg, usageError(stderr, "%s must be positive", name)
+		}
+	}
+	if o.quietWindow < 0 || o.maxFrame < 1024 || o.concurrency < 1 {
+		return cfg, usageError(stderr, "--quiet-window must be >= 0, --max-frame >= 1024 and --concurrency >= 1")
+	}
+	header := http.Header{}
+	for _, h := range o.headers {
+		name, value, ok := strings.Cut(h, ":")
+		name = strings.TrimSpace(name)
+		if !ok || name == "" || strings.ContainsAny(name, " \t") {
+			return cfg, usageError(stderr, "--header %q is not 'Name: value'", h)
+		}
+		header.Add(name, strings.TrimSpace(value))
+	}
+	switch {
+	case override != nil:
+		cfg.Transport, cfg.Command, cfg.URL, cfg.Header = override.Transport, override.Command, override.URL, override.Header
+		if len(rest) > 0 {
+			return cfg, usageError(stderr, "demo takes no server command")
+		}
+	case o.url != "" && len(rest) > 0:
+		return cfg, usageError(stderr, "give either --url or a command after --, not both")
+	case o.url != "":
+		if !strings.HasPrefix(o.url, "http://") && !strings.HasPrefix(o.url, "https://") {
+			return cfg, usageError(stderr, "--url must be an http:// or https:// URL, not %q", o.url)
+		}
+		cfg.Transport, cfg.URL, cfg.Header = harness.TransportHTTP, o.url, header
+	case len(rest) > 0:
+		if len(o.headers) > 0 {
+			return cfg, usageError(stderr, "--header applies to --url only")
+		}
+		cfg.Transport, cfg.Command = harness.TransportStdio, rest
+	default:
+		return cfg, usageError(stderr, "nothing to test: give a server command after -- (stdio) or --url URL (Streamable HTTP)\n\n%s", usage)
+	}
+	return cfg, -1
+}
+
+// execute resolves the schemas, runs the suite, writes the outputs and returns the exit code.
+func execute(ctx context.Context, cfg steps.Config, o runOptions, stdout, stderr io.Writer) int {
+	run, code := runOnce(ctx, cfg, o, stderr)
+	if run == nil {
+		return code
+	}
+	return finish(run, o, stdout, stderr)
+}
+
+// runOnce resolves the schemas and runs the suite once; it returns a nil run and the exit code
+// when the run could not start.
+func runOnce(ctx context.Context, cfg steps.Config, o runOptions, stderr io.Writer) (*reports.Run, int) {
+	set := schemas.NewSet(schemas.SourceFromEnv(o.schemasDir))
+	for _, rev := range harness.KnownRevisions {
+		if _, err := set.Validator(rev); err != nil {
+			fmt.Fprintf(stderr, "mcp-conform: schema for revision %s unavailable: %v\n", rev, err)
+			return nil, reports.ExitError
+		}
+	}
+	cfg.Schemas = set
+	cfg.Progress = stderr
+	fmt.Fprintf(stderr, "mcp-conform %s: testing %s\n", cfg.Tool.Version, describeTarget(cfg))
+	run, err := steps.Run(ctx, cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "mcp-conform: %v\n", err)
+		return nil, reports.ExitError
+	}
+	return run, 0
+}
+
+// finish writes the outputs of a finished run and returns its exit code.
+func finish(run *reports.Run, o runOptions, stdout, stderr io.Writer) int {
+	if o.out != "" {
+		path := filepath.Join(o.out, "results.json")
+		if err := reports.WriteJSONFile(path, run); err != nil {
+			fmt.Fprintf(stderr, "mcp-conform: writing %s: %v\n", path, err)
+			return reports.ExitError
+		}
+	}
+	switch o.format {
+	case "json":
+		if err := reports.WriteJSON(stdout, run); err != nil {
+			fmt.Fprintf(stderr, "mcp-conform: %v\n", err)
+			return reports.ExitError
+		}
+	default:
+		reports.WriteText(stdout, run, false)
+	}
+	for _, n := range run.Notes {
+		fmt.Fprintf(stderr, "note: %s\n", n)
+	}
+	code := reports.ExitCode(run, o.strict, 0)
+	fmt.Fprintf(stderr, "summary: %d pass, %d fail, %d warn, %d info, %d na, %d untestable, %d error", run.Summary.Pass, run.Summary.Fail,
+		run.Summary.Warn, run.Summary.Info, run.Summary.NA, run.Summary.Untestable, run.Summary.Error)
+	if o.out != "" {
+		fmt.Fprintf(stderr, "; results in %s", filepath.Join(o.out, "results.json"))
+	}
+	fmt.Fprintf(stderr, "; exit %d\n", code)
+	return code
+}
+
+func describeTarget(cfg steps.Config) string {
+	if cfg.Transport == harness.TransportHTTP {
+		return "Streamable HTTP endpoint " + cfg.URL
+	}
+	return "stdio server " + strings.Join(cfg.Command, " ")
+}
+
+func toolInfo() reports.Tool {
+	t := reports.Tool{Name: "mcp-conform", Version: Version, Commit: Commit}
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if t.Version == "" && bi.Main.Version != "" {
+			t.Version = bi.Main.Version
+		}
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" && t.Commit == "" {
+				t.Commit = s.Value
+			}
+		}
+	}
+	if t.Version == "" {
+		t.Version = "(devel)"
+	}
+	if t.Commit == "" {
+		t.Commit = "unknown"
+	}
+	return t
+}
+
+func versionCmd(stdout io.Writer) int {
+	t := toolInfo()
+	fmt.Fprintf(stdout, "mcp-conform %s (commit %s)\n", t.Version, t.Commit)
+	for _, p := range schemas.Pins() {
+		fmt.Fprintf(stdout, "schema %s: %s@%s sha256:%s\n", p.Revision, p.Path, p.Commit, p.SHA256)
+	}
+	return reports.ExitOK
+}
+
+// listEntry is one rule as `mcp-conform list --format json` prints it.
+type listEntry struct {
+	ID         string   `json:"id"`
+	Level      string   `json:"level"`
+	Since      string   `json:"since"`
+	Until      string   `json:"until"`
+	Transports []string `json:"transports"`
+	Title      string   `json:"title"`
+	Spec       string   `json:"spec"`
+	Status     string   `json:"status"`
+	Reason     string   `json:"reason"`
+}
+
+func listCmd(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("list", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	format := fs.String("format", "text", "text or json")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return reports.ExitOK
+		}
+		return reports.ExitUsage
+	}
+	if *format != "text" && *format != "json" {
+		return usageError(stderr, "--format must be text or json, not %q", *format)
+	}
+	rules, err := steps.Catalog()
+	if err != nil {
+		fmt.Fprintf(stderr, "mcp-conform: %v\n", err)
+		return reports.ExitError
+	}
+	entries := make([]listEntry, 0, len(rules))
+	for _, r := range rules {
+		entries = append(entries, listEntry{ID: r.ID, Level: r.Level, Since: r.Since, Until: r.Until, Transports: r.Transports,
+			Title: r.Title, Spec: r.SpecURL(), Status: "implemented"})
+	}
+	if *format == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(entries); err != nil {
+			return reports.ExitError
+		}
+		return reports.ExitOK
+	}
+	for _, e := range entries {
+		tr := "any"
+		if len(e.Transports) > 0 {
+			tr = strings.Join(e.Transports, ",")
+		}
+		fmt.Fprintf(stdout, "%-11s %-10s %-5s %s\n", e.ID, e.Level, tr, e.Title)
+	}
+	fmt.Fprintf(stdout, "%d rules\n", len(entries))
+	return reports.ExitOK
+}

@@ -1,0 +1,148 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+
+	"github.com/mcp-conform/mcp-conform/fixtures/refserver"
+	"github.com/mcp-conform/mcp-conform/harness"
+	"github.com/mcp-conform/mcp-conform/reports"
+	"github.com/mcp-conform/mcp-conform/steps"
+)
+
+// referenceServerCmd is the hidden subcommand through which `demo` runs the built-in reference
+// server as its own stdio child process (this same binary).
+const referenceServerCmd = "__reference-server"
+
+// serveReference serves the reference server over this process's stdin and stdout; args are
+// `-break RULE-ID` flags.
+func serveReference(ctx context.Context, args []string, stderr io.Writer) int {
+	fs := flag.NewFlagSet(referenceServerCmd, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var breaks multiFlag
+	fs.Var(&breaks, "break", "rule id to violate (repeatable)")
+	if err := fs.Parse(args); err != nil {
+		return reports.ExitUsage
+	}
+	if err := refserver.ValidateBreaks(breaks); err != nil {
+		return usageError(stderr, "%v", err)
+	}
+	srv := refserver.New(refserver.Options{Breaks: toSet(breaks), Stderr: stderr})
+	if err := srv.ServeStdio(ctx, os.Stdin, os.Stdout); err != nil && !errors.Is(err, context.Canceled) {
+		fmt.Fprintf(stderr, "reference server: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+func toSet(ids []string) map[string]bool {
+	m := map[string]bool{}
+	for _, id := range ids {
+		m[id] = true
+	}
+	return m
+}
+
+// demoCmd runs the whole suite against the built-in reference server, first over stdio (this
+// binary as the child process) and then over Streamable HTTP (served in process on a loopback
+// port), and reports both in one result document.
+func demoCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	var o runOptions
+	fs := runFlags("demo", &o, stderr)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return reports.ExitOK
+		}
+		return reports.ExitUsage
+	}
+	self, err := os.Executable()
+	if err != nil {
+		fmt.Fprintf(stderr, "mcp-conform: cannot find this executable for the stdio demo: %v\n", err)
+		return reports.ExitError
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		fmt.Fprintf(stderr, "mcp-conform: cannot listen on loopback for the HTTP demo: %v\n", err)
+		return reports.ExitError
+	}
+	srv := &http.Server{Handler: refserver.New(refserver.Options{Stderr: io.Discard}).Handler()}
+	go func() { _ = srv.Serve(ln) }()
+	defer srv.Close()
+	url := "http://" + ln.Addr().String() + "/mcp"
+
+	var runs []*reports.Run
+	for _, target := range []steps.Config{
+		{Transport: harness.TransportStdio, Command: []string{self, referenceServerCmd}},
+		{Transport: harness.TransportHTTP, URL: url},
+	} {
+		cfg, code := o.config(fs.Args(), stderr, &target)
+		if code >= 0 {
+			return code
+		}
+		run, code := runOnce(ctx, cfg, o, stderr)
+		if run == nil {
+			return code
+		}
+		runs = append(runs, run)
+	}
+	merged := mergeRuns(runs)
+	return finish(merged, o, stdout, stderr)
+}
+
+// mergeRuns joins runs of one server over several transports into one document, renumbering
+// frames so that seq stays unique.
+func mergeRuns(runs []*reports.Run) *reports.Run {
+	out := *runs[0]
+	out.Results = nil
+	out.Frames = nil
+	out.Transports = nil
+	out.Revisions = nil
+	seenRev := map[string]bool{}
+	offset := 0
+	for _, r := range runs {
+		out.Transports = append(out.Transports, r.Transports...)
+		for _, rev := range r.Revisions {
+			if !seenRev[rev] {
+				seenRev[rev] = true
+				out.Revisions = append(out.Revisions, rev)
+			}
+		}
+		if r.Target.URL != "" {
+			out.Target.URL = r.Target.URL
+		}
+		for _, res := range r.Results {
+			for i := range res.Frames {
+				res.Frames[i] += offset
+			}
+			for i := range res.SchemaErrors {
+				res.SchemaErrors[i].Frame += offset
+			}
+			out.Results = append(out.Results, res)
+		}
+		for _, f := range r.Frames {
+			f.Seq += offset
+			out.Frames = append(out.Frames, f)
+		}
+		offset += len(r.Frames)
+		if r.Aborted != "" && out.Aborted == "" {
+			out.Aborted = r.Aborted
+		}
+		out.DurationMs = r.StartedAt.Sub(runs[0].StartedAt).Milliseconds() + r.DurationMs
+	}
+	out.Notes = nil
+	for _, r := range runs {
+		for _, n := range r.Notes {
+			out.Notes = append(out.Notes, r.Transports[0]+": "+n)
+		}
+	}
+	out.Target.Transport = strings.Join(out.Transports, "+")
+	out.Finalize()
+	return &out
+}

@@ -1,0 +1,55 @@
+package reports
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestWorseOrdersVerdicts(t *testing.T) {
+	order := []Verdict{NA, Pass, Info, Untestable, XFail, Warn, Fail, Error}
+	for i := range order {
+		for j := range order {
+			want := order[max(i, j)]
+			require.Equal(t, want, Worse(order[i], order[j]), "%s vs %s", order[i], order[j])
+		}
+	}
+}
+
+func TestExitCode(t *testing.T) {
+	run := func(vs ...Verdict) *Run {
+		r := &Run{}
+		for _, v := range vs {
+			r.Results = append(r.Results, Result{Verdict: v})
+		}
+		return r
+	}
+	require.Equal(t, ExitOK, ExitCode(run(Pass, Warn, Info, NA, Untestable, XFail), false, 0))
+	require.Equal(t, ExitFail, ExitCode(run(Pass, Warn), true, 0), "--strict counts warn")
+	require.Equal(t, ExitFail, ExitCode(run(Fail, Error), false, 0), "fail beats error")
+	require.Equal(t, ExitError, ExitCode(run(Pass, Error), false, 0))
+	require.Equal(t, ExitFail, ExitCode(run(Pass), false, 1), "stale baseline entry")
+	aborted := run(Pass)
+	aborted.Aborted = "server did not start"
+	require.Equal(t, ExitError, ExitCode(aborted, false, 0))
+}
+
+func TestJSONRoundTripIsDeterministic(t *testing.T) {
+	r := &Run{SchemaVersion: SchemaVersion, Results: []Result{
+		{Rule: "MSG-10", Revision: "2026-07-28", Transport: "stdio", Verdict: Pass, Steps: []Step{}, Frames: []int{}},
+		{Rule: "MSG-9", Revision: "2026-07-28", Transport: "stdio", Verdict: Fail, Steps: []Step{}, Frames: []int{2}},
+		{Rule: "DISC-1", Revision: "2025-11-25", Transport: "stdio", Verdict: NA, Steps: []Step{}, Frames: []int{}},
+	}, Frames: []Frame{{Seq: 2, Raw: "b"}, {Seq: 1, Raw: "a"}}}
+	var a, b bytes.Buffer
+	require.NoError(t, WriteJSON(&a, r))
+	back, err := ReadJSON(bytes.NewReader(a.Bytes()))
+	require.NoError(t, err)
+	require.NoError(t, WriteJSON(&b, back))
+	require.Equal(t, a.String(), b.String())
+	require.Equal(t, []string{"DISC-1", "MSG-9", "MSG-10"}, []string{back.Results[0].Rule, back.Results[1].Rule, back.Results[2].Rule})
+	require.Equal(t, 1, back.Frames[0].Seq)
+	require.Equal(t, Summary{Pass: 1, Fail: 1, NA: 1}, back.Summary)
+	_, err = ReadJSON(bytes.NewReader([]byte(`{"schemaVersion":"99"}`)))
+	require.Error(t, err)
+}

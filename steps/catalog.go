@@ -1,0 +1,199 @@
+// Package steps binds the Gherkin features to the harness: the shared step vocabulary, the
+// per-scenario state, and the runner that runs the embedded features with godog against one
+// server and turns godog's events into the neutral result model of package reports.
+package steps
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"sort"
+	"strings"
+
+	gherkin "github.com/cucumber/gherkin/go/v42"
+	messages "github.com/cucumber/messages/go/v34"
+
+	"github.com/mcp-conform/mcp-conform/features"
+	"github.com/mcp-conform/mcp-conform/harness"
+)
+
+// SpecBaseURL is the root of the published specification; a rule's URL is
+// SpecBaseURL/<revision>/<page>#<anchor>.
+const SpecBaseURL = "https://modelcontextprotocol.io/specification"
+
+// Rule is the metadata of one rule as its scenario's tags and description state it.
+//
+// Level is "MUST", "MUST NOT", "SHOULD", "SHOULD NOT" or "MAY"; Since and Until bound the
+// revisions it holds in (inclusive, "" = unbounded); Transports lists "stdio"/"http" when the
+// rule is transport-bound (empty = every transport); Capability names the server capability the
+// rule needs ("" = none). Section is "page#Heading" from the description's `Spec:` line and
+// SpecRevision the revision of the page it links to.
+type Rule struct {
+	ID           string   `json:"id"`
+	Level        string   `json:"level"`
+	Since        string   `json:"since"`
+	Until        string   `json:"until"`
+	Transports   []string `json:"transports"`
+	Capability   string   `json:"capability,omitempty"`
+	Title        string   `json:"title"`
+	Description  string   `json:"-"`
+	Section      string   `json:"-"`
+	SpecRevision string   `json:"-"`
+	Feature      string   `json:"-"`
+	File         string   `json:"-"`
+}
+
+// SpecURL returns the pinned URL of the rule's spec section, e.g.
+// https://modelcontextprotocol.io/specification/2026-07-28/basic/index#error-codes.
+func (r Rule) SpecURL() string {
+	page, heading, _ := strings.Cut(r.Section, "#")
+	u := SpecBaseURL + "/" + r.SpecRevision + "/" + page
+	if heading != "" {
+		u += "#" + anchor(heading)
+	}
+	return u
+}
+
+// AppliesTo reports whether the rule holds at revision rev on transport tr, and if not, why.
+func (r Rule) AppliesTo(rev, tr string) (bool, string) {
+	if r.Since != "" && rev < r.Since {
+		return false, fmt.Sprintf("rule holds since %s; the server speaks %s", r.Since, rev)
+	}
+	if r.Until != "" && rev > r.Until {
+		return false, fmt.Sprintf("rule holds up to %s; the server speaks %s", r.Until, rev)
+	}
+	if len(r.Transports) > 0 {
+		for _, t := range r.Transports {
+			if t == tr {
+				return true, ""
+			}
+		}
+		return false, fmt.Sprintf("rule applies to %s only", strings.Join(r.Transports, ", "))
+	}
+	return true, ""
+}
+
+func anchor(h string) string {
+	var b strings.Builder
+	for _, c := range strings.ToLower(h) {
+		switch {
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9', c == '-', c == '_':
+			b.WriteRune(c)
+		case c == ' ':
+			b.WriteByte('-')
+		}
+	}
+	return url.PathEscape(b.String())
+}
+
+var levelTags = map[string]string{
+	"@MUST": "MUST", "@MUST-NOT": "MUST NOT", "@SHOULD": "SHOULD", "@SHOULD-NOT": "SHOULD NOT", "@MAY": "MAY",
+}
+
+// Catalog parses every embedded feature and returns its rules sorted by id. It returns an
+// error naming the file and scenario when a scenario lacks exactly one `@rule:` tag, exactly
+// one level tag, or a `Spec:` line, or when two scenarios share a rule id.
+func Catalog() ([]Rule, error) { return catalogFS(features.FS) }
+
+func catalogFS(fsys fs.FS) ([]Rule, error) {
+	files, err := fs.Glob(fsys, "*.feature")
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]string{}
+	var rules []Rule
+	for _, name := range files {
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return nil, err
+		}
+		n := 0
+		doc, err := gherkin.ParseGherkinDocument(bytes.NewReader(data), func() string { n++; return fmt.Sprint(n) })
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		if doc.Feature == nil {
+			continue
+		}
+		for _, child := range doc.Feature.Children {
+			if child.Scenario == nil {
+				continue
+			}
+			r, err := ruleOf(doc.Feature, child.Scenario, name)
+			if err != nil {
+				return nil, err
+			}
+			if prev, dup := seen[r.ID]; dup {
+				return nil, fmt.Errorf("%s: rule %s already defined in %s", name, r.ID, prev)
+			}
+			seen[r.ID] = name
+			rules = append(rules, r)
+		}
+	}
+	sort.Slice(rules, func(i, j int) bool { return ruleLess(rules[i].ID, rules[j].ID) })
+	return rules, nil
+}
+
+func ruleOf(f *messages.Feature, sc *messages.Scenario, file string) (Rule, error) {
+	r := Rule{Title: sc.Name, Feature: f.Name, File: file, SpecRevision: harness.ModernRevision}
+	var ids, levels int
+	for _, t := range sc.Tags {
+		name := t.Name
+		switch {
+		case strings.HasPrefix(name, "@rule:"):
+			r.ID, ids = strings.TrimPrefix(name, "@rule:"), ids+1
+		case levelTags[name] != "":
+			r.Level, levels = levelTags[name], levels+1
+		case strings.HasPrefix(name, "@since:"):
+			r.Since = strings.TrimPrefix(name, "@since:")
+		case strings.HasPrefix(name, "@until:"):
+			r.Until = strings.TrimPrefix(name, "@until:")
+		case strings.HasPrefix(name, "@transport:"):
+			r.Transports = append(r.Transports, strings.TrimPrefix(name, "@transport:"))
+		case strings.HasPrefix(name, "@capability:"):
+			r.Capability = strings.TrimPrefix(name, "@capability:")
+		}
+	}
+	where := fmt.Sprintf("%s: scenario %q", file, sc.Name)
+	if ids != 1 || r.ID == "" {
+		return r, fmt.Errorf("%s: needs exactly one @rule: tag", where)
+	}
+	if levels != 1 {
+		return r, fmt.Errorf("%s: needs exactly one of @MUST @MUST-NOT @SHOULD @SHOULD-NOT @MAY", where)
+	}
+	var desc []string
+	for _, line := range strings.Split(sc.Description, "\n") {
+		line = strings.TrimSpace(line)
+		if s, ok := strings.CutPrefix(line, "Spec:"); ok && r.Section == "" {
+			r.Section = strings.TrimSpace(s)
+			continue
+		}
+		if line != "" {
+			desc = append(desc, line)
+		}
+	}
+	if r.Section == "" {
+		return r, fmt.Errorf("%s: description needs a `Spec: page#Heading` line", where)
+	}
+	r.Description = strings.Join(desc, " ")
+	if r.Until != "" && r.Until < harness.ModernRevision {
+		r.SpecRevision = r.Until
+	}
+	if r.Transports == nil {
+		r.Transports = []string{}
+	}
+	return r, nil
+}
+
+// ruleLess orders rule ids by area then number ("MSG-9" < "MSG-10").
+func ruleLess(a, b string) bool {
+	ai, bi := strings.LastIndexByte(a, '-'), strings.LastIndexByte(b, '-')
+	if ai < 0 || bi < 0 || a[:ai] != b[:bi] {
+		return a < b
+	}
+	if len(a) != len(b) {
+		return len(a) < len(b)
+	}
+	return a < b
+}

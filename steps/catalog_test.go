@@ -1,0 +1,78 @@
+package steps
+
+import (
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestCatalogEmbeddedFeatures(t *testing.T) {
+	rules, err := Catalog()
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, len(rules), 25, "issue #2 asks for at least 25 rules")
+	ids := map[string]bool{}
+	for _, r := range rules {
+		require.False(t, ids[r.ID], "duplicate %s", r.ID)
+		ids[r.ID] = true
+		require.Contains(t, []string{"MUST", "MUST NOT", "SHOULD", "SHOULD NOT", "MAY"}, r.Level, r.ID)
+		require.NotEmpty(t, r.Since, "%s needs @since", r.ID)
+		require.Contains(t, r.Section, "#", "%s: Spec line names page#Heading", r.ID)
+		require.True(t, strings.HasPrefix(r.SpecURL(), SpecBaseURL+"/"), r.ID)
+		require.NotEmpty(t, r.Description, r.ID)
+	}
+}
+
+func TestCatalogRejectsBadTags(t *testing.T) {
+	for name, body := range map[string]string{
+		"no rule":    "Feature: f\n  @MUST @since:2026-07-28\n  Scenario: s\n    Spec: a#b\n    Given a connected server\n",
+		"two levels": "Feature: f\n  @rule:X-1 @MUST @SHOULD\n  Scenario: s\n    Spec: a#b\n    Given a connected server\n",
+		"no spec":    "Feature: f\n  @rule:X-1 @MUST\n  Scenario: s\n    Given a connected server\n",
+		"duplicate":  "Feature: f\n  @rule:X-1 @MUST\n  Scenario: s\n    Spec: a#b\n    Given x\n  @rule:X-1 @MUST\n  Scenario: t\n    Spec: a#b\n    Given x\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := catalogFS(fstest.MapFS{"a.feature": {Data: []byte(body)}})
+			require.Error(t, err)
+		})
+	}
+}
+
+func TestRuleAppliesTo(t *testing.T) {
+	r := Rule{Since: "2024-11-05", Until: "2025-11-25", Transports: []string{"stdio"}}
+	ok, _ := r.AppliesTo("2025-06-18", "stdio")
+	require.True(t, ok)
+	ok, why := r.AppliesTo("2026-07-28", "stdio")
+	require.False(t, ok)
+	require.Contains(t, why, "up to 2025-11-25")
+	ok, why = r.AppliesTo("2025-11-25", "http")
+	require.False(t, ok)
+	require.Contains(t, why, "stdio only")
+	ok, _ = Rule{Since: "2026-07-28"}.AppliesTo("2025-11-25", "http")
+	require.False(t, ok)
+}
+
+func TestSpecURLAnchor(t *testing.T) {
+	r := Rule{Section: "basic/transports/stdio#Backward Compatibility", SpecRevision: "2026-07-28"}
+	require.Equal(t, "https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/stdio#backward-compatibility", r.SpecURL())
+	r = Rule{Section: "basic/index#_meta", SpecRevision: "2025-11-25"}
+	require.Equal(t, "https://modelcontextprotocol.io/specification/2025-11-25/basic/index#_meta", r.SpecURL())
+}
+
+func TestPointer(t *testing.T) {
+	doc := []byte(`{"result":{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"x"}},"a":[1,"two"],"t~":true}}`)
+	v, ok, err := pointer(doc, "/result/_meta/io.modelcontextprotocol~1serverInfo/name")
+	require.NoError(t, err)
+	require.True(t, ok)
+	require.Equal(t, "x", v)
+	v, ok, _ = pointer(doc, "/result/a/1")
+	require.True(t, ok)
+	require.Equal(t, "two", v)
+	_, ok, _ = pointer(doc, "/result/a/2")
+	require.False(t, ok)
+	v, ok, _ = pointer(doc, "/result/t~0")
+	require.True(t, ok)
+	require.Equal(t, true, v)
+	_, _, err = pointer(doc, "result")
+	require.Error(t, err)
+}

@@ -1,0 +1,519 @@
+package steps
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cucumber/godog"
+
+	"github.com/mcp-conform/mcp-conform/features"
+	"github.com/mcp-conform/mcp-conform/harness"
+	"github.com/mcp-conform/mcp-conform/reports"
+	"github.com/mcp-conform/mcp-conform/schemas"
+)
+
+// Config is everything one run needs. Transport is "stdio" (Command is the argv, run without
+// a shell) or "http" (URL, plus Header sent on every request). Revision is "auto" or one
+// revision to force. Durations: StartupTimeout bounds the first reply of a freshly started
+// server, Timeout every later request, QuietWindow how long to wait to conclude that nothing
+// more arrives, RunTimeout the whole run. MaxFrame caps one recorded frame in bytes. Rules
+// keeps only rules whose id starts with one of the prefixes (empty = all); Tags is a godog tag
+// expression. Progress, when non-nil, gets one line per finished rule.
+type Config struct {
+	Transport      string
+	Command        []string
+	URL            string
+	Header         http.Header
+	Revision       string
+	StartupTimeout time.Duration
+	Timeout        time.Duration
+	QuietWindow    time.Duration
+	RunTimeout     time.Duration
+	MaxFrame       int
+	Schemas        *schemas.Set
+	Rules          []string
+	Tags           string
+	Concurrency    int
+	Randomize      int64
+	Progress       io.Writer
+	Tool           reports.Tool
+}
+
+// env is the state shared by every suite of one run.
+type env struct {
+	cfg   Config
+	rec   *harness.Recorder
+	ids   harness.IDs
+	rules map[string]Rule
+
+	mu      sync.Mutex
+	conns   []harness.Transport
+	connRev map[int]string
+	stderr  []string
+}
+
+// target is one (revision, transport) the run tests: the shared connection its scenarios use
+// and what the server declared on it.
+type target struct {
+	revision string
+	modern   bool
+	shared   harness.Transport
+	caps     map[string]json.RawMessage
+	// supported lists the versions a modern server advertised (for LEG-002).
+	supported []string
+	server    *reports.Server
+}
+
+// Run runs every selected rule against the server cfg names and returns the result model. It
+// returns an error only when the run cannot even start (bad configuration); a server that
+// cannot be started or reached yields a Run with Aborted set.
+func Run(ctx context.Context, cfg Config) (*reports.Run, error) {
+	rules, err := Catalog()
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Concurrency < 1 {
+		cfg.Concurrency = 1
+	}
+	start := time.Now()
+	e := &env{cfg: cfg, rec: harness.NewRecorder(start), rules: map[string]Rule{}, connRev: map[int]string{}}
+	for _, r := range rules {
+		e.rules[r.ID] = r
+	}
+	run := &reports.Run{
+		SchemaVersion: reports.SchemaVersion,
+		Tool:          cfg.Tool,
+		Target:        reports.Target{Transport: cfg.Transport, Command: cfg.Command, URL: cfg.URL},
+		Revisions:     []string{},
+		Transports:    []string{cfg.Transport},
+		SchemaPins:    map[string]reports.Pin{},
+		StartedAt:     start.UTC(),
+	}
+	for name := range cfg.Header {
+		run.Target.HeaderNames = append(run.Target.HeaderNames, http.CanonicalHeaderKey(name))
+	}
+	ctx, cancel := context.WithTimeout(ctx, cfg.RunTimeout)
+	defer cancel()
+
+	targets, notes, abort := e.detect(ctx)
+	run.Notes = append(run.Notes, notes...)
+	if abort != "" {
+		run.Aborted = abort
+	}
+	for _, t := range targets {
+		run.Revisions = append(run.Revisions, t.revision)
+		if run.Server == nil {
+			run.Server = t.server
+		}
+		if pin, ok := schemas.PinFor(t.revision); ok {
+			run.SchemaPins[t.revision] = reports.Pin{Commit: pin.Commit, SHA256: pin.SHA256}
+		}
+		results, err := e.runSuite(ctx, t)
+		run.Results = append(run.Results, results...)
+		if err != nil && run.Aborted == "" {
+			run.Aborted = err.Error()
+		}
+	}
+	if ctx.Err() != nil && run.Aborted == "" {
+		run.Aborted = fmt.Sprintf("run timeout (%s) reached or run interrupted", cfg.RunTimeout)
+	}
+	e.closeAll()
+	e.validateFrames(run)
+	run.StderrTail = e.stderrTail()
+	run.Frames = exportFrames(e.rec.Frames())
+	run.DurationMs = time.Since(start).Milliseconds()
+	run.Finalize()
+	return run, nil
+}
+
+// dial opens a new connection to the server: a new child process (stdio) or a new HTTP client
+// with its own connection pool (http). rev is the revision its frames are validated against.
+func (e *env) dial(ctx context.Context, rev string) (harness.Transport, error) {
+	var t harness.Transport
+	switch e.cfg.Transport {
+	case harness.TransportStdio:
+		s, err := harness.StartStdio(ctx, harness.StdioConfig{
+			Argv: e.cfg.Command, MaxFrame: e.cfg.MaxFrame, Recorder: e.rec, QuietWindow: e.cfg.QuietWindow,
+		})
+		if err != nil {
+			return nil, err
+		}
+		t = s
+	case harness.TransportHTTP:
+		h, err := harness.NewHTTP(harness.HTTPConfig{
+			URL: e.cfg.URL, Header: e.cfg.Header, Recorder: e.rec, MaxFrame: e.cfg.MaxFrame, QuietWindow: e.cfg.QuietWindow,
+		})
+		if err != nil {
+			return nil, err
+		}
+		t = h
+	default:
+		return nil, fmt.Errorf("unknown transport %q", e.cfg.Transport)
+	}
+	e.mu.Lock()
+	e.conns = append(e.conns, t)
+	e.connRev[t.Conn()] = rev
+	e.mu.Unlock()
+	return t, nil
+}
+
+// setRev changes the revision the frames of connection conn are validated against (after a
+// legacy handshake settled it).
+func (e *env) setRev(conn int, rev string) {
+	e.mu.Lock()
+	e.connRev[conn] = rev
+	e.mu.Unlock()
+}
+
+// release closes t now (a scenario's own connection) and keeps its stderr tail.
+func (e *env) release(t harness.Transport) {
+	_ = t.Close()
+	if s, ok := t.(*harness.Stdio); ok {
+		e.keepStderr(s)
+	}
+}
+
+func (e *env) keepStderr(s *harness.Stdio) {
+	if tail := s.StderrTail(); tail != "" {
+		e.mu.Lock()
+		e.stderr = append(e.stderr, tail)
+		e.mu.Unlock()
+	}
+}
+
+func (e *env) closeAll() {
+	e.mu.Lock()
+	conns := append([]harness.Transport{}, e.conns...)
+	e.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, t := range conns {
+		wg.Add(1)
+		go func() { defer wg.Done(); _ = t.Close() }()
+	}
+	wg.Wait()
+}
+
+// stderrTail returns the stderr tail of the server processes, longest first, capped at 64 KiB.
+func (e *env) stderrTail() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	best := ""
+	for _, t := range e.conns {
+		if s, ok := t.(*harness.Stdio); ok && len(s.StderrTail()) > len(best) {
+			best = s.StderrTail()
+		}
+	}
+	for _, s := range e.stderr {
+		if len(s) > len(best) {
+			best = s
+		}
+	}
+	return best
+}
+
+// detect runs era detection (DESIGN.md "Era handling") and returns the targets to test.
+func (e *env) detect(ctx context.Context) ([]*target, []string, string) {
+	cfg := e.cfg
+	var targets []*target
+	var notes []string
+	wantModern := cfg.Revision == "auto" || harness.IsModern(cfg.Revision)
+	wantLegacy := cfg.Revision == "auto" || !harness.IsModern(cfg.Revision)
+	var probe *harness.Probe
+	if wantModern {
+		t, err := e.dial(ctx, harness.ModernRevision)
+		if err != nil {
+			return nil, notes, "cannot start the server: " + err.Error()
+		}
+		pctx, cancel := context.WithTimeout(ctx, cfg.StartupTimeout)
+		probe, err = harness.ProbeModern(pctx, t, &e.ids)
+		cancel()
+		switch {
+		case err != nil:
+			return nil, notes, "era probe failed: " + err.Error() + e.stderrHint(t)
+		case probe.Modern:
+			notes = append(notes, "modern era detected: "+probe.Reason)
+			targets = append(targets, &target{revision: harness.ModernRevision, modern: true, shared: t,
+				caps: capabilities(probe.Result), supported: probe.Supported, server: serverInfo(probe.Result, true)})
+		case cfg.Revision != "auto":
+			notes = append(notes, "revision forced to "+cfg.Revision+" although the era probe found no modern server: "+probe.Reason)
+			targets = append(targets, &target{revision: cfg.Revision, modern: true, shared: t, caps: map[string]json.RawMessage{}})
+		default:
+			notes = append(notes, "no modern era: "+probe.Reason)
+			e.release(t)
+		}
+	}
+	if wantLegacy {
+		ask := harness.LegacyRevision
+		if cfg.Revision != "auto" {
+			ask = cfg.Revision
+		}
+		t, err := e.dial(ctx, ask)
+		if err != nil {
+			return targets, notes, "cannot start the server: " + err.Error()
+		}
+		hctx, cancel := context.WithTimeout(ctx, cfg.StartupTimeout)
+		h, err := harness.Initialize(hctx, t, &e.ids, ask)
+		cancel()
+		switch {
+		case err == nil && harness.IsKnownRevision(h.Version) && !harness.IsModern(h.Version):
+			e.setRev(t.Conn(), h.Version)
+			notes = append(notes, "legacy era: initialize negotiated "+h.Version)
+			var ir struct {
+				Capabilities map[string]json.RawMessage `json:"capabilities"`
+			}
+			_ = json.Unmarshal(h.Result, &ir)
+			if ir.Capabilities == nil {
+				ir.Capabilities = map[string]json.RawMessage{}
+			}
+			tg := &target{revision: h.Version, shared: t, caps: ir.Capabilities, server: serverInfo(h.Result, false)}
+			if probe != nil {
+				tg.supported = probe.Supported
+			}
+			targets = append(targets, tg)
+		case err == nil:
+			notes = append(notes, fmt.Sprintf("initialize negotiated %q, which is not a legacy revision this build knows", h.Version))
+			e.release(t)
+		default:
+			notes = append(notes, "no legacy era: "+err.Error())
+			e.release(t)
+		}
+	}
+	if len(targets) == 0 {
+		return nil, notes, "the server answered neither server/discover (2026-07-28) nor initialize (legacy revisions): " + strings.Join(notes, "; ")
+	}
+	return targets, notes, ""
+}
+
+func (e *env) stderrHint(t harness.Transport) string {
+	if s, ok := t.(*harness.Stdio); ok {
+		if tail := strings.TrimSpace(s.StderrTail()); tail != "" {
+			if len(tail) > 400 {
+				tail = "..." + tail[len(tail)-400:]
+			}
+			return "; server stderr: " + tail
+		}
+	}
+	return ""
+}
+
+func capabilities(discover json.RawMessage) map[string]json.RawMessage {
+	var dr struct {
+		Capabilities map[string]json.RawMessage `json:"capabilities"`
+	}
+	_ = json.Unmarshal(discover, &dr)
+	if dr.Capabilities == nil {
+		return map[string]json.RawMessage{}
+	}
+	return dr.Capabilities
+}
+
+// serverInfo returns the server's self-reported identity: `_meta` serverInfo of the
+// DiscoverResult (2026-07-28) or InitializeResult.serverInfo (legacy).
+func serverInfo(result json.RawMessage, modern bool) *reports.Server {
+	var r struct {
+		Meta       map[string]json.RawMessage `json:"_meta"`
+		ServerInfo json.RawMessage            `json:"serverInfo"`
+	}
+	if json.Unmarshal(result, &r) != nil {
+		return nil
+	}
+	raw := r.ServerInfo
+	if modern {
+		raw = r.Meta[harness.MetaServerInfo]
+	}
+	var info reports.Server
+	if json.Unmarshal(raw, &info) != nil || info.Name == "" {
+		return nil
+	}
+	return &info
+}
+
+// errSkip ends a scenario early with the outcome recorded in its world.
+var errSkip = godog.ErrSkip
+
+type worldKey struct{}
+
+func worldOf(ctx context.Context) *world { return ctx.Value(worldKey{}).(*world) }
+
+// suiteRun is one godog run over the features for one target.
+type suiteRun struct {
+	env     *env
+	t       *target
+	mu      sync.Mutex
+	results map[string]*reports.Result
+	order   []string
+	rows    map[string]int
+}
+
+func (e *env) runSuite(ctx context.Context, t *target) ([]reports.Result, error) {
+	s := &suiteRun{env: e, t: t, results: map[string]*reports.Result{}, rows: map[string]int{}}
+	opts := &godog.Options{
+		Format:         "progress",
+		Output:         io.Discard,
+		FS:             features.FS,
+		Paths:          []string{"."},
+		Strict:         true,
+		NoColors:       true,
+		Concurrency:    e.cfg.Concurrency,
+		Randomize:      e.cfg.Randomize,
+		Tags:           e.cfg.Tags,
+		DefaultContext: ctx,
+	}
+	godog.TestSuite{Name: "mcp-conform", ScenarioInitializer: s.initScenario, Options: opts}.Run()
+	var out []reports.Result
+	for _, k := range s.order {
+		out = append(out, *s.results[k])
+	}
+	if ctx.Err() != nil {
+		return out, errors.New("run timeout reached or run interrupted")
+	}
+	return out, nil
+}
+
+func (s *suiteRun) initScenario(sc *godog.ScenarioContext) {
+	sc.Before(func(ctx context.Context, p *godog.Scenario) (context.Context, error) {
+		w := &world{s: s, started: time.Now(), seqs: map[int]bool{}}
+		ctx = context.WithValue(ctx, worldKey{}, w)
+		for _, tag := range p.Tags {
+			if id, ok := strings.CutPrefix(tag.Name, "@rule:"); ok {
+				w.rule, w.known = s.env.rules[id]
+			}
+		}
+		if !w.known {
+			return ctx, fmt.Errorf("scenario %q has no known @rule: tag", p.Name)
+		}
+		if !selected(w.rule.ID, s.env.cfg.Rules) {
+			w.excluded = true
+			return ctx, errSkip
+		}
+		if ok, why := w.rule.AppliesTo(s.t.revision, s.env.cfg.Transport); !ok {
+			return ctx, w.setSkip(reports.NA, why)
+		}
+		if ctx.Err() != nil {
+			return ctx, w.setSkip(reports.Error, "run timeout reached or run interrupted before this rule ran")
+		}
+		return ctx, nil
+	})
+	sc.StepContext().After(func(ctx context.Context, st *godog.Step, status godog.StepResultStatus, err error) (context.Context, error) {
+		w := worldOf(ctx)
+		w.steps = append(w.steps, reports.Step{Text: st.Text, Status: status.String()})
+		return ctx, nil
+	})
+	sc.After(func(ctx context.Context, p *godog.Scenario, err error) (context.Context, error) {
+		w, ok := ctx.Value(worldKey{}).(*world)
+		if !ok || w.excluded {
+			return ctx, nil
+		}
+		for _, t := range w.own {
+			s.env.release(t)
+		}
+		s.record(w, err)
+		return ctx, nil
+	})
+	registerSteps(sc)
+}
+
+func selected(id string, prefixes []string) bool {
+	if len(prefixes) == 0 {
+		return true
+	}
+	for _, p := range prefixes {
+		if strings.HasPrefix(id, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// record folds a finished scenario (or Outline row) into its rule's result: the rule's
+// verdict is the worst row's.
+func (s *suiteRun) record(w *world, err error) {
+	v, reason, expected, actual := s.verdict(w, err)
+	key := w.rule.ID
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	res, ok := s.results[key]
+	if !ok {
+		res = &reports.Result{
+			Rule: w.rule.ID, Level: w.rule.Level, Revision: s.t.revision, Transport: s.env.cfg.Transport,
+			Verdict: v, Title: w.rule.Title, Feature: w.rule.Feature,
+			Spec:   reports.Spec{Section: w.rule.Section, URL: w.rule.SpecURL()},
+			Reason: reason, Expected: expected, Actual: actual, Steps: []reports.Step{}, Frames: []int{},
+		}
+		s.results[key] = res
+		s.order = append(s.order, key)
+	} else if reports.Worse(res.Verdict, v) != res.Verdict {
+		res.Verdict, res.Reason, res.Expected, res.Actual = v, reason, expected, actual
+	}
+	s.rows[key]++
+	prefix := ""
+	if s.rows[key] > 1 || strings.Contains(w.rule.Title, "<") {
+		prefix = fmt.Sprintf("[case %d] ", s.rows[key])
+	}
+	for _, st := range w.steps {
+		res.Steps = append(res.Steps, reports.Step{Text: prefix + st.Text, Status: st.Status})
+	}
+	res.Frames = append(res.Frames, w.frames()...)
+	res.DurationMs += time.Since(w.started).Milliseconds()
+	if p := s.env.cfg.Progress; p != nil {
+		fmt.Fprintf(p, "%-10s %-11s %s %s\n", strings.ToUpper(string(v)), w.rule.ID, s.t.revision, s.env.cfg.Transport)
+	}
+}
+
+func (s *suiteRun) verdict(w *world, err error) (v reports.Verdict, reason, expected, actual string) {
+	if w.skip != nil {
+		return w.skip.verdict, w.skip.reason, "", ""
+	}
+	if err == nil {
+		return reports.Pass, "", "", ""
+	}
+	var m *Mismatch
+	if errors.As(err, &m) {
+		v = m.Grade
+		if v == "" {
+			v = levelVerdict(w.rule.Level)
+		}
+		return v, m.Error(), m.Expected, m.Actual
+	}
+	return reports.Error, err.Error(), "", ""
+}
+
+func levelVerdict(level string) reports.Verdict {
+	switch level {
+	case "MUST", "MUST NOT":
+		return reports.Fail
+	case "SHOULD", "SHOULD NOT":
+		return reports.Warn
+	}
+	return reports.Info
+}
+
+// exportFrames converts recorded frames to the result model.
+func exportFrames(frames []*harness.Frame) []reports.Frame {
+	out := make([]reports.Frame, 0, len(frames))
+	for _, f := range frames {
+		rf := reports.Frame{
+			Seq: f.Seq, Dir: string(f.Dir), T: float64(f.T.Microseconds()) / 1000, Transport: f.Transport, Conn: f.Conn,
+			Size: f.Size, Truncated: f.Truncated, Method: f.Method, Problem: f.Problem,
+		}
+		rf.Raw = strings.ToValidUTF8(string(f.Raw), "\uFFFD")
+		if rf.Raw != string(f.Raw) {
+			rf.RawBase64 = base64Std(f.Raw)
+		}
+		if f.HTTP != nil {
+			rf.HTTP = &reports.HTTP{Method: f.HTTP.Method, Status: f.HTTP.Status, Headers: f.HTTP.Headers}
+		}
+		if f.SSE != nil {
+			rf.SSE = &reports.SSE{Event: f.SSE.Event, ID: f.SSE.ID}
+		}
+		out = append(out, rf)
+	}
+	return out
+}

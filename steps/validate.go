@@ -1,0 +1,125 @@
+package steps
+
+import (
+	"encoding/base64"
+	"fmt"
+	"sort"
+
+	"github.com/mcp-conform/mcp-conform/harness"
+	"github.com/mcp-conform/mcp-conform/reports"
+	"github.com/mcp-conform/mcp-conform/schemas"
+)
+
+// maxSchemaErrors caps the schema errors attached to one result, so a server that breaks
+// every frame does not make the report unreadable.
+const maxSchemaErrors = 200
+
+func base64Std(b []byte) string { return base64.StdEncoding.EncodeToString(b) }
+
+// validateFrame validates one recorded frame against the schema of revision rev, by its most
+// specific type. Frames that are not JSON-RPC messages at all (stdio framing violations) and
+// empty HTTP bodies are not schema-checked: the transport rules judge them.
+func validateFrame(set *schemas.Set, rev string, f *harness.Frame) ([]reports.SchemaError, error) {
+	if len(f.Raw) == 0 || f.Truncated {
+		return nil, nil
+	}
+	msg, err := harness.ParseMessage(f.Raw)
+	if err != nil {
+		return nil, nil
+	}
+	v, err := set.Validator(rev)
+	if err != nil {
+		return nil, err
+	}
+	kind := string(msg.Kind)
+	if msg.Kind == harness.KindInvalid {
+		kind = ""
+	}
+	typ, vs, err := v.Validate(f.Raw, schemas.MessageInfo{FromServer: f.Dir == harness.DirServerToClient, Kind: kind, Method: f.Method})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]reports.SchemaError, 0, len(vs))
+	for _, x := range vs {
+		out = append(out, reports.SchemaError{Frame: f.Seq, Type: typ, InstancePath: x.InstancePath, SchemaPath: x.SchemaPath, Message: x.Message})
+	}
+	return out, nil
+}
+
+// validateFrames validates every frame of the run against the schema of the revision its
+// connection speaks (DESIGN.md: every frame, both directions). A server frame's violations are
+// attached to each result that cites the frame and fail SCHEMA-001 of that revision; a client
+// frame's violations, unless the frame was made invalid on purpose, turn the results citing it
+// into error (a bug of the suite, never blamed on the server).
+func (e *env) validateFrames(run *reports.Run) {
+	bySeq := map[int][]reports.SchemaError{}
+	serverByRev := map[string][]reports.SchemaError{}
+	clientBad := map[int]string{}
+	for _, f := range e.rec.Frames() {
+		e.mu.Lock()
+		rev := e.connRev[f.Conn]
+		e.mu.Unlock()
+		if rev == "" {
+			continue
+		}
+		errs, err := validateFrame(e.cfg.Schemas, rev, f)
+		if err != nil {
+			run.Notes = append(run.Notes, fmt.Sprintf("frame %d not validated: %v", f.Seq, err))
+			continue
+		}
+		if len(errs) == 0 {
+			continue
+		}
+		if f.Dir == harness.DirServerToClient {
+			bySeq[f.Seq] = errs
+			serverByRev[rev] = append(serverByRev[rev], errs...)
+		} else if !f.Intentional {
+			clientBad[f.Seq] = fmt.Sprintf("mcp-conform sent a frame that violates the %s schema (frame %d, %s: %s)", rev, f.Seq, errs[0].InstancePath, errs[0].Message)
+		}
+	}
+	for i := range run.Results {
+		res := &run.Results[i]
+		for _, seq := range res.Frames {
+			if len(res.SchemaErrors) < maxSchemaErrors {
+				res.SchemaErrors = append(res.SchemaErrors, bySeq[seq]...)
+			}
+			if why, bad := clientBad[seq]; bad && res.Verdict != reports.NA {
+				res.Verdict, res.Reason = reports.Error, why
+			}
+		}
+		if res.Rule == "SCHEMA-001" && res.Verdict == reports.Pass {
+			if errs := serverByRev[res.Revision]; len(errs) > 0 {
+				frames := map[int]bool{}
+				for _, x := range errs {
+					frames[x.Frame] = true
+				}
+				res.Verdict = reports.Fail
+				res.Expected = "every server frame validates against the " + res.Revision + " schema"
+				res.Actual = fmt.Sprintf("%d violations in %d frames; first: frame %d %s at %q", len(errs), len(frames), errs[0].Frame, errs[0].Message, errs[0].InstancePath)
+				res.Reason = "expected " + res.Expected + ", got " + res.Actual
+				res.SchemaErrors = nil
+				for seq := range frames {
+					res.Frames = append(res.Frames, seq)
+				}
+				res.SchemaErrors = append(res.SchemaErrors, errs[:min(len(errs), maxSchemaErrors)]...)
+			}
+		}
+		res.Frames = dedupe(res.Frames)
+		if len(res.SchemaErrors) > maxSchemaErrors {
+			res.SchemaErrors = res.SchemaErrors[:maxSchemaErrors]
+		}
+	}
+}
+
+func dedupe(a []int) []int {
+	seen := map[int]bool{}
+	out := []int{}
+	for _, x := range a {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	sort.Ints(out)
+	return out
+}

@@ -1,0 +1,156 @@
+package steps
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/mcp-conform/mcp-conform/harness"
+	"github.com/mcp-conform/mcp-conform/reports"
+)
+
+// Mismatch is what an assertion step returns when the server's behaviour differs from the
+// rule: Expected and Actual in words, and the frames that show it. Grade, when set, overrides
+// the verdict the rule's level would give (a MUST rule whose softer variant is only a
+// warning); otherwise MUST and MUST NOT give fail, SHOULD and SHOULD NOT warn, MAY info.
+type Mismatch struct {
+	Expected string
+	Actual   string
+	Grade    reports.Verdict
+	Frames   []int
+}
+
+// Error returns "expected <Expected>, got <Actual>".
+func (m *Mismatch) Error() string { return fmt.Sprintf("expected %s, got %s", m.Expected, m.Actual) }
+
+// outcome is a verdict decided without running the rest of the scenario: na or untestable.
+type outcome struct {
+	verdict reports.Verdict
+	reason  string
+}
+
+// world is the state of one scenario: the connection it talks to, the exchanges it made and
+// what the steps concluded. A new world is made for every scenario (and Outline row).
+type world struct {
+	s        *suiteRun
+	rule     Rule
+	known    bool
+	excluded bool
+	started  time.Time
+
+	conn      harness.Transport
+	own       []harness.Transport
+	fresh     bool
+	exchanges []*harness.Exchange
+	last      *harness.Exchange
+	lastID    json.RawMessage
+	inits     []initAttempt
+
+	skip  *outcome
+	steps []reports.Step
+	seqs  map[int]bool
+}
+
+// initAttempt is one legacy initialize of a scenario: the version asked for and the exchange.
+type initAttempt struct {
+	requested string
+	ex        *harness.Exchange
+}
+
+func (w *world) note(ex *harness.Exchange) {
+	if ex == nil {
+		return
+	}
+	w.exchanges = append(w.exchanges, ex)
+	w.last = ex
+	if ex.Sent != nil {
+		w.seqs[ex.Sent.Seq] = true
+	}
+	for _, f := range ex.Frames {
+		w.seqs[f.Seq] = true
+	}
+	if ex.Response != nil {
+		w.seqs[ex.Response.Seq] = true
+	}
+}
+
+// frames returns the seqs of every frame the scenario exchanged, including everything seen on
+// the connections it opened itself.
+func (w *world) frames() []int {
+	own := map[int]bool{}
+	for _, t := range w.own {
+		own[t.Conn()] = true
+	}
+	if len(own) > 0 {
+		for _, f := range w.s.env.rec.Frames() {
+			if own[f.Conn] {
+				w.seqs[f.Seq] = true
+			}
+		}
+	}
+	out := make([]int, 0, len(w.seqs))
+	for seq := range w.seqs {
+		out = append(out, seq)
+	}
+	sort.Ints(out)
+	return out
+}
+
+func (w *world) setSkip(v reports.Verdict, reason string) error {
+	w.skip = &outcome{verdict: v, reason: reason}
+	return errSkip
+}
+
+// responseMessage parses the last exchange's response, or returns a Mismatch saying none came.
+func (w *world) responseMessage() (*harness.Message, error) {
+	if w.last == nil {
+		return nil, fmt.Errorf("no request was sent before this step")
+	}
+	if w.last.Response == nil {
+		actual := "no response"
+		if w.last.Err != nil {
+			actual = "no response: " + w.last.Err.Error()
+		} else if w.last.HTTP != nil {
+			actual = fmt.Sprintf("HTTP %d without a JSON-RPC response", w.last.HTTP.Status)
+		}
+		return nil, &Mismatch{Expected: "a JSON-RPC response", Actual: actual, Frames: w.lastSeqs()}
+	}
+	msg, _ := harness.ParseMessage(w.last.Response.Raw)
+	return msg, nil
+}
+
+func (w *world) lastSeqs() []int {
+	if w.last == nil {
+		return nil
+	}
+	var out []int
+	if w.last.Sent != nil {
+		out = append(out, w.last.Sent.Seq)
+	}
+	for _, f := range w.last.Frames {
+		out = append(out, f.Seq)
+	}
+	return out
+}
+
+func describe(msg *harness.Message) string {
+	switch msg.Kind {
+	case harness.KindResult:
+		return "a result"
+	case harness.KindError:
+		return fmt.Sprintf("error %s (%s)", msg.Error.CodeRaw, msg.Error.Message)
+	case harness.KindInvalid:
+		return "an invalid message (" + msg.Problem + ")"
+	}
+	return "a " + string(msg.Kind)
+}
+
+func short(b []byte) string {
+	s := strings.TrimSpace(string(b))
+	if len(s) > 160 {
+		s = s[:157] + "..."
+	}
+	return s
+}
