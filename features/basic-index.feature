@@ -24,11 +24,12 @@ Feature: Base protocol (basic/index)
   @rule:MSG-006 @MUST @since:2024-11-05
   Scenario: An error response repeats the request id
     Spec: basic/index#Error Responses
-    When the request id could be read, the error response carries it.
+    The error response carries the request id whenever it could be read: here a `tools/call`
+    without the required `name`.
     Given a connected server
-    When the client sends:
+    When the client sends the malformed message:
       """
-      {"jsonrpc":"2.0","id":$id,"method":"mcpconform/nonexistent","params":$params}
+      {"jsonrpc":"2.0","id":$id,"method":"tools/call","params":$params}
       """
     Then the response is an error
     And the response id is the request id

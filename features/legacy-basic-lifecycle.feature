@@ -15,7 +15,7 @@ Feature: Legacy lifecycle (2025-11-25 basic/lifecycle)
   @rule:LEG-002 @MUST @since:2024-11-05 @until:2025-11-25
   Scenario: A supported requested version is echoed back
     Spec: basic/lifecycle#Version Negotiation
-    When the server supports the version the client requests, it answers with that same
+    A server that supports the version the client requests answers with that same
     version; checked for the revision under test and every legacy version the server lists.
     Given a fresh connection
     When the client initializes with each legacy version the server supports

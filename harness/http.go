@@ -1,11 +1,600 @@
 package harness
 
 import (
+	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
 	"net/http"
+	"net/url"
 	"strings"
+	"sync"
+	"time"
 )
+
+// Redacted replaces the values of user-supplied headers (HTTPConfig.Header) in recorded frames.
+const Redacted = "[redacted]"
+
+// ErrStreamEnded is wrapped by the Exchange.Err of an HTTP request whose SSE response stream
+// closed before carrying the response.
+var ErrStreamEnded = errors.New("SSE stream ended without the response")
+
+// HTTPConfig configures a Streamable HTTP endpoint (basic/transports/streamable-http).
+//
+// URL is the MCP endpoint (http or https). Header holds the user's --header values: sent on
+// every request (overriding a scenario header of the same name, and not removed by
+// Request.Omit), and recorded as Redacted. Recorder receives every frame (nil = a private one).
+// MaxFrame caps the bytes kept per body or SSE event (0 = DefaultMaxFrame). QuietWindow is how
+// long a stream is read after its response, or after the last event when no response is
+// expected (0 = DefaultQuietWindow). Client is the HTTP client to start from (nil = a new one);
+// its CheckRedirect is replaced so redirects are never followed, and an *http.Transport is
+// cloned so each HTTP has its own connection pool.
+type HTTPConfig struct {
+	URL         string
+	Header      http.Header
+	Recorder    *Recorder
+	MaxFrame    int
+	QuietWindow time.Duration
+	Client      *http.Client
+}
+
+// StreamEnd tells why the reading of an HTTP response body stopped.
+type StreamEnd string
+
+// Reasons the reading of a response body stopped: the server closed it (EndEOF), QuietWindow
+// passed without an event after the response or, when none was expected, after the last event
+// (EndQuiet; the stream was still open), the request context ended (EndContext), or a read
+// error (EndError).
+const (
+	EndEOF     StreamEnd = "eof"
+	EndQuiet   StreamEnd = "quiet"
+	EndContext StreamEnd = "context"
+	EndError   StreamEnd = "error"
+)
+
+// StreamInfo describes how an HTTP response body was read. SSE is set for a text/event-stream
+// body; Events counts its dispatched events, EventsAfterResponse those after the response event,
+// Comments its comment lines (keep-alives). End is why reading stopped and AfterResponse the
+// time from the response event to then (zero when no response event came). These feed checks
+// such as "the final response ends the SSE stream" (streamable-http#Receiving Messages).
+type StreamInfo struct {
+	SSE                 bool
+	Events              int
+	EventsAfterResponse int
+	Comments            int
+	End                 StreamEnd
+	AfterResponse       time.Duration
+}
+
+// HTTP is a Streamable HTTP endpoint: every Send is a POST of one JSON-RPC message, answered by
+// a JSON body or an SSE stream scoped to that request (basic/transports/streamable-http). It
+// implements Transport and is safe for concurrent use. Redirects are not followed and bodies are
+// not decompressed, so the recorded status, headers and bytes are the server's own.
+type HTTP struct {
+	cfg    HTTPConfig
+	url    *url.URL
+	rec    *Recorder
+	conn   int
+	client *http.Client
+	own    *http.Transport
+
+	mu     sync.Mutex
+	frames []*Frame
+}
+
+// NewHTTP checks cfg (the URL must be absolute http or https) and returns the endpoint. No
+// connection is made until the first request.
+func NewHTTP(cfg HTTPConfig) (*HTTP, error) {
+	u, err := url.Parse(cfg.URL)
+	if err != nil {
+		return nil, fmt.Errorf("http: bad URL %q: %w", cfg.URL, err)
+	}
+	if u.Scheme = strings.ToLower(u.Scheme); (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("http: URL must be absolute http:// or https://, got %q", cfg.URL)
+	}
+	if cfg.MaxFrame <= 0 {
+		cfg.MaxFrame = DefaultMaxFrame
+	}
+	if cfg.QuietWindow <= 0 {
+		cfg.QuietWindow = DefaultQuietWindow
+	}
+	if cfg.Recorder == nil {
+		cfg.Recorder = NewRecorder(time.Now())
+	}
+	cfg.Header = cfg.Header.Clone()
+	h := &HTTP{cfg: cfg, url: u, rec: cfg.Recorder, conn: cfg.Recorder.NewConn()}
+	h.client, h.own = newHTTPClient(cfg.Client)
+	return h, nil
+}
+
+// newHTTPClient returns a client that never follows redirects and, when possible, has a
+// connection pool of its own (which it also returns for closing).
+func newHTTPClient(base *http.Client) (*http.Client, *http.Transport) {
+	c := &http.Client{}
+	if base != nil {
+		*c = *base
+	}
+	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	var own *http.Transport
+	switch t := c.Transport.(type) {
+	case nil:
+		own = http.DefaultTransport.(*http.Transport).Clone()
+		own.DisableCompression = true
+	case *http.Transport:
+		own = t.Clone()
+	}
+	if own != nil {
+		c.Transport = own
+	}
+	return c, own
+}
+
+// Fresh returns a copy of h with a new connection pool (so its first request opens a new TCP
+// connection) and a new connection number.
+func (h *HTTP) Fresh() *HTTP {
+	n := &HTTP{cfg: h.cfg, url: h.url, rec: h.rec, conn: h.rec.NewConn()}
+	n.client, n.own = newHTTPClient(h.cfg.Client)
+	return n
+}
+
+// Name returns "http".
+func (h *HTTP) Name() string { return TransportHTTP }
+
+// Conn returns the connection number stamped on this endpoint's frames.
+func (h *HTTP) Conn() int { return h.conn }
+
+// URL returns the endpoint URL.
+func (h *HTTP) URL() string { return h.url.String() }
+
+// Frames returns every frame of this endpoint so far, both directions, in order.
+func (h *HTTP) Frames() []*Frame {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]*Frame(nil), h.frames...)
+}
+
+// Close closes the idle connections of h's pool. It is idempotent; h stays usable.
+func (h *HTTP) Close() error {
+	if h.own != nil {
+		h.own.CloseIdleConnections()
+	}
+	return nil
+}
+
+// Send POSTs req.Raw (see SendStream) and returns the exchange and its Err.
+func (h *HTTP) Send(ctx context.Context, req Request) (*Exchange, error) {
+	ex, _ := h.SendStream(ctx, req)
+	return ex, ex.Err
+}
+
+// SendStream POSTs req.Raw to the endpoint with Content-Type: application/json and Accept:
+// application/json, text/event-stream (unless req.Header sets them or req.Omit names them),
+// req.Header and the user's headers, records both directions, and reads the answer:
+//
+//   - application/json (media type, parameters ignored): one server frame with the body; it is
+//     the Response when it is a JSON object shaped like a response (whatever its id).
+//   - text/event-stream: one server frame per event, the first carrying the HTTP status and
+//     headers. The Response is the event whose id matches req.ID, or an error without id (or with
+//     id null). Reading goes on after it until the stream closes or QuietWindow passes without an
+//     event, and for a request until the response (or ctx) before that; a notification's stream
+//     is read until it closes or goes quiet.
+//   - anything else (an empty 202 included): one server frame with the body, and, for a request,
+//     the Problem "unexpected Content-Type ...".
+//
+// Exchange.HTTP holds the status and headers, Exchange.Frames every server frame of the answer.
+// Err is set when the request failed, ctx ended before the response, or the stream ended without
+// it (ErrStreamEnded); a non-2xx status alone is not an error.
+func (h *HTTP) SendStream(ctx context.Context, req Request) (*Exchange, StreamInfo) {
+	hdr := h.compose(req.Header, req.Omit, true)
+	return h.roundTrip(ctx, rtSpec{
+		httpMethod:  http.MethodPost,
+		header:      hdr,
+		body:        req.Raw,
+		rpcMethod:   req.Method,
+		id:          req.ID,
+		isRequest:   !req.Notification,
+		intentional: req.Intentional,
+	})
+}
+
+// Do sends an arbitrary HTTP request (GET, DELETE, a POST with odd headers) to the endpoint
+// with exactly header plus the user's headers, records both directions like Send, and reads the
+// answer: a JSON body as one frame, an SSE stream until it closes or QuietWindow passes without
+// an event, bounded by ctx. The first response-shaped message is the Response. The returned
+// error is the Exchange's Err (transport failures only).
+func (h *HTTP) Do(ctx context.Context, method string, header http.Header, body []byte) (*Exchange, error) {
+	ex, _ := h.roundTrip(ctx, rtSpec{
+		httpMethod:  method,
+		header:      h.compose(header, nil, false),
+		body:        body,
+		anyResponse: true,
+	})
+	return ex, ex.Err
+}
+
+// rtSpec is one request of roundTrip. isRequest says a JSON-RPC response is expected (wait for
+// it; flag unexpected content types); anyResponse takes the first response-shaped message as the
+// Response whatever its id.
+type rtSpec struct {
+	httpMethod  string
+	header      http.Header
+	body        []byte
+	rpcMethod   string
+	id          json.RawMessage
+	isRequest   bool
+	anyResponse bool
+	intentional bool
+}
+
+// compose builds the headers to send: the transport defaults (when defaults is set and the
+// caller neither sets nor omits them), the caller's headers minus omit, then the user's
+// headers, which replace any caller header of the same name. Names keep the caller's spelling.
+func (h *HTTP) compose(caller http.Header, omit []string, defaults bool) http.Header {
+	out := http.Header{}
+	named := func(hd http.Header, name string) bool {
+		for k := range hd {
+			if strings.EqualFold(k, name) {
+				return true
+			}
+		}
+		return false
+	}
+	omitted := func(name string) bool {
+		for _, o := range omit {
+			if strings.EqualFold(o, name) {
+				return true
+			}
+		}
+		return false
+	}
+	for k, vs := range caller {
+		if !omitted(k) {
+			out[k] = append(out[k], vs...)
+		}
+	}
+	if defaults {
+		for _, d := range [][2]string{
+			{"Content-Type", "application/json"},
+			{"Accept", "application/json, text/event-stream"},
+		} {
+			if !named(caller, d[0]) && !omitted(d[0]) {
+				out.Set(d[0], d[1])
+			}
+		}
+	}
+	if !named(caller, "User-Agent") && !named(h.cfg.Header, "User-Agent") {
+		if omitted("User-Agent") {
+			out["User-Agent"] = []string{""} // net/http then sends none
+		} else {
+			out.Set("User-Agent", "mcp-conform")
+		}
+	}
+	for k, vs := range h.cfg.Header {
+		for o := range out {
+			if strings.EqualFold(o, k) {
+				delete(out, o)
+			}
+		}
+		out[k] = append([]string(nil), vs...)
+	}
+	return out
+}
+
+// recordedHeader is the copy of sent headers that goes into a frame: user header values
+// replaced by Redacted, an empty User-Agent (meaning "none") left out.
+func (h *HTTP) recordedHeader(sent http.Header) http.Header {
+	rec := http.Header{}
+	for k, vs := range sent {
+		if strings.EqualFold(k, "User-Agent") && len(vs) == 1 && vs[0] == "" {
+			continue
+		}
+		vals := append([]string(nil), vs...)
+		for u := range h.cfg.Header {
+			if strings.EqualFold(u, k) {
+				for i := range vals {
+					vals[i] = Redacted
+				}
+			}
+		}
+		rec[k] = vals
+	}
+	return rec
+}
+
+func (h *HTTP) record(f *Frame) {
+	f.Transport, f.Conn = TransportHTTP, h.conn
+	h.rec.Record(f)
+	h.mu.Lock()
+	h.frames = append(h.frames, f)
+	h.mu.Unlock()
+}
+
+// roundTrip sends one HTTP request and reads its answer (see SendStream and Do).
+func (h *HTTP) roundTrip(ctx context.Context, sp rtSpec) (*Exchange, StreamInfo) {
+	ex := &Exchange{}
+	var info StreamInfo
+	var body io.Reader = http.NoBody
+	if len(sp.body) > 0 {
+		body = bytes.NewReader(sp.body)
+	}
+	hreq, err := http.NewRequestWithContext(ctx, sp.httpMethod, h.url.String(), body)
+	if err != nil {
+		ex.Err = fmt.Errorf("%s %s: %w", sp.httpMethod, h.url, err)
+		return ex, info
+	}
+	hreq.Header = sp.header
+	ex.Sent = &Frame{Dir: DirClientToServer, Raw: bytes.Clone(sp.body), Method: sp.rpcMethod,
+		Intentional: sp.intentional, HTTP: &HTTPMeta{Method: sp.httpMethod, Headers: h.recordedHeader(sp.header)}}
+	h.record(ex.Sent)
+
+	resp, err := h.client.Do(hreq)
+	if err != nil {
+		ex.Err = fmt.Errorf("%s %s: %w", sp.httpMethod, h.url, err)
+		info.End = EndError
+		if ctx.Err() != nil {
+			info.End = EndContext
+		}
+		return ex, info
+	}
+	defer resp.Body.Close()
+	ex.HTTP = &HTTPMeta{Status: resp.StatusCode, Headers: resp.Header.Clone()}
+	ct := resp.Header.Get("Content-Type")
+	mt, _, _ := mime.ParseMediaType(ct)
+	switch mt {
+	case "text/event-stream":
+		info = h.readSSE(ctx, sp, resp.Body, ex)
+	case "application/json":
+		h.readBody(ctx, sp, resp.Body, ex, &info, true, "")
+	default:
+		problem := ""
+		if sp.isRequest {
+			problem = fmt.Sprintf("unexpected Content-Type %q for a request (want application/json or text/event-stream)", ct)
+		}
+		h.readBody(ctx, sp, resp.Body, ex, &info, false, problem)
+	}
+	return ex, info
+}
+
+// readBody reads a whole (non-SSE) body, bounded by MaxFrame, into one frame.
+func (h *HTTP) readBody(ctx context.Context, sp rtSpec, body io.Reader, ex *Exchange, info *StreamInfo, isJSON bool, problem string) {
+	raw, size, err := readCapped(body, h.cfg.MaxFrame)
+	f := &Frame{Dir: DirServerToClient, Raw: raw, Size: size, Truncated: size > len(raw), HTTP: ex.HTTP}
+	var problems []string
+	if problem != "" {
+		problems = append(problems, problem)
+	}
+	var msg *Message
+	switch {
+	case !isJSON:
+	case f.Truncated:
+		problems = append(problems, fmt.Sprintf("body exceeds --max-frame (%d bytes)", h.cfg.MaxFrame))
+	case size == 0:
+		problems = append(problems, "empty application/json body")
+	default:
+		var ps []string
+		msg, ps = classifyMessage(raw)
+		problems = append(problems, ps...)
+	}
+	if msg != nil {
+		if isResponseShaped(msg) {
+			f.Method = sp.rpcMethod
+			ex.Response = f
+		} else {
+			f.Method = msg.Method
+		}
+	}
+	f.Problem = strings.Join(problems, "; ")
+	info.End = EndEOF
+	if err != nil {
+		info.End = EndError
+		if ctx.Err() != nil {
+			info.End = EndContext
+		}
+		ex.Err = fmt.Errorf("reading the response body: %w", err)
+	}
+	h.record(f)
+	ex.Frames = append(ex.Frames, f)
+}
+
+// readCapped reads r to its end keeping at most max bytes; size is the real length.
+func readCapped(r io.Reader, max int) (kept []byte, size int, err error) {
+	var buf bytes.Buffer
+	n, err := io.Copy(&buf, io.LimitReader(r, int64(max)))
+	size = int(n)
+	if err == nil && n == int64(max) {
+		var rest int64
+		rest, err = io.Copy(io.Discard, r)
+		size += int(rest)
+	}
+	return buf.Bytes(), size, err
+}
+
+// readSSE reads an SSE response body into frames (see SendStream).
+func (h *HTTP) readSSE(ctx context.Context, sp rtSpec, body io.ReadCloser, ex *Exchange) StreamInfo {
+	info := StreamInfo{SSE: true}
+	type item struct {
+		ev  SSEEvent
+		err error
+	}
+	rd := NewSSEReader(body, h.cfg.MaxFrame)
+	events := make(chan item)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			ev, err := rd.Next()
+			select {
+			case events <- item{ev, err}:
+			case <-stop:
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+
+	var quiet *time.Timer
+	var quietC <-chan time.Time
+	armQuiet := func() {
+		if quiet == nil {
+			quiet = time.NewTimer(h.cfg.QuietWindow)
+			quietC = quiet.C
+		} else {
+			quiet.Reset(h.cfg.QuietWindow)
+		}
+	}
+	if !sp.isRequest {
+		armQuiet()
+	}
+	var respAt time.Time
+	wantKey := IDKey(sp.id)
+	var readErr error
+loop:
+	for {
+		select {
+		case it := <-events:
+			if it.err != nil {
+				if ev, ok := rd.Leftover(); ok {
+					f := h.sseFrame(ev, ex)
+					f.Raw, f.Size = []byte(ev.Data), ev.Size
+					h.record(f)
+					ex.Frames = append(ex.Frames, f)
+				}
+				info.End = EndEOF
+				if !errors.Is(it.err, io.EOF) {
+					info.End, readErr = EndError, it.err
+					if ctx.Err() != nil {
+						info.End = EndContext
+					}
+				}
+				break loop
+			}
+			info.Events++
+			f := h.sseFrame(it.ev, ex)
+			msg, problems := classifyEvent(it.ev)
+			isResp := false
+			if msg != nil {
+				if isResponseShaped(msg) {
+					key := responseKey(msg)
+					isResp = ex.Response == nil && (sp.anyResponse || (sp.id != nil && key == wantKey) ||
+						((key == "" || key == "null") && msg.Kind != KindResult))
+				} else {
+					f.Method = msg.Method
+				}
+			}
+			if isResp {
+				f.Method = sp.rpcMethod
+			}
+			f.Problem = strings.Join(problems, "; ")
+			h.record(f)
+			ex.Frames = append(ex.Frames, f)
+			switch {
+			case isResp:
+				ex.Response = f
+				respAt = time.Now()
+				armQuiet()
+			case ex.Response != nil:
+				info.EventsAfterResponse++
+				armQuiet()
+			case !sp.isRequest:
+				armQuiet()
+			}
+		case <-quietC:
+			info.End = EndQuiet
+			break loop
+		case <-ctx.Done():
+			info.End = EndContext
+			break loop
+		}
+	}
+	close(stop)
+	body.Close()
+	wg.Wait()
+	if quiet != nil {
+		quiet.Stop()
+	}
+	info.Comments = rd.Comments()
+	if !respAt.IsZero() {
+		info.AfterResponse = time.Since(respAt)
+	}
+
+	if len(ex.Frames) == 0 {
+		f := h.sseFrame(SSEEvent{Retry: -1}, ex)
+		if info.End == EndEOF && sp.isRequest {
+			f.Problem = "SSE stream ended without any event"
+		}
+		h.record(f)
+		ex.Frames = append(ex.Frames, f)
+	}
+	if sp.isRequest && ex.Response == nil {
+		what := fmt.Sprintf("%s (id %s)", methodName(sp.rpcMethod), idText(sp.id))
+		switch info.End {
+		case EndContext:
+			ex.Err = fmt.Errorf("timeout: no response to %s on the SSE stream: %w", what, ctx.Err())
+		case EndError:
+			ex.Err = fmt.Errorf("reading the SSE stream for %s: %w", what, readErr)
+		default:
+			ex.Err = fmt.Errorf("%w: %s", ErrStreamEnded, what)
+		}
+	}
+	return info
+}
+
+// sseFrame returns the server frame of an SSE event; the first frame of a response carries the
+// HTTP status and headers.
+func (h *HTTP) sseFrame(ev SSEEvent, ex *Exchange) *Frame {
+	f := &Frame{Dir: DirServerToClient, Raw: []byte(ev.Data), Size: ev.Size, Truncated: ev.Truncated,
+		SSE: &SSEMeta{Event: ev.Event, ID: ev.ID, HasID: ev.HasID, Retry: ev.Retry}, Problem: ev.Problem}
+	if len(ex.Frames) == 0 {
+		f.HTTP = ex.HTTP
+	}
+	return f
+}
+
+// classifyEvent parses an SSE event's data as one JSON-RPC message (streamable-http: each event's
+// data is one message) and returns it with the event's problems and the message's.
+func classifyEvent(ev SSEEvent) (*Message, []string) {
+	var problems []string
+	if ev.Problem != "" {
+		problems = strings.Split(ev.Problem, "; ")
+	}
+	if ev.Truncated {
+		return nil, problems
+	}
+	msg, ps := classifyMessage([]byte(ev.Data))
+	for _, p := range ps {
+		dup := false
+		for _, q := range problems {
+			dup = dup || q == p
+		}
+		if !dup {
+			problems = append(problems, p)
+		}
+	}
+	return msg, problems
+}
+
+// classifyMessage parses raw as one JSON-RPC message. It returns the message when raw is one
+// JSON object (even an invalid message) and the framing problems found.
+func classifyMessage(raw []byte) (*Message, []string) {
+	m, err := ParseMessage(raw)
+	switch {
+	case err != nil && m.Problem == "invalid UTF-8":
+		return nil, []string{"invalid UTF-8"}
+	case err != nil:
+		return nil, []string{"not a JSON-RPC message: " + err.Error()}
+	case m.Kind == KindInvalid:
+		return m, []string{"not a JSON-RPC message: " + m.Problem}
+	}
+	return m, nil
+}
 
 // Request header names of the Streamable HTTP transport (2026-07-28
 // basic/transports/streamable-http#Request Metadata). Names are case-insensitive; ModernHeaders

@@ -17,8 +17,8 @@ type Set struct {
 type setEntry struct {
 	ready chan struct{} // closed once v, from and err are set
 	v     *Validator
-	from string
-	err  error
+	from  string
+	err   error
 }
 
 // Loaded describes a compiled revision: its pin and where its file came from (see

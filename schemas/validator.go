@@ -43,7 +43,8 @@ func (v Violation) String() string {
 
 // MessageInfo says what a frame is, so that Validate can pick the most specific type.
 // FromServer is the frame's direction. Kind is one of KindRequest, KindNotification,
-// KindResult, KindError, or "" for a frame of unknown shape (validated as JSONRPCMessage).
+// KindResult, KindError, or "" (also "invalid") for a frame of unknown shape, validated as
+// JSONRPCMessage.
 // Method is the frame's own method for requests and notifications, and for results and errors
 // the method of the request they answer ("" when unknown). Task reports that the answered
 // request was task-augmented (it carried params.task, 2025-11-25): its result is then a
@@ -503,7 +504,7 @@ func (v *Validator) plan(inst any, info MessageInfo) (plan, error) {
 	}
 	obj, _ := inst.(map[string]any)
 	switch info.Kind {
-	case "":
+	case "", "invalid":
 		return single(v.env.message), nil
 	case KindRequest:
 		return v.methodPlan(v.requests[dir][info.Method], v.env.request), nil

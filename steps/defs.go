@@ -24,6 +24,10 @@ var listMethods = []struct{ capability, method string }{
 	{"tools", "tools/list"}, {"resources", "resources/list"}, {"prompts", "prompts/list"},
 }
 
+// jsonLiteral matches a JSON literal written in a step: a string, a number, true, false, null,
+// an object or an array.
+const jsonLiteral = `("(?:[^"\\]|\\.)*"|-?[0-9][0-9.eE+-]*|true|false|null|\{.*\}|\[.*\])`
+
 // registerSteps binds the shared step vocabulary: setup, send, observe, transport.
 func registerSteps(sc *godog.ScenarioContext) {
 	// Setup.
@@ -177,16 +181,16 @@ func registerSteps(sc *godog.ScenarioContext) {
 		}
 		return nil
 	})
-	sc.Step(`^the value at "([^"]*)" is (.+)$`, func(ctx context.Context, ptr, lit string) error {
+	sc.Step(`^the value at "([^"]*)" is `+jsonLiteral+`$`, func(ctx context.Context, ptr, lit string) error {
 		return worldOf(ctx).compareAt(ptr, lit, true)
 	})
-	sc.Step(`^the value at "([^"]*)" is not (.+)$`, func(ctx context.Context, ptr, lit string) error {
+	sc.Step(`^the value at "([^"]*)" is not `+jsonLiteral+`$`, func(ctx context.Context, ptr, lit string) error {
 		return worldOf(ctx).compareAt(ptr, lit, false)
 	})
-	sc.Step(`^the value at "([^"]*)" contains (.+)$`, func(ctx context.Context, ptr, lit string) error {
+	sc.Step(`^the value at "([^"]*)" contains `+jsonLiteral+`$`, func(ctx context.Context, ptr, lit string) error {
 		return worldOf(ctx).containsAt(ptr, lit, true)
 	})
-	sc.Step(`^the value at "([^"]*)" does not contain (.+)$`, func(ctx context.Context, ptr, lit string) error {
+	sc.Step(`^the value at "([^"]*)" does not contain `+jsonLiteral+`$`, func(ctx context.Context, ptr, lit string) error {
 		return worldOf(ctx).containsAt(ptr, lit, false)
 	})
 	sc.Step(`^the value at "([^"]*)" is a non-empty array of strings$`, func(ctx context.Context, ptr string) error {

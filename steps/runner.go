@@ -234,6 +234,9 @@ func (e *env) detect(ctx context.Context) ([]*target, []string, string) {
 		pctx, cancel := context.WithTimeout(ctx, cfg.StartupTimeout)
 		probe, err = harness.ProbeModern(pctx, t, &e.ids)
 		cancel()
+		if ctx.Err() != nil {
+			return nil, notes, fmt.Sprintf("run timeout (%s) reached or run interrupted during the era probe", cfg.RunTimeout) + e.stderrHint(t)
+		}
 		switch {
 		case err != nil:
 			return nil, notes, "era probe failed: " + err.Error() + e.stderrHint(t)
@@ -261,6 +264,9 @@ func (e *env) detect(ctx context.Context) ([]*target, []string, string) {
 		hctx, cancel := context.WithTimeout(ctx, cfg.StartupTimeout)
 		h, err := harness.Initialize(hctx, t, &e.ids, ask)
 		cancel()
+		if ctx.Err() != nil {
+			return targets, notes, fmt.Sprintf("run timeout (%s) reached or run interrupted during the legacy handshake", cfg.RunTimeout) + e.stderrHint(t)
+		}
 		switch {
 		case err == nil && harness.IsKnownRevision(h.Version) && !harness.IsModern(h.Version):
 			e.setRev(t.Conn(), h.Version)

@@ -72,9 +72,10 @@ func demoCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcp-conform: cannot listen on loopback for the HTTP demo: %v\n", err)
 		return reports.ExitError
 	}
-	srv := &http.Server{Handler: refserver.New(refserver.Options{Stderr: io.Discard}).Handler()}
+	ref := refserver.New(refserver.Options{Stderr: io.Discard})
+	srv := &http.Server{Handler: ref.Handler(), ConnContext: ref.ConnContext}
 	go func() { _ = srv.Serve(ln) }()
-	defer srv.Close()
+	defer func() { ref.Close(); _ = srv.Close() }()
 	url := "http://" + ln.Addr().String() + "/mcp"
 
 	var runs []*reports.Run

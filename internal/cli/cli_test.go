@@ -1,0 +1,167 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcp-conform/mcp-conform/reports"
+)
+
+// TestMain lets the test binary stand in for mcp-conform when demo re-executes itself as the
+// reference server (os.Executable is the test binary here).
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == referenceServerCmd {
+		os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+func schemasEnv(t *testing.T) {
+	t.Helper()
+	dir := os.Getenv("MCP_CONFORM_SCHEMAS")
+	if dir == "" || !filepath.IsAbs(dir) {
+		t.Fatalf("MCP_CONFORM_SCHEMAS must be the absolute path of the folder with <revision>/schema.json (e.g. ../shared/spec/schema); got %q", dir)
+	}
+}
+
+func mainOut(args ...string) (int, string, string) {
+	var stdout, stderr bytes.Buffer
+	code := Main(args, &stdout, &stderr)
+	return code, stdout.String(), stderr.String()
+}
+
+func TestUsageErrors(t *testing.T) {
+	for name, args := range map[string][]string{
+		"no command":       {},
+		"unknown command":  {"frobnicate"},
+		"nothing to test":  {"run"},
+		"both targets":     {"run", "--url", "http://127.0.0.1:1/mcp", "--", "x"},
+		"bad url":          {"run", "--url", "ftp://x"},
+		"bad format":       {"run", "--format", "xml", "--", "x"},
+		"bad revision":     {"run", "--revision", "2020-01-01", "--", "x"},
+		"bad header":       {"run", "--url", "http://127.0.0.1:1/mcp", "--header", "novalue"},
+		"header on stdio":  {"run", "--header", "A: b", "--", "x"},
+		"unknown flag":     {"run", "--nope", "--", "x"},
+		"negative timeout": {"run", "--timeout", "-1s", "--", "x"},
+		"list bad format":  {"list", "--format", "yaml"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			code, stdout, stderr := mainOut(args...)
+			require.Equal(t, reports.ExitUsage, code, stderr)
+			require.Empty(t, stdout, "usage errors print nothing on stdout")
+			require.NotEmpty(t, stderr)
+		})
+	}
+}
+
+func TestListJSON(t *testing.T) {
+	code, stdout, _ := mainOut("list", "--format", "json")
+	require.Equal(t, 0, code)
+	var entries []map[string]any
+	require.NoError(t, json.Unmarshal([]byte(stdout), &entries))
+	require.GreaterOrEqual(t, len(entries), 25)
+	for _, e := range entries {
+		for _, k := range []string{"id", "level", "since", "until", "transports", "title", "spec", "status", "reason"} {
+			require.Contains(t, e, k, "list entry %v", e["id"])
+		}
+		require.Equal(t, "implemented", e["status"])
+		require.True(t, strings.HasPrefix(e["spec"].(string), "https://modelcontextprotocol.io/specification/"))
+	}
+}
+
+func TestVersionNamesSchemaPins(t *testing.T) {
+	code, stdout, _ := mainOut("version")
+	require.Equal(t, 0, code)
+	require.Contains(t, stdout, "mcp-conform ")
+	for _, rev := range []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"} {
+		require.Contains(t, stdout, "schema "+rev+":")
+	}
+}
+
+func TestSchemasUnavailableExit3(t *testing.T) {
+	t.Setenv("MCP_CONFORM_SCHEMAS", "")
+	t.Setenv("MCP_CONFORM_SCHEMA_BASE_URL", "http://127.0.0.1:1")
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	t.Setenv("HOME", t.TempDir())
+	code, _, stderr := mainOut("run", "--schemas", t.TempDir(), "--", "true")
+	require.Equal(t, reports.ExitError, code)
+	require.Contains(t, stderr, "--schemas")
+}
+
+// TestServerThatNeverAnswers: the acceptance check — a server that never answers is
+// given up on within the run timeout with exit 3, and no process is left behind.
+func TestServerThatNeverAnswers(t *testing.T) {
+	schemasEnv(t)
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	start := time.Now()
+	code, _, stderr := mainOut("run", "--timeout", "2s", "--run-timeout", "15s", "--", "sh", "-c", "echo $$ > "+pidFile+"; exec sleep 600")
+	elapsed := time.Since(start)
+	require.Equal(t, reports.ExitError, code, stderr)
+	require.Less(t, elapsed, 20*time.Second)
+	b, err := os.ReadFile(pidFile)
+	require.NoError(t, err)
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	require.NoError(t, err)
+	require.ErrorIs(t, syscall.Kill(pid, 0), syscall.ESRCH, "the server process %d is still alive", pid)
+}
+
+func TestDemoPassesAndWritesResults(t *testing.T) {
+	schemasEnv(t)
+	out := t.TempDir()
+	code, stdout, stderr := mainOut("demo", "--quiet-window", "300ms", "--out", out, "--format", "json")
+	require.Equal(t, 0, code, stderr)
+	var run reports.Run
+	require.NoError(t, json.Unmarshal([]byte(stdout), &run))
+	require.Equal(t, []string{"stdio", "http"}, run.Transports)
+	require.GreaterOrEqual(t, run.Summary.Pass, 50)
+	require.Zero(t, run.Summary.Fail+run.Summary.Error)
+	b, err := os.ReadFile(filepath.Join(out, "results.json"))
+	require.NoError(t, err)
+	var fromFile reports.Run
+	require.NoError(t, json.Unmarshal(b, &fromFile))
+	require.Equal(t, run.Summary, fromFile.Summary)
+	seqs := map[int]bool{}
+	for _, f := range run.Frames {
+		require.False(t, seqs[f.Seq], "frame seq %d repeated", f.Seq)
+		seqs[f.Seq] = true
+	}
+	for _, r := range run.Results {
+		for _, s := range r.Frames {
+			require.True(t, seqs[s], "%s cites frame %d that is not in the document", r.Rule, s)
+		}
+	}
+}
+
+// TestRunBrokenReferenceExits1: -break of a MUST rule makes the run exit 1 with that rule fail.
+func TestRunBrokenReferenceExits1(t *testing.T) {
+	schemasEnv(t)
+	self, err := os.Executable()
+	require.NoError(t, err)
+	code, stdout, stderr := mainOut("run", "--quiet-window", "300ms", "--rule", "META-001", "--", self, referenceServerCmd, "-break", "META-001")
+	require.Equal(t, reports.ExitFail, code, stderr)
+	require.Contains(t, stdout, "FAIL")
+	require.Contains(t, stdout, "META-001")
+}
+
+func TestRunJSONOnStdoutOnly(t *testing.T) {
+	schemasEnv(t)
+	self, err := os.Executable()
+	require.NoError(t, err)
+	code, stdout, stderr := mainOut("run", "--format", "json", "--quiet-window", "300ms", "--rule", "DISC-", "--", self, referenceServerCmd)
+	require.Equal(t, 0, code, stderr)
+	var run reports.Run
+	require.NoError(t, json.Unmarshal([]byte(stdout), &run), "stdout must be exactly one JSON document")
+	for _, r := range run.Results {
+		require.True(t, strings.HasPrefix(r.Rule, "DISC-"), r.Rule)
+	}
+	require.Contains(t, stderr, "summary:")
+}

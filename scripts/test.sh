@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The one command that runs mcp-conform's tests: vet, then every Go test of the product module
+# (unit, CLI acceptance, reference-fixture and real-server integration tests) with the race
+# detector. It installs the npm packages of the integration subjects when they are missing and
+# points MCP_CONFORM_SCHEMAS at ../shared/spec/schema when that folder exists and the variable
+# is unset.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ -z "${MCP_CONFORM_SCHEMAS:-}" ] && [ -d ../shared/spec/schema ]; then
+  MCP_CONFORM_SCHEMAS="$(cd ../shared/spec/schema && pwd)"
+  export MCP_CONFORM_SCHEMAS
+fi
+if [ -z "${MCP_CONFORM_SCHEMAS:-}" ]; then
+  echo "scripts/test.sh: set MCP_CONFORM_SCHEMAS to the absolute path of a folder holding <revision>/schema.json" >&2
+  exit 2
+fi
+case "$MCP_CONFORM_SCHEMAS" in
+  /*) ;;
+  *) MCP_CONFORM_SCHEMAS="$(cd "$MCP_CONFORM_SCHEMAS" && pwd)"; export MCP_CONFORM_SCHEMAS ;;
+esac
+
+if [ ! -d fixtures/node_modules/@modelcontextprotocol ]; then
+  npm ci --prefix fixtures --no-audit --no-fund --loglevel=error
+fi
+
+go vet ./...
+(cd fixtures/sdkservers && go vet ./...)
+go test -race -count=1 -timeout 40m "$@" ./...

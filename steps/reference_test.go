@@ -1,0 +1,340 @@
+package steps_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcp-conform/mcp-conform/fixtures/refserver"
+	"github.com/mcp-conform/mcp-conform/reports"
+	"github.com/mcp-conform/mcp-conform/schemas"
+	"github.com/mcp-conform/mcp-conform/steps"
+)
+
+// The reference fixture is built once per test binary.
+var (
+	buildOnce sync.Once
+	refBinary string
+	buildErr  error
+	buildDir  string
+	schemaSet *schemas.Set
+	schemaMu  sync.Mutex
+)
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "mcp-conform-steps-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	buildDir = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// schemaSource returns the schemas named by MCP_CONFORM_SCHEMAS or fails the test with a clear
+// message (the suite's tests never skip for want of schemas).
+func schemaSource(t testing.TB) *schemas.Set {
+	t.Helper()
+	dir := os.Getenv("MCP_CONFORM_SCHEMAS")
+	if dir == "" || !filepath.IsAbs(dir) {
+		t.Fatalf("MCP_CONFORM_SCHEMAS must be the absolute path of the folder with <revision>/schema.json (e.g. ../shared/spec/schema); got %q", dir)
+	}
+	schemaMu.Lock()
+	defer schemaMu.Unlock()
+	if schemaSet == nil {
+		schemaSet = schemas.NewSet(schemas.Source{Dir: dir, NoDownload: true})
+	}
+	return schemaSet
+}
+
+// referenceBinary builds fixtures/servers/reference once and returns its path.
+func referenceBinary(t testing.TB) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		refBinary = filepath.Join(buildDir, "reference")
+		out, err := exec.Command("go", "build", "-o", refBinary, "../fixtures/servers/reference").CombinedOutput()
+		if err != nil {
+			buildErr = fmt.Errorf("building the reference fixture: %v\n%s", err, out)
+		}
+	})
+	require.NoError(t, buildErr)
+	return refBinary
+}
+
+var listening = regexp.MustCompile(`listening on (http://\S+)`)
+
+// startHTTP starts the reference fixture in http mode with the given breaks and returns its
+// URL; the process is stopped when the test ends.
+func startHTTP(t testing.TB, breaks ...string) string {
+	t.Helper()
+	args := []string{"-transport", "http"}
+	for _, b := range breaks {
+		args = append(args, "-break", b)
+	}
+	cmd := exec.Command(referenceBinary(t), args...)
+	stderr, err := cmd.StderrPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		_ = cmd.Wait()
+	})
+	found := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if m := listening.FindStringSubmatch(sc.Text()); m != nil {
+				found <- m[1]
+				break
+			}
+		}
+		_, _ = io.Copy(io.Discard, stderr)
+	}()
+	select {
+	case u := <-found:
+		return u
+	case <-time.After(30 * time.Second):
+		t.Fatal("reference fixture did not print its listening line within 30s")
+	}
+	return ""
+}
+
+// runReference runs the whole suite against the reference fixture over transport with the
+// given breaks and extra config.
+func runReference(t testing.TB, transport string, revision string, breaks ...string) *reports.Run {
+	t.Helper()
+	cfg := steps.Config{
+		Transport: transport, Revision: revision, StartupTimeout: 30 * time.Second, Timeout: 5 * time.Second,
+		QuietWindow: 300 * time.Millisecond, RunTimeout: 3 * time.Minute, MaxFrame: 1 << 20, Schemas: schemaSource(t),
+		Concurrency: 1, Tool: reports.Tool{Name: "mcp-conform", Version: "test", Commit: "test"},
+	}
+	if revision == "" {
+		cfg.Revision = "auto"
+	}
+	switch transport {
+	case "stdio":
+		cfg.Command = []string{referenceBinary(t)}
+		for _, b := range breaks {
+			cfg.Command = append(cfg.Command, "-break", b)
+		}
+	case "http":
+		cfg.URL = startHTTP(t, breaks...)
+	}
+	run, err := steps.Run(context.Background(), cfg)
+	require.NoError(t, err)
+	require.Empty(t, run.Aborted, "run aborted; notes: %v", run.Notes)
+	return run
+}
+
+func verdicts(run *reports.Run) map[string]reports.Verdict {
+	m := map[string]reports.Verdict{}
+	for _, r := range run.Results {
+		m[r.Rule+"@"+r.Revision] = r.Verdict
+	}
+	return m
+}
+
+func describeRun(run *reports.Run) string {
+	var b strings.Builder
+	for _, r := range run.Results {
+		if r.Verdict != reports.Pass && r.Verdict != reports.NA {
+			fmt.Fprintf(&b, "  %s %s@%s: %s\n", r.Verdict, r.Rule, r.Revision, r.Reason)
+		}
+	}
+	return b.String()
+}
+
+// TestReferencePasses: every implemented rule passes against the reference fixture on each
+// transport it applies to, and is na elsewhere.
+func TestReferencePasses(t *testing.T) {
+	rules, err := steps.Catalog()
+	require.NoError(t, err)
+	for _, transport := range []string{"stdio", "http"} {
+		t.Run(transport, func(t *testing.T) {
+			t.Parallel()
+			run := runReference(t, transport, "")
+			require.Equal(t, []string{"2026-07-28", "2025-11-25"}, run.Revisions)
+			require.Zero(t, run.Summary.Fail+run.Summary.Error+run.Summary.Warn, "unexpected verdicts:\n%s", describeRun(run))
+			require.GreaterOrEqual(t, run.Summary.Pass, 25)
+			got := verdicts(run)
+			for _, r := range rules {
+				for _, rev := range run.Revisions {
+					applies, _ := r.AppliesTo(rev, transport)
+					v, ok := got[r.ID+"@"+rev]
+					require.True(t, ok, "no result for %s@%s", r.ID, rev)
+					if applies {
+						require.Equal(t, reports.Pass, v, "%s@%s", r.ID, rev)
+					} else {
+						require.Equal(t, reports.NA, v, "%s@%s", r.ID, rev)
+					}
+				}
+			}
+			require.NotEmpty(t, run.Frames)
+			require.NotNil(t, run.Server)
+			require.Equal(t, "mcp-conform-reference", run.Server.Name)
+		})
+	}
+}
+
+// breakCase is one row of the break table: the fixture violates Rule; the run must give
+// Verdict for it at the revisions it applies to, and change nothing else except SideEffects
+// (rule@revision -> verdict). EraDefeated marks breaks after which only the rule's own verdict
+// is asserted, because the server no longer looks like a 2026-07-28 server at all; Revision
+// forces the tested revision for them.
+type breakCase struct {
+	Rule        string
+	Transports  []string
+	Revision    string
+	SideEffects map[string]reports.Verdict
+	EraDefeated bool
+}
+
+func TestReferenceBreaks(t *testing.T) {
+	rules, err := steps.Catalog()
+	require.NoError(t, err)
+	byID := map[string]steps.Rule{}
+	for _, r := range rules {
+		byID[r.ID] = r
+	}
+	baselines := map[string]map[string]reports.Verdict{}
+	var mu sync.Mutex
+	baseline := func(t *testing.T, transport string) map[string]reports.Verdict {
+		mu.Lock()
+		defer mu.Unlock()
+		if b, ok := baselines[transport]; ok {
+			return b
+		}
+		b := verdicts(runReference(t, transport, ""))
+		baselines[transport] = b
+		return b
+	}
+	for _, bc := range breakTable {
+		r, ok := byID[bc.Rule]
+		require.True(t, ok, "break table names unknown rule %s", bc.Rule)
+		transports := bc.Transports
+		if transports == nil {
+			transports = []string{"stdio", "http"}
+		}
+		for _, transport := range transports {
+			t.Run(bc.Rule+"/"+transport, func(t *testing.T) {
+				want := reports.Fail
+				if strings.HasPrefix(r.Level, "SHOULD") {
+					want = reports.Warn
+				}
+				run := runReference(t, transport, bc.Revision, bc.Rule)
+				got := verdicts(run)
+				var own []string
+				for key, v := range got {
+					if strings.HasPrefix(key, bc.Rule+"@") && v != reports.NA {
+						own = append(own, key)
+						require.Equal(t, want, v, "%s: %s", key, describeRun(run))
+					}
+				}
+				require.NotEmpty(t, own, "%s produced no applicable result", bc.Rule)
+				if bc.EraDefeated {
+					return
+				}
+				base := baseline(t, transport)
+				var diff []string
+				for key, v := range got {
+					if strings.HasPrefix(key, bc.Rule+"@") {
+						continue
+					}
+					if exp, listed := bc.SideEffects[key]; listed {
+						require.Equal(t, exp, v, "side effect %s", key)
+						continue
+					}
+					if base[key] != v {
+						diff = append(diff, fmt.Sprintf("%s: %s -> %s", key, base[key], v))
+					}
+				}
+				sort.Strings(diff)
+				require.Empty(t, diff, "break %s changed other verdicts:\n%s", bc.Rule, describeRun(run))
+			})
+		}
+	}
+}
+
+// TestBreakTableCoversEveryRule: a rule at MUST or SHOULD level needs a break (MAY rules need
+// none), and every break the table names exists in the fixture.
+func TestBreakTableCoversEveryRule(t *testing.T) {
+	rules, err := steps.Catalog()
+	require.NoError(t, err)
+	listed := map[string]bool{}
+	for _, bc := range breakTable {
+		listed[bc.Rule] = true
+	}
+	known := refserver.Breaks()
+	for _, r := range rules {
+		if r.Level == "MAY" {
+			continue
+		}
+		require.True(t, listed[r.ID], "rule %s (%s) has no entry in the break table", r.ID, r.Level)
+		_, ok := known[r.ID]
+		require.True(t, ok, "the reference fixture has no -break %s", r.ID)
+	}
+}
+
+var (
+	stdioOnly = []string{"stdio"}
+	httpOnly  = []string{"http"}
+	schema26  = map[string]reports.Verdict{"SCHEMA-001@2026-07-28": reports.Fail}
+	schema25  = map[string]reports.Verdict{"SCHEMA-001@2025-11-25": reports.Fail}
+)
+
+var breakTable = []breakCase{
+	{Rule: "DISC-001", Revision: "2026-07-28", EraDefeated: true},
+	{Rule: "DISC-002", SideEffects: schema26},
+	{Rule: "DISC-003"},
+	{Rule: "DISC-004"},
+	{Rule: "DISC-005", SideEffects: map[string]reports.Verdict{"META-006@2026-07-28": reports.Warn}},
+	{Rule: "DISC-006"},
+	{Rule: "META-001"},
+	{Rule: "META-002"},
+	{Rule: "META-003"},
+	{Rule: "META-004", Transports: httpOnly},
+	{Rule: "META-005"},
+	{Rule: "META-006"},
+	{Rule: "RT-001", SideEffects: schema26},
+	{Rule: "RT-002"},
+	{Rule: "VER-001"},
+	{Rule: "VER-002", Transports: httpOnly},
+	{Rule: "ERR-007", SideEffects: schema26},
+	{Rule: "MSG-003"},
+	{Rule: "MSG-006"},
+	{Rule: "MSG-011", Transports: stdioOnly},
+	{Rule: "MSG-014"},
+	{Rule: "MSG-015"},
+	{Rule: "MSG-016"},
+	{Rule: "HTTP-013", Transports: httpOnly},
+	{Rule: "HDR-001", Transports: httpOnly},
+	{Rule: "HDR-002", Transports: httpOnly},
+	{Rule: "HDR-003", Transports: httpOnly},
+	{Rule: "HDR-004", Transports: httpOnly},
+	{Rule: "STDIO-001", Transports: stdioOnly},
+	{Rule: "STDIO-002", Transports: stdioOnly},
+	{Rule: "STDIO-006", Transports: stdioOnly},
+	{Rule: "STATE-002"},
+	{Rule: "CAP-006"},
+	{Rule: "SCHEMA-001"},
+	{Rule: "LEG-001", SideEffects: schema25},
+	{Rule: "LEG-002"},
+	{Rule: "LEG-003"},
+	{Rule: "LEG-007", SideEffects: schema25},
+	{Rule: "LEG-012"},
+}
