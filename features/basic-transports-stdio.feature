@@ -21,8 +21,8 @@ Feature: stdio transport (basic/transports/stdio)
     Given a fresh connection
     When the client sends a harmless request
     And the client closes the server's standard input
-    Then the server exits within 5 seconds
-    And every line the server wrote to stdout is a JSON-RPC message
+    And the client waits up to 5 seconds for the server to exit
+    Then every line the server wrote to stdout is a JSON-RPC message
 
   @rule:STDIO-006 @SHOULD @since:2026-07-28 @transport:stdio
   Scenario: The server exits promptly when its standard input closes

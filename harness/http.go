@@ -327,6 +327,11 @@ func (h *HTTP) roundTrip(ctx context.Context, sp rtSpec) (*Exchange, StreamInfo)
 		return ex, info
 	}
 	hreq.Header = sp.header
+	if err := ctx.Err(); err != nil {
+		ex.Err = fmt.Errorf("%s %s not sent: %w", sp.httpMethod, h.url, err)
+		info.End = EndContext
+		return ex, info
+	}
 	ex.Sent = &Frame{Dir: DirClientToServer, Raw: bytes.Clone(sp.body), Method: sp.rpcMethod,
 		Intentional: sp.intentional, HTTP: &HTTPMeta{Method: sp.httpMethod, Headers: h.recordedHeader(sp.header)}}
 	h.record(ex.Sent)
@@ -369,7 +374,10 @@ func (h *HTTP) readBody(ctx context.Context, sp rtSpec, body io.Reader, ex *Exch
 	}
 	var msg *Message
 	switch {
+	case !isJSON && (size == 0 || f.Truncated || raw[0] != '{'):
 	case !isJSON:
+		// Still read a JSON-RPC reply sent with the wrong type, so the scenario sees it.
+		msg, _ = classifyMessage(raw)
 	case f.Truncated:
 		problems = append(problems, fmt.Sprintf("body exceeds --max-frame (%d bytes)", h.cfg.MaxFrame))
 	case size == 0:
@@ -614,24 +622,12 @@ const (
 // others are sent verbatim. A body that is not a JSON object yields an empty header set.
 func ModernHeaders(body []byte) http.Header {
 	h := http.Header{}
-	var msg struct {
-		Method json.RawMessage `json:"method"`
-		Params struct {
-			Name json.RawMessage            `json:"name"`
-			URI  json.RawMessage            `json:"uri"`
-			Meta map[string]json.RawMessage `json:"_meta"`
-		} `json:"params"`
+	var top, params, meta map[string]json.RawMessage
+	if json.Unmarshal(body, &top) != nil {
+		return h
 	}
-	if json.Unmarshal(body, &msg) != nil {
-		// Params of the wrong shape: fall back to the method alone.
-		var m struct {
-			Method json.RawMessage `json:"method"`
-		}
-		if json.Unmarshal(body, &m) != nil {
-			return h
-		}
-		msg.Method = m.Method
-	}
+	_ = json.Unmarshal(top["params"], &params) // params or _meta of the wrong shape: headers
+	_ = json.Unmarshal(params["_meta"], &meta) // from what is there
 	str := func(raw json.RawMessage) (string, bool) {
 		var s string
 		if len(raw) == 0 || json.Unmarshal(raw, &s) != nil {
@@ -639,10 +635,10 @@ func ModernHeaders(body []byte) http.Header {
 		}
 		return s, true
 	}
-	if v, ok := str(msg.Params.Meta["io.modelcontextprotocol/protocolVersion"]); ok {
+	if v, ok := str(meta["io.modelcontextprotocol/protocolVersion"]); ok {
 		h.Set(HeaderProtocolVersion, v)
 	}
-	method, ok := str(msg.Method)
+	method, ok := str(top["method"])
 	if !ok {
 		return h
 	}
@@ -650,9 +646,9 @@ func ModernHeaders(body []byte) http.Header {
 	var name string
 	switch method {
 	case "tools/call", "prompts/get":
-		name, ok = str(msg.Params.Name)
+		name, ok = str(params["name"])
 	case "resources/read":
-		name, ok = str(msg.Params.URI)
+		name, ok = str(params["uri"])
 	default:
 		ok = false
 	}

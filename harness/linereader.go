@@ -84,8 +84,10 @@ func (lr *LineReader) Next() (Line, error) {
 }
 
 func (lr *LineReader) line(size int, unterminated bool) Line {
+	data := make([]byte, len(lr.scratch))
+	copy(data, lr.scratch)
 	return Line{
-		Data:         bytes.Clone(lr.scratch[:len(lr.scratch):len(lr.scratch)]),
+		Data:         data,
 		Size:         size,
 		Truncated:    size > len(lr.scratch),
 		Unterminated: unterminated,

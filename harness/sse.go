@@ -103,8 +103,8 @@ func (r *SSEReader) Next() (SSEEvent, error) {
 	}
 }
 
-// Problems returns every problem found so far (at most 100), in order, including those attached
-// to events.
+// Problems returns the problems found so far (at most 100), in order, each once per event it is
+// attached to, including those attached to events.
 func (r *SSEReader) Problems() []string { return append([]string(nil), r.problems...) }
 
 // Comments returns how many comment lines (keep-alives) were read so far.
@@ -228,11 +228,15 @@ func (r *SSEReader) field(size int) {
 
 // dispatch ends the current block; it returns the event when its data buffer is not empty.
 func (r *SSEReader) dispatch() (SSEEvent, bool) {
-	defer r.resetBlock()
 	if r.dataSize == 0 {
+		pending := r.pending // carried to the next event
+		r.resetBlock()
+		r.pending = pending
 		return SSEEvent{}, false
 	}
-	return r.build(), true
+	ev := r.build()
+	r.resetBlock()
+	return ev, true
 }
 
 // build makes the event of the current block, dropping the data buffer's final LF.

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
 	"sync"
 	"syscall"
 	"time"
@@ -68,11 +69,15 @@ const (
 // Stdio is a server child process spoken to over its stdin and stdout, one JSON-RPC message per
 // line (basic/transports/stdio). It implements Transport and is safe for concurrent use.
 //
-// Every stdout line becomes a recorded frame (see framer for the problems flagged); responses
-// are delivered to the Send waiting for their id; other frames go to the single pending request
-// if there is exactly one, and to Unsolicited otherwise. Stderr is drained continuously into a
-// bounded tail. The child runs in its own process group, which Close and the cancellation of
-// the start context signal as a whole.
+// Every stdout line becomes a recorded frame; framing violations are set as the frame's Problem:
+// "blank line", "line ends with CR", "invalid UTF-8", "line exceeds --max-frame (N bytes)" (Raw
+// keeps the first N bytes, Size the real length), "not a JSON-RPC message: ...", "line not
+// terminated by a newline (end of output)", and "message split over N lines" for a message a
+// server spread over several lines (pretty-printed JSON), which is reassembled into one frame
+// and still delivered. Responses are delivered to the Send waiting for their id; other frames go
+// to the single pending request if there is exactly one, and to Unsolicited otherwise. Stderr
+// is drained continuously into a bounded tail. The child runs in its own process group, which
+// Close and the cancellation of the start context signal as a whole.
 type Stdio struct {
 	cfg  StdioConfig
 	rec  *Recorder
@@ -669,8 +674,13 @@ func (s *Stdio) ladder(compressed bool) error {
 		}
 	}
 	if err == nil && syscall.Kill(-s.pid, 0) == nil {
-		// The child is reaped but members of its group (its own children) are left.
+		// The child is reaped but members of its group (its own children) are left: kill them
+		// and wait (bounded) until they are dead; they are not ours to reap.
 		_ = syscall.Kill(-s.pid, syscall.SIGKILL)
+		deadline := time.Now().Add(killWait)
+		for groupAlive(s.pid) && time.Now().Before(deadline) {
+			time.Sleep(5 * time.Millisecond)
+		}
 	}
 	drain := func(done chan struct{}, f *os.File) {
 		t := time.NewTimer(grace)
@@ -707,6 +717,38 @@ func (s *Stdio) setStep(step ShutdownStep) {
 		s.step = step
 	}
 	s.mu.Unlock()
+}
+
+// groupAlive reports whether process group pgid has a member that is not a zombie. It reads
+// /proc where there is one; elsewhere any member, zombies included, counts.
+func groupAlive(pgid int) bool {
+	if syscall.Kill(-pgid, 0) != nil {
+		return false
+	}
+	entries, err := os.ReadDir("/proc")
+	if _, serr := os.Stat("/proc/self/stat"); err != nil || serr != nil {
+		return true
+	}
+	want := []byte(strconv.Itoa(pgid))
+	for _, e := range entries {
+		if _, err := strconv.Atoi(e.Name()); err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses.
+		i := bytes.LastIndexByte(b, ')')
+		if i < 0 {
+			continue
+		}
+		f := bytes.Fields(b[i+1:])
+		if len(f) >= 3 && bytes.Equal(f[2], want) && f[0][0] != 'Z' && f[0][0] != 'X' {
+			return true
+		}
+	}
+	return false
 }
 
 // isResponseShaped reports whether m answers a request: a result or error response, or an

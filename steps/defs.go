@@ -318,6 +318,14 @@ func registerSteps(sc *godog.ScenarioContext) {
 		return nil
 	})
 	sc.Step(`^no message arrives in reply$`, wc(expectSilence))
+	sc.Step(`^the client waits up to (\d+) seconds for the server to exit$`, func(ctx context.Context, secs int) error {
+		s, err := worldOf(ctx).stdio()
+		if err != nil {
+			return err
+		}
+		s.WaitExit(time.Duration(secs) * time.Second)
+		return nil
+	})
 	sc.Step(`^the server exits within (\d+) seconds$`, func(ctx context.Context, secs int) error {
 		w := worldOf(ctx)
 		s, err := w.stdio()

@@ -37,13 +37,16 @@ type Config struct {
 	QuietWindow    time.Duration
 	RunTimeout     time.Duration
 	MaxFrame       int
-	Schemas        *schemas.Set
-	Rules          []string
-	Tags           string
-	Concurrency    int
-	Randomize      int64
-	Progress       io.Writer
-	Tool           reports.Tool
+	// ShutdownGrace is how long each step of the stdio shutdown ladder (close stdin, SIGTERM)
+	// waits for the child to exit before the next; 0 means the harness default (2s).
+	ShutdownGrace time.Duration
+	Schemas       *schemas.Set
+	Rules         []string
+	Tags          string
+	Concurrency   int
+	Randomize     int64
+	Progress      io.Writer
+	Tool          reports.Tool
 }
 
 // env is the state shared by every suite of one run.
@@ -141,6 +144,7 @@ func (e *env) dial(ctx context.Context, rev string) (harness.Transport, error) {
 	case harness.TransportStdio:
 		s, err := harness.StartStdio(ctx, harness.StdioConfig{
 			Argv: e.cfg.Command, MaxFrame: e.cfg.MaxFrame, Recorder: e.rec, QuietWindow: e.cfg.QuietWindow,
+			ShutdownGrace: e.cfg.ShutdownGrace,
 		})
 		if err != nil {
 			return nil, err
