@@ -34,6 +34,24 @@ Feature: Base protocol (basic/index)
     Then the response is an error
     And the response id is the request id
 
+  @rule:MSG-009 @MUST-NOT @since:2024-11-05
+  Scenario Outline: An error response never carries a null id
+    Spec: basic/index#Error Responses
+    MCP ids are strings or integers: an error whose request id was readable repeats it, and
+    one whose id could not be read omits the member. `"id": null`, the plain JSON-RPC 2.0
+    habit, is graded a warning when the id could not be read and a failure otherwise.
+    Given a fresh connection
+    When the client sends the malformed message:
+      """
+      <message>
+      """
+    Then a response, if any, has no null id
+
+    Examples:
+      | case                      | message                                                 |
+      | unparseable               | {"jsonrpc":"2.0",                                       |
+      | readable id, method is 42 | {"jsonrpc":"2.0","id":$id,"method":42,"params":$params} |
+
   @rule:MSG-011 @MUST-NOT @since:2024-11-05 @transport:stdio
   Scenario: The server never answers a notification
     Spec: basic/index#Notifications
@@ -55,7 +73,7 @@ Feature: Base protocol (basic/index)
   Scenario: Unparseable JSON is answered with a parse error
     Spec: basic/index#Messages
     Bytes that are not JSON get error -32700 (JSON-RPC 2.0 section 5.1).
-    Given a connected server
+    Given a fresh connection
     When the client sends the malformed message:
       """
       {"jsonrpc":"2.0",
@@ -66,7 +84,7 @@ Feature: Base protocol (basic/index)
   Scenario Outline: A JSON value that is not a valid request is answered with an invalid-request error
     Spec: basic/index#Messages
     A well-formed JSON object that is not a valid JSON-RPC 2.0 request gets error -32600.
-    Given a connected server
+    Given a fresh connection
     When the client sends the malformed message:
       """
       <message>

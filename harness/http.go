@@ -183,9 +183,11 @@ func (h *HTTP) Send(ctx context.Context, req Request) (*Exchange, error) {
 //     event, and for a request until the response (or ctx) before that; a notification's stream
 //     is read until it closes or goes quiet.
 //   - anything else (an empty 202 included): one server frame with the body, and, for a request,
-//     the Problem "unexpected Content-Type ...".
+//     the Problem "unexpected Content-Type ..."; a body that is nonetheless a JSON-RPC response
+//     is still the Response, so the scenario sees what the server said.
 //
-// Exchange.HTTP holds the status and headers, Exchange.Frames every server frame of the answer.
+// User-Agent is "mcp-conform" unless set or omitted. The recorded headers are those given to
+// net/http, which adds Host and Content-Length itself. Exchange.HTTP holds the status and headers, Exchange.Frames every server frame of the answer.
 // Err is set when the request failed, ctx ended before the response, or the stream ended without
 // it (ErrStreamEnded); a non-2xx status alone is not an error.
 func (h *HTTP) SendStream(ctx context.Context, req Request) (*Exchange, StreamInfo) {

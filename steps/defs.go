@@ -31,7 +31,11 @@ const jsonLiteral = `("(?:[^"\\]|\\.)*"|-?[0-9][0-9.eE+-]*|true|false|null|\{.*\
 // registerSteps binds the shared step vocabulary: setup, send, observe, transport.
 func registerSteps(sc *godog.ScenarioContext) {
 	// Setup.
-	sc.Step(`^a connected server$`, w(func(w *world) error { w.conn = w.s.t.shared; return nil }))
+	sc.Step(`^a connected server$`, wc(func(ctx context.Context, w *world) error {
+		t, err := w.s.sharedConn(ctx)
+		w.conn = t
+		return err
+	}))
 	sc.Step(`^a fresh connection$`, wc(freshConnection))
 	sc.Step(`^the server declares the "([^"]+)" capability$`, func(ctx context.Context, name string) error {
 		w := worldOf(ctx)
@@ -168,6 +172,27 @@ func registerSteps(sc *godog.ScenarioContext) {
 	sc.Step(`^the response id is exactly (.+)$`, func(ctx context.Context, want string) error {
 		return worldOf(ctx).expectID(json.RawMessage(want))
 	})
+	sc.Step(`^a response, if any, has no null id$`, wc(func(ctx context.Context, w *world) error {
+		if w.last == nil {
+			return fmt.Errorf("no message was sent before this step")
+		}
+		if w.last.Response == nil {
+			return nil // silence is judged by MSG-014/MSG-015, not by this rule
+		}
+		msg, err := w.responseMessage()
+		if err != nil {
+			return err
+		}
+		if msg.HasID && string(bytes.TrimSpace(msg.ID)) == "null" {
+			m := &Mismatch{Expected: "an error without an id member (MCP ids are never null)", Actual: `"id": null`, Frames: w.lastSeqs()}
+			if w.lastID == nil {
+				// JSON-RPC 2.0 itself asks for null when the id could not be read (DESIGN.md).
+				m.Grade = reports.Warn
+			}
+			return m
+		}
+		return nil
+	}))
 	sc.Step(`^the response id is the request id$`, wc(func(ctx context.Context, w *world) error {
 		return w.expectID(w.lastID)
 	}))
@@ -737,8 +762,11 @@ func expectSilence(ctx context.Context, w *world) error {
 		}
 		return nil
 	}
-	if len(w.last.Frames) > 0 {
-		f := w.last.Frames[0]
+	for _, f := range w.last.Frames {
+		// Notifications the server sends meanwhile (list_changed, log messages) are not replies.
+		if msg, err := harness.ParseMessage(f.Raw); err == nil && msg.Kind == harness.KindNotification {
+			continue
+		}
 		return &Mismatch{Expected: "no message in reply to a notification", Actual: short(f.Raw), Frames: w.lastSeqs()}
 	}
 	return nil

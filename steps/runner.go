@@ -60,6 +60,7 @@ type env struct {
 	conns   []harness.Transport
 	connRev map[int]string
 	stderr  []string
+	notes   []string
 }
 
 // target is one (revision, transport) the run tests: the shared connection its scenarios use
@@ -128,6 +129,7 @@ func Run(ctx context.Context, cfg Config) (*reports.Run, error) {
 		run.Aborted = fmt.Sprintf("run timeout (%s) reached or run interrupted", cfg.RunTimeout)
 	}
 	e.closeAll()
+	run.Notes = append(run.Notes, e.notes...)
 	e.validateFrames(run)
 	run.StderrTail = e.stderrTail()
 	run.Frames = exportFrames(e.rec.Frames())
@@ -356,10 +358,46 @@ func worldOf(ctx context.Context) *world { return ctx.Value(worldKey{}).(*world)
 type suiteRun struct {
 	env     *env
 	t       *target
+	connMu  sync.Mutex
 	mu      sync.Mutex
 	results map[string]*reports.Result
 	order   []string
 	rows    map[string]int
+}
+
+// sharedConn returns the target's shared connection. A stdio server that died (exited or
+// closed its stdout) is restarted, as the spec tells clients to (basic/transports/stdio
+// #Unexpected Termination), and a legacy session is initialised again, so that one crash does
+// not turn every later rule into a failure; the restart is noted in the run.
+func (s *suiteRun) sharedConn(ctx context.Context) (harness.Transport, error) {
+	s.connMu.Lock()
+	defer s.connMu.Unlock()
+	old, ok := s.t.shared.(*harness.Stdio)
+	if !ok || !old.IsDead() {
+		return s.t.shared, nil
+	}
+	t, err := s.env.dial(ctx, s.t.revision)
+	if err != nil {
+		return nil, fmt.Errorf("restarting the server: %w", err)
+	}
+	note := fmt.Sprintf("the %s server process (connection %d) died and was restarted", s.t.revision, old.Conn())
+	if !s.t.modern {
+		hctx, cancel := context.WithTimeout(ctx, s.env.cfg.StartupTimeout)
+		_, err := harness.Initialize(hctx, t, &s.env.ids, s.t.revision)
+		cancel()
+		if err != nil {
+			return nil, fmt.Errorf("re-initialising the restarted server: %w", err)
+		}
+	}
+	s.env.addNote(note)
+	s.t.shared = t
+	return t, nil
+}
+
+func (e *env) addNote(n string) {
+	e.mu.Lock()
+	e.notes = append(e.notes, n)
+	e.mu.Unlock()
 }
 
 func (e *env) runSuite(ctx context.Context, t *target) ([]reports.Result, error) {

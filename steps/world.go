@@ -1,6 +1,7 @@
 package steps
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -114,6 +115,12 @@ func (w *world) responseMessage() (*harness.Message, error) {
 			actual = "no response: " + w.last.Err.Error()
 		} else if w.last.HTTP != nil {
 			actual = fmt.Sprintf("HTTP %d without a JSON-RPC response", w.last.HTTP.Status)
+			for _, f := range w.last.Frames {
+				if len(bytes.TrimSpace(f.Raw)) > 0 {
+					actual += " (body: " + short(f.Raw) + ")"
+					break
+				}
+			}
 		}
 		return nil, &Mismatch{Expected: "a JSON-RPC response", Actual: actual, Frames: w.lastSeqs()}
 	}
