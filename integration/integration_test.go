@@ -115,7 +115,7 @@ func startHTTP(t *testing.T, argv ...string) string {
 func run(t *testing.T, cfg steps.Config) *reports.Run {
 	t.Helper()
 	cfg.Revision = "auto"
-	cfg.StartupTimeout, cfg.Timeout, cfg.QuietWindow = 60*time.Second, 10*time.Second, 500*time.Millisecond
+	cfg.StartupTimeout, cfg.Timeout, cfg.QuietWindow = 60*time.Second, 3*time.Second, 500*time.Millisecond
 	cfg.RunTimeout, cfg.MaxFrame, cfg.Concurrency = 5*time.Minute, 16<<20, 1
 	cfg.Schemas = schemaSet(t)
 	cfg.Tool = reports.Tool{Name: "mcp-conform", Version: "test", Commit: "test"}

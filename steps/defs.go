@@ -451,13 +451,15 @@ func (w *world) stdio() (*harness.Stdio, error) {
 	return s, nil
 }
 
-// timeout returns the deadline for the next request: the startup window for the first request
-// on a freshly started process, the request timeout otherwise.
+// timeout returns the deadline for the next request: for the first request on a freshly
+// started process the request timeout plus the time the server took to start for the era
+// probe (never more than the startup window), the request timeout otherwise.
 func (w *world) timeout() time.Duration {
-	if w.fresh && w.s.env.cfg.Transport == harness.TransportStdio {
-		return w.s.env.cfg.StartupTimeout
+	cfg := w.s.env.cfg
+	if w.fresh && cfg.Transport == harness.TransportStdio {
+		return min(cfg.StartupTimeout, cfg.Timeout+2*w.s.env.startup)
 	}
-	return w.s.env.cfg.Timeout
+	return cfg.Timeout
 }
 
 func (w *world) send(ctx context.Context, req harness.Request) error {

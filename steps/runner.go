@@ -61,6 +61,9 @@ type env struct {
 	connRev map[int]string
 	stderr  []string
 	notes   []string
+	// startup is how long the server took to answer its first request after being started
+	// (the era probe); later fresh processes are given the request timeout plus this much.
+	startup time.Duration
 }
 
 // target is one (revision, transport) the run tests: the shared connection its scenarios use
@@ -238,8 +241,12 @@ func (e *env) detect(ctx context.Context) ([]*target, []string, string) {
 			return nil, notes, "cannot start the server: " + err.Error()
 		}
 		pctx, cancel := context.WithTimeout(ctx, cfg.StartupTimeout)
+		began := time.Now()
 		probe, err = harness.ProbeModern(pctx, t, &e.ids)
 		cancel()
+		if probe != nil && probe.Exchange != nil && probe.Exchange.Response != nil {
+			e.startup = time.Since(began)
+		}
 		if ctx.Err() != nil {
 			return nil, notes, fmt.Sprintf("run timeout (%s) reached or run interrupted during the era probe", cfg.RunTimeout) + e.stderrHint(t)
 		}
@@ -268,8 +275,12 @@ func (e *env) detect(ctx context.Context) ([]*target, []string, string) {
 			return targets, notes, "cannot start the server: " + err.Error()
 		}
 		hctx, cancel := context.WithTimeout(ctx, cfg.StartupTimeout)
+		began := time.Now()
 		h, err := harness.Initialize(hctx, t, &e.ids, ask)
 		cancel()
+		if err == nil && e.startup == 0 {
+			e.startup = time.Since(began)
+		}
 		if ctx.Err() != nil {
 			return targets, notes, fmt.Sprintf("run timeout (%s) reached or run interrupted during the legacy handshake", cfg.RunTimeout) + e.stderrHint(t)
 		}
