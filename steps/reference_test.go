@@ -118,10 +118,16 @@ func startHTTP(t testing.TB, breaks ...string) string {
 // given breaks and extra config.
 func runReference(t testing.TB, transport string, revision string, breaks ...string) *reports.Run {
 	t.Helper()
+	return runReferenceSeed(t, transport, revision, 0, breaks...)
+}
+
+// runReferenceSeed is runReference with the scenarios shuffled by seed (0 keeps file order).
+func runReferenceSeed(t testing.TB, transport string, revision string, seed int64, breaks ...string) *reports.Run {
+	t.Helper()
 	cfg := steps.Config{
 		Transport: transport, Revision: revision, StartupTimeout: 30 * time.Second, Timeout: 5 * time.Second,
 		QuietWindow: 300 * time.Millisecond, ShutdownGrace: 500 * time.Millisecond, RunTimeout: 3 * time.Minute, MaxFrame: 1 << 20, Schemas: schemaSource(t),
-		Concurrency: 1, Tool: reports.Tool{Name: "mcp-conform", Version: "test", Commit: "test"},
+		Concurrency: 1, Randomize: seed, Tool: reports.Tool{Name: "mcp-conform", Version: "test", Commit: "test"},
 	}
 	if revision == "" {
 		cfg.Revision = "auto"
@@ -167,7 +173,10 @@ func TestReferencePasses(t *testing.T) {
 	for _, transport := range []string{"stdio", "http"} {
 		t.Run(transport, func(t *testing.T) {
 			t.Parallel()
-			run := runReference(t, transport, "")
+			// Shuffled, so that state leaking from one scenario into another shows.
+			seed := time.Now().UnixNano()
+			t.Logf("scenario order seed %d", seed)
+			run := runReferenceSeed(t, transport, "", seed)
 			require.Equal(t, []string{"2026-07-28", "2025-11-25"}, run.Revisions)
 			require.Zero(t, run.Summary.Fail+run.Summary.Error+run.Summary.Warn, "unexpected verdicts:\n%s", describeRun(run))
 			require.GreaterOrEqual(t, run.Summary.Pass, 25)
