@@ -56,17 +56,19 @@ type UnavailableError struct {
 // Error implements error.
 func (e *UnavailableError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "schemas: official schema for MCP revision %s unavailable: %v", e.Revision, e.Err)
+	fmt.Fprintf(&b, "official schema for MCP revision %s unavailable", e.Revision)
 	if len(e.Tried) > 0 {
-		fmt.Fprintf(&b, " (tried: %s)", strings.Join(e.Tried, "; "))
+		fmt.Fprintf(&b, " (tried %s)", strings.Join(e.Tried, "; "))
+	} else {
+		fmt.Fprintf(&b, ": %v", e.Err)
 	}
 	if errors.Is(e.Err, ErrUnknownRevision) {
 		fmt.Fprintf(&b, "; pinned revisions are %s", strings.Join(Revisions(), ", "))
 		return b.String()
 	}
-	fmt.Fprintf(&b, "; set --schemas DIR or %s to a folder with %s/schema.json", EnvSchemas, e.Revision)
+	fmt.Fprintf(&b, ";\nset --schemas DIR or %s to a folder with %s/schema.json", EnvSchemas, e.Revision)
 	if e.URL != "" {
-		fmt.Fprintf(&b, ", or allow the download of %s", e.URL)
+		fmt.Fprintf(&b, ", or allow the download")
 	}
 	return b.String()
 }

@@ -438,7 +438,8 @@ func (e *env) runSuite(ctx context.Context, t *target) ([]reports.Result, error)
 
 func (s *suiteRun) initScenario(sc *godog.ScenarioContext) {
 	sc.Before(func(ctx context.Context, p *godog.Scenario) (context.Context, error) {
-		w := &world{s: s, started: time.Now(), seqs: map[int]bool{}}
+		// A pickle made from a Scenario Outline row names the scenario and the row.
+		w := &world{s: s, started: time.Now(), seqs: map[int]bool{}, outlineRow: len(p.AstNodeIds) > 1}
 		ctx = context.WithValue(ctx, worldKey{}, w)
 		for _, tag := range p.Tags {
 			if id, ok := strings.CutPrefix(tag.Name, "@rule:"); ok {
@@ -513,7 +514,7 @@ func (s *suiteRun) record(w *world, err error) {
 	}
 	s.rows[key]++
 	prefix := ""
-	if s.rows[key] > 1 || strings.Contains(w.rule.Title, "<") {
+	if w.outlineRow {
 		prefix = fmt.Sprintf("[case %d] ", s.rows[key])
 	}
 	for _, st := range w.steps {
@@ -522,7 +523,7 @@ func (s *suiteRun) record(w *world, err error) {
 	res.Frames = append(res.Frames, w.frames()...)
 	res.DurationMs += time.Since(w.started).Milliseconds()
 	if p := s.env.cfg.Progress; p != nil {
-		fmt.Fprintf(p, "%-10s %-11s %s %s\n", strings.ToUpper(string(v)), w.rule.ID, s.t.revision, s.env.cfg.Transport)
+		fmt.Fprintf(p, "%-10s %-11s %s %s%s\n", strings.ToUpper(string(v)), w.rule.ID, s.t.revision, s.env.cfg.Transport, strings.TrimSuffix(" "+prefix, " "))
 	}
 }
 

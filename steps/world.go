@@ -35,11 +35,12 @@ type outcome struct {
 // world is the state of one scenario: the connection it talks to, the exchanges it made and
 // what the steps concluded. A new world is made for every scenario (and Outline row).
 type world struct {
-	s        *suiteRun
-	rule     Rule
-	known    bool
-	excluded bool
-	started  time.Time
+	s          *suiteRun
+	rule       Rule
+	known      bool
+	excluded   bool
+	outlineRow bool
+	started    time.Time
 
 	conn      harness.Transport
 	own       []harness.Transport

@@ -213,7 +213,7 @@ func runOnce(ctx context.Context, cfg steps.Config, o runOptions, stderr io.Writ
 	set := schemas.NewSet(schemas.SourceFromEnv(o.schemasDir))
 	for _, rev := range harness.KnownRevisions {
 		if _, err := set.Validator(rev); err != nil {
-			fmt.Fprintf(stderr, "mcp-conform: schema for revision %s unavailable: %v\n", rev, err)
+			fmt.Fprintf(stderr, "mcp-conform: %v\n", err)
 			return nil, reports.ExitError
 		}
 	}
@@ -248,6 +248,9 @@ func finish(run *reports.Run, o runOptions, stdout, stderr io.Writer) int {
 	}
 	for _, n := range run.Notes {
 		fmt.Fprintf(stderr, "note: %s\n", n)
+	}
+	if run.Aborted != "" {
+		fmt.Fprintf(stderr, "mcp-conform: run not carried out in full: %s\n", run.Aborted)
 	}
 	code := reports.ExitCode(run, o.strict, 0)
 	fmt.Fprintf(stderr, "summary: %d pass, %d fail, %d warn, %d info, %d na, %d untestable, %d error", run.Summary.Pass, run.Summary.Fail,
