@@ -131,7 +131,13 @@ func Initialize(ctx context.Context, t Transport, ids *IDs, v string) (*Handshak
 	ex, err := SendFor(ctx, t, InitializeRequest(id, v), id, "initialize", false, "")
 	h := &Handshake{Exchange: ex}
 	if ex == nil || ex.Response == nil {
-		if err == nil {
+		switch {
+		case err != nil:
+		case ex != nil && ex.Err != nil:
+			err = ex.Err
+		case ex != nil && ex.HTTP != nil:
+			err = fmt.Errorf("HTTP %d without a JSON-RPC response", ex.HTTP.Status)
+		default:
 			err = errors.New("no reply")
 		}
 		return h, fmt.Errorf("initialize: %w", err)

@@ -86,11 +86,47 @@ type Recorder struct {
 	frames    []*Frame
 	observers []func(*Frame)
 	nextConn  int
+	limit     int
+	dropped   int
 }
+
+// DefaultFrameLimit is the number of frames a Recorder keeps before transports stop recording
+// frames that answer no request (a server flooding stdout must not exhaust memory).
+const DefaultFrameLimit = 50000
 
 // NewRecorder returns an empty recorder whose time offsets count from start.
 func NewRecorder(start time.Time) *Recorder {
-	return &Recorder{start: start}
+	return &Recorder{start: start, limit: DefaultFrameLimit}
+}
+
+// SetLimit changes how many frames the recorder keeps before Full reports true (n >= 1).
+func (r *Recorder) SetLimit(n int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.limit = max(n, 1)
+}
+
+// Full reports whether the frame limit is reached. Transports then stop recording frames that
+// answer no pending request, counting them with Drop instead; responses are still recorded, so
+// every exchange stays complete.
+func (r *Recorder) Full() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.frames) >= r.limit
+}
+
+// Drop counts one frame that was seen but not recorded because the recorder was full.
+func (r *Recorder) Drop() {
+	r.mu.Lock()
+	r.dropped++
+	r.mu.Unlock()
+}
+
+// Dropped returns how many frames were seen but not recorded (see Full).
+func (r *Recorder) Dropped() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.dropped
 }
 
 // Start returns the instant the recorder's time offsets count from.

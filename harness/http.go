@@ -503,6 +503,10 @@ loop:
 				f.Method = sp.rpcMethod
 			}
 			f.Problem = strings.Join(problems, "; ")
+			if !isResp && h.rec.Full() {
+				h.rec.Drop()
+				continue
+			}
 			h.record(f)
 			ex.Frames = append(ex.Frames, f)
 			switch {

@@ -544,6 +544,11 @@ func (s *Stdio) deliver(fl framedLine) {
 	}
 	s.mu.Unlock()
 
+	if resp == nil && s.rec.Full() {
+		// A server flooding stdout: keep counting, stop keeping (memory stays bounded).
+		s.rec.Drop()
+		return
+	}
 	s.rec.Record(f)
 
 	s.mu.Lock()

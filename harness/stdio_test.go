@@ -654,3 +654,22 @@ func TestTailBufferKeepsRuneBoundaryAndTracksUTF8(t *testing.T) {
 	tb2.Write([]byte("a\xffb"))
 	assert.True(t, tb2.Invalid())
 }
+
+// TestStdioFloodIsBoundedByTheFrameLimit: past the recorder's frame limit a flooding server's
+// notifications are counted, not kept, while responses are still recorded and delivered.
+func TestStdioFloodIsBoundedByTheFrameLimit(t *testing.T) {
+	rec := NewRecorder(time.Now())
+	rec.SetLimit(200)
+	s := startHostile(t, stdioOpts{grace: 100 * time.Millisecond, rec: rec}, "floods-stdout")
+	n := 0
+	for rec.Dropped() == 0 && n < 10000 { // each round trip lets the flood go on
+		n++
+		ex, err := s.Send(withTimeout(t, 10*time.Second), request(n, "tools/list", nil))
+		require.NoError(t, err)
+		require.NotNil(t, ex.Response, "request %d", n)
+		assert.Equal(t, strconv.Itoa(n), echoed(t, ex.Response))
+	}
+	require.NotZero(t, rec.Dropped(), "the flood never reached the limit")
+	// 200 kept, plus the requests and responses recorded after the limit.
+	assert.LessOrEqual(t, rec.Len(), 200+2*n)
+}

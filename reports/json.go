@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 )
 
 // WriteJSON writes r as the canonical results.json document (indented, results and frames in
@@ -30,25 +28,4 @@ func ReadJSON(rd io.Reader) (*Run, error) {
 		return nil, fmt.Errorf("results.json: schemaVersion %q is not %q", r.SchemaVersion, SchemaVersion)
 	}
 	return &r, nil
-}
-
-// WriteJSONFile writes r to path atomically (temporary file in the same folder, then rename),
-// creating the folder when needed.
-func WriteJSONFile(path string, r *Run) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".results-*.json")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := WriteJSON(tmp, r); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

@@ -85,6 +85,10 @@ type Run struct {
 	StderrTail    string         `json:"stderrTail"`
 	// Notes are run-level diagnostics (era detection outcome, why a revision was not tested).
 	Notes []string `json:"notes,omitempty"`
+	// StaleBaseline lists the baseline entries whose rule passes now (Baseline.Apply); each one
+	// fails the run until it is removed from the baseline. Absent when no baseline was applied
+	// or none is stale.
+	StaleBaseline []BaselineEntry `json:"staleBaseline,omitempty"`
 	// Aborted, when non-empty, says why the run was not carried out in full (server did not
 	// start, run timeout, interrupted); such a run exits 3 unless a failure makes it 1.
 	Aborted string   `json:"aborted,omitempty"`

@@ -42,6 +42,8 @@ type Rule struct {
 	SpecRevision string   `json:"-"`
 	Feature      string   `json:"-"`
 	File         string   `json:"-"`
+	// Tags are the scenario's tags as written (`@rule:MSG-014`, `@MUST`, ...).
+	Tags []string `json:"-"`
 }
 
 // SpecURL returns the pinned URL of the rule's spec section, e.g.
@@ -138,8 +140,9 @@ func catalogFS(fsys fs.FS) ([]Rule, error) {
 func ruleOf(f *messages.Feature, sc *messages.Scenario, file string) (Rule, error) {
 	r := Rule{Title: sc.Name, Feature: f.Name, File: file, SpecRevision: harness.ModernRevision}
 	var ids, levels int
-	for _, t := range sc.Tags {
+	for _, t := range append(append([]*messages.Tag{}, f.Tags...), sc.Tags...) {
 		name := t.Name
+		r.Tags = append(r.Tags, name)
 		switch {
 		case strings.HasPrefix(name, "@rule:"):
 			r.ID, ids = strings.TrimPrefix(name, "@rule:"), ids+1

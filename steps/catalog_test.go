@@ -76,3 +76,35 @@ func TestPointer(t *testing.T) {
 	_, _, err = pointer(doc, "result")
 	require.Error(t, err)
 }
+
+func TestTagExpressions(t *testing.T) {
+	tags := []string{"@rule:MSG-014", "@MUST", "@since:2024-11-05"}
+	for expr, want := range map[string]bool{
+		"":                                   true,
+		"@MUST":                              true,
+		"MUST":                               true,
+		"@SHOULD":                            false,
+		"@MUST && ~@transport:http":          true,
+		"@MUST && @transport:http":           false,
+		"@SHOULD, @rule:MSG-014":             true,
+		"~@MUST":                             false,
+		"@rule:MSG-014 && @since:2024-11-05": true,
+	} {
+		require.NoError(t, ValidateTags(expr), expr)
+		require.Equal(t, want, MatchTags(expr, tags), expr)
+	}
+	for _, bad := range []string{"@MUST &&", "(@MUST", "@MUST and @SHOULD", ",", "@a && && @b", "~"} {
+		require.Error(t, ValidateTags(bad), bad)
+	}
+}
+
+func TestSelect(t *testing.T) {
+	rules, err := Catalog()
+	require.NoError(t, err)
+	require.NotEmpty(t, Select(rules, []string{"MSG-"}, ""))
+	require.Empty(t, Select(rules, []string{"msg-"}, ""), "rule ids are upper case")
+	require.NotEmpty(t, Select(rules, nil, "@rule:MSG-014"))
+	require.Empty(t, Select(rules, nil, "@MSG-014"))
+	all := Select(rules, nil, "")
+	require.Len(t, all, len(rules))
+}

@@ -469,7 +469,11 @@ func (w *world) send(ctx context.Context, req harness.Request) error {
 	if req.Notification {
 		req.ID = nil
 	}
-	cctx, cancel := context.WithTimeout(ctx, w.timeout()+w.s.env.cfg.QuietWindow)
+	wait := w.timeout()
+	if req.Notification {
+		wait = w.s.env.cfg.QuietWindow + w.s.env.cfg.Timeout // the transport returns after the quiet window
+	}
+	cctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
 	ex, err := w.conn.Send(cctx, req)
 	if ex == nil {

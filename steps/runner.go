@@ -25,7 +25,8 @@ import (
 // server, Timeout every later request, QuietWindow how long to wait to conclude that nothing
 // more arrives, RunTimeout the whole run. MaxFrame caps one recorded frame in bytes. Rules
 // keeps only rules whose id starts with one of the prefixes (empty = all); Tags is a godog tag
-// expression. Progress, when non-nil, gets one line per finished rule.
+// expression. Progress, when non-nil, shows rules done / total and the current feature (it
+// draws only on a terminal).
 type Config struct {
 	Transport      string
 	Command        []string
@@ -45,7 +46,7 @@ type Config struct {
 	Tags          string
 	Concurrency   int
 	Randomize     int64
-	Progress      io.Writer
+	Progress      *reports.Progress
 	Tool          reports.Tool
 }
 
@@ -61,6 +62,8 @@ type env struct {
 	connRev map[int]string
 	stderr  []string
 	notes   []string
+	// stopped says why the run's context ended (interrupt or run timeout).
+	stopped func() string
 	// startup is how long the server took to answer its first request after being started
 	// (the era probe); later fresh processes are given the request timeout plus this much.
 	startup time.Duration
@@ -106,10 +109,18 @@ func Run(ctx context.Context, cfg Config) (*reports.Run, error) {
 	for name := range cfg.Header {
 		run.Target.HeaderNames = append(run.Target.HeaderNames, http.CanonicalHeaderKey(name))
 	}
+	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, cfg.RunTimeout)
 	defer cancel()
+	e.stopped = func() string {
+		if parent.Err() != nil {
+			return "the run was interrupted"
+		}
+		return fmt.Sprintf("the run timeout (--run-timeout %s) was reached", cfg.RunTimeout)
+	}
 
 	targets, notes, abort := e.detect(ctx)
+	cfg.Progress.SetTotal(len(Select(rules, cfg.Rules, cfg.Tags)) * len(targets))
 	run.Notes = append(run.Notes, notes...)
 	if abort != "" {
 		run.Aborted = abort
@@ -129,10 +140,13 @@ func Run(ctx context.Context, cfg Config) (*reports.Run, error) {
 		}
 	}
 	if ctx.Err() != nil && run.Aborted == "" {
-		run.Aborted = fmt.Sprintf("run timeout (%s) reached or run interrupted", cfg.RunTimeout)
+		run.Aborted = e.stopped()
 	}
 	e.closeAll()
 	run.Notes = append(run.Notes, e.notes...)
+	if n := e.rec.Dropped(); n > 0 {
+		run.Notes = append(run.Notes, fmt.Sprintf("%d server frames were seen but not recorded: the run keeps at most %d frames and drops the ones that answer no request", n, harness.DefaultFrameLimit))
+	}
 	e.validateFrames(run)
 	run.StderrTail = e.stderrTail()
 	run.Frames = exportFrames(e.rec.Frames())
@@ -248,7 +262,7 @@ func (e *env) detect(ctx context.Context) ([]*target, []string, string) {
 			e.startup = time.Since(began)
 		}
 		if ctx.Err() != nil {
-			return nil, notes, fmt.Sprintf("run timeout (%s) reached or run interrupted during the era probe", cfg.RunTimeout) + e.stderrHint(t)
+			return nil, notes, e.stopped() + " during the era probe" + e.stderrHint(t)
 		}
 		switch {
 		case err != nil:
@@ -282,7 +296,7 @@ func (e *env) detect(ctx context.Context) ([]*target, []string, string) {
 			e.startup = time.Since(began)
 		}
 		if ctx.Err() != nil {
-			return targets, notes, fmt.Sprintf("run timeout (%s) reached or run interrupted during the legacy handshake", cfg.RunTimeout) + e.stderrHint(t)
+			return targets, notes, e.stopped() + " during the legacy handshake" + e.stderrHint(t)
 		}
 		switch {
 		case err == nil && harness.IsKnownRevision(h.Version) && !harness.IsModern(h.Version):
@@ -309,19 +323,43 @@ func (e *env) detect(ctx context.Context) ([]*target, []string, string) {
 		}
 	}
 	if len(targets) == 0 {
-		return nil, notes, "the server answered neither server/discover (2026-07-28) nor initialize (legacy revisions): " + strings.Join(notes, "; ")
+		hint := ""
+		e.mu.Lock()
+		conns := append([]harness.Transport{}, e.conns...)
+		e.mu.Unlock()
+		if len(conns) > 0 {
+			hint = e.stderrHint(conns[0])
+		}
+		return nil, notes, "the server answered neither server/discover (2026-07-28) nor initialize (legacy revisions): " + strings.Join(notes, "; ") + hint
 	}
 	return targets, notes, ""
 }
 
 func (e *env) stderrHint(t harness.Transport) string {
 	if s, ok := t.(*harness.Stdio); ok {
+		junk, first := 0, ""
+		for _, f := range s.Frames() {
+			if f.Dir == harness.DirServerToClient && f.Problem != "" && !strings.HasPrefix(f.Problem, harness.ProblemSplit) {
+				if junk == 0 {
+					first = short(f.Raw)
+				}
+				junk++
+			}
+		}
+		hint := ""
+		if junk > 0 {
+			hint = fmt.Sprintf("; the server wrote %d stdout lines that are not JSON-RPC messages (first: %q)", junk, first)
+		}
+		if d := e.rec.Dropped(); d > 0 {
+			hint += fmt.Sprintf(" and %d more lines that were not recorded", d)
+		}
 		if tail := strings.TrimSpace(s.StderrTail()); tail != "" {
 			if len(tail) > 400 {
 				tail = "..." + tail[len(tail)-400:]
 			}
-			return "; server stderr: " + tail
+			hint += "; server stderr: " + tail
 		}
+		return hint
 	}
 	return ""
 }
@@ -431,7 +469,7 @@ func (e *env) runSuite(ctx context.Context, t *target) ([]reports.Result, error)
 		out = append(out, *s.results[k])
 	}
 	if ctx.Err() != nil {
-		return out, errors.New("run timeout reached or run interrupted")
+		return out, errors.New(e.stopped())
 	}
 	return out, nil
 }
@@ -453,11 +491,12 @@ func (s *suiteRun) initScenario(sc *godog.ScenarioContext) {
 			w.excluded = true
 			return ctx, errSkip
 		}
+		s.env.cfg.Progress.Start(w.rule.Feature, w.rule.ID)
 		if ok, why := w.rule.AppliesTo(s.t.revision, s.env.cfg.Transport); !ok {
 			return ctx, w.setSkip(reports.NA, why)
 		}
 		if ctx.Err() != nil {
-			return ctx, w.setSkip(reports.Error, "run timeout reached or run interrupted before this rule ran")
+			return ctx, w.setSkip(reports.Error, s.env.stopped()+" before this rule ran")
 		}
 		return ctx, nil
 	})
@@ -522,8 +561,8 @@ func (s *suiteRun) record(w *world, err error) {
 	}
 	res.Frames = append(res.Frames, w.frames()...)
 	res.DurationMs += time.Since(w.started).Milliseconds()
-	if p := s.env.cfg.Progress; p != nil {
-		fmt.Fprintf(p, "%-10s %-11s %s %s%s\n", strings.ToUpper(string(v)), w.rule.ID, s.t.revision, s.env.cfg.Transport, strings.TrimSuffix(" "+prefix, " "))
+	if s.rows[key] == 1 {
+		s.env.cfg.Progress.Done(w.rule.Feature, w.rule.ID)
 	}
 }
 

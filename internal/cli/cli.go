@@ -38,6 +38,8 @@ Usage:
   mcp-conform run [flags] -- COMMAND [ARGS...]     test a stdio server (argv, no shell)
   mcp-conform run [flags] --url URL [--header 'Name: value']...
                                                    test a Streamable HTTP endpoint
+  mcp-conform report RESULTS.json [--html F] [--junit F] [--format text|json] [--baseline F]
+                                                   re-render a saved run without rerunning it
   mcp-conform list [--format text|json]            every rule this build knows
   mcp-conform demo [flags]                         run the suite on the built-in reference server
   mcp-conform version                              version, commit and schema pins
@@ -63,8 +65,10 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return demoCmd(ctx, args[1:], stdout, stderr)
 	case "list":
 		return listCmd(args[1:], stdout, stderr)
+	case "report":
+		return reportCmd(args[1:], stdout, stderr)
 	case "version", "--version":
-		return versionCmd(stdout)
+		return versionCmd(args[1:], stdout, stderr)
 	case referenceServerCmd:
 		return serveReference(ctx, args[1:], stderr)
 	case "help", "-h", "--help":
@@ -92,6 +96,12 @@ type runOptions struct {
 	tags           string
 	strict         bool
 	concurrency    int
+	baseline       string
+	writeBaseline  string
+	noColor        bool
+
+	// loaded is the parsed --baseline file.
+	loaded *reports.Baseline
 }
 
 type multiFlag []string
@@ -117,6 +127,9 @@ func runFlags(name string, o *runOptions, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&o.tags, "tags", "", "godog tag expression selecting scenarios (e.g. '@MUST && ~@transport:http')")
 	fs.BoolVar(&o.strict, "strict", false, "count warn (SHOULD broken) as a failure")
 	fs.IntVar(&o.concurrency, "concurrency", 1, "scenarios run at once")
+	fs.StringVar(&o.baseline, "baseline", "", "YAML file of expected failures: listed failures become xfail; an entry that now passes fails the run as stale")
+	fs.StringVar(&o.writeBaseline, "write-baseline", "", "write the run's failures (fail and warn) as a baseline YAML file")
+	fs.BoolVar(&o.noColor, "no-color", false, "no colour on the console (also when NO_COLOR is set)")
 	return fs
 }
 
@@ -162,8 +175,41 @@ func (o *runOptions) config(rest []string, stderr io.Writer, override *steps.Con
 			return cfg, usageError(stderr, "%s must be positive", name)
 		}
 	}
-	if o.quietWindow < 0 || o.maxFrame < 1024 || o.concurrency < 1 {
-		return cfg, usageError(stderr, "--quiet-window must be >= 0, --max-frame >= 1024 and --concurrency >= 1")
+	switch {
+	case o.quietWindow < 0:
+		return cfg, usageError(stderr, "--quiet-window must not be negative")
+	case o.maxFrame < 1024:
+		return cfg, usageError(stderr, "--max-frame must be at least 1024 bytes")
+	case o.concurrency < 1:
+		return cfg, usageError(stderr, "--concurrency must be at least 1")
+	}
+	if err := steps.ValidateTags(o.tags); err != nil {
+		return cfg, usageError(stderr, "%v", err)
+	}
+	catalog, err := steps.Catalog()
+	if err != nil {
+		fmt.Fprintf(stderr, "mcp-conform: %v\n", err)
+		return cfg, reports.ExitError
+	}
+	if len(steps.Select(catalog, o.rules, o.tags)) == 0 {
+		return cfg, usageError(stderr, "no rule matches --rule %q --tags %q (rule ids are upper case, e.g. MSG-014; tags look like @MUST or @rule:MSG-014); `mcp-conform list` shows them", []string(o.rules), o.tags)
+	}
+	if dir := o.schemasDir; dir != "" {
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			return cfg, usageError(stderr, "--schemas %s is not a folder (it must hold <revision>/schema.json)", dir)
+		}
+	} else if dir := os.Getenv(schemas.EnvSchemas); dir != "" {
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			return cfg, usageError(stderr, "%s=%s is not a folder (it must hold <revision>/schema.json)", schemas.EnvSchemas, dir)
+		}
+	}
+	if o.out != "" {
+		if err := checkWritable(o.out); err != nil {
+			return cfg, usageError(stderr, "--out %s: %v", o.out, err)
+		}
+	}
+	if code := o.loadBaseline(catalog, stderr); code >= 0 {
+		return cfg, code
 	}
 	header := http.Header{}
 	for _, h := range o.headers {
@@ -177,8 +223,8 @@ func (o *runOptions) config(rest []string, stderr io.Writer, override *steps.Con
 	switch {
 	case override != nil:
 		cfg.Transport, cfg.Command, cfg.URL, cfg.Header = override.Transport, override.Command, override.URL, override.Header
-		if len(rest) > 0 {
-			return cfg, usageError(stderr, "demo takes no server command")
+		if len(rest) > 0 || o.url != "" || len(o.headers) > 0 {
+			return cfg, usageError(stderr, "demo tests the built-in reference server: it takes no server command, --url or --header")
 		}
 	case o.url != "" && len(rest) > 0:
 		return cfg, usageError(stderr, "give either --url or a command after --, not both")
@@ -204,7 +250,7 @@ func execute(ctx context.Context, cfg steps.Config, o runOptions, stdout, stderr
 	if run == nil {
 		return code
 	}
-	return finish(run, o, stdout, stderr)
+	return finish(run, o, o.outputs("", ""), stdout, stderr)
 }
 
 // runOnce resolves the schemas and runs the suite once; it returns a nil run and the exit code
@@ -218,9 +264,10 @@ func runOnce(ctx context.Context, cfg steps.Config, o runOptions, stderr io.Writ
 		}
 	}
 	cfg.Schemas = set
-	cfg.Progress = stderr
+	cfg.Progress = reports.NewProgress(stderr, 0, reports.DetectConsole(stderr, o.noColor))
 	fmt.Fprintf(stderr, "mcp-conform %s: testing %s\n", cfg.Tool.Version, describeTarget(cfg))
 	run, err := steps.Run(ctx, cfg)
+	cfg.Progress.Clear()
 	if err != nil {
 		fmt.Fprintf(stderr, "mcp-conform: %v\n", err)
 		return nil, reports.ExitError
@@ -228,20 +275,59 @@ func runOnce(ctx context.Context, cfg steps.Config, o runOptions, stderr io.Writ
 	return run, 0
 }
 
-// finish writes the outputs of a finished run and returns its exit code.
-func finish(run *reports.Run, o runOptions, stdout, stderr io.Writer) int {
+// output is one file a finished run is written to.
+type output struct {
+	path   string
+	render func(io.Writer, *reports.Run) error
+}
+
+// outputs lists the files of a run: with --out DIR, DIR/results.json, DIR/report.html and
+// DIR/junit.xml; html and junit name further files (report subcommand); --write-baseline adds
+// the baseline.
+func (o runOptions) outputs(html, junit string) []output {
+	var outs []output
 	if o.out != "" {
-		path := filepath.Join(o.out, "results.json")
-		if err := reports.WriteJSONFile(path, run); err != nil {
-			fmt.Fprintf(stderr, "mcp-conform: writing %s: %v\n", path, err)
-			return reports.ExitError
+		outs = append(outs,
+			output{filepath.Join(o.out, "results.json"), reports.WriteJSON},
+			output{filepath.Join(o.out, "report.html"), reports.WriteHTML},
+			output{filepath.Join(o.out, "junit.xml"), reports.WriteJUnit})
+	}
+	if html != "" {
+		outs = append(outs, output{html, reports.WriteHTML})
+	}
+	if junit != "" {
+		outs = append(outs, output{junit, reports.WriteJUnit})
+	}
+	if o.writeBaseline != "" {
+		outs = append(outs, output{o.writeBaseline, reports.WriteBaseline})
+	}
+	return outs
+}
+
+// finish applies the baseline to a finished run, writes its files and stdout, prints the
+// console summary and returns the exit code. A file that cannot be written is an error (exit
+// 3) unless the verdicts already make the run fail (exit 1); stdout still gets the chosen
+// format.
+func finish(run *reports.Run, o runOptions, outs []output, stdout, stderr io.Writer) int {
+	if o.loaded != nil {
+		o.loaded.Apply(run)
+	}
+	run.Finalize()
+	var written []string
+	writeErr := false
+	for _, out := range outs {
+		if err := writeFileAtomic(out.path, func(w io.Writer) error { return out.render(w, run) }); err != nil {
+			fmt.Fprintf(stderr, "mcp-conform: writing %s: %v\n", out.path, err)
+			writeErr = true
+			continue
 		}
+		written = append(written, out.path)
 	}
 	switch o.format {
 	case "json":
 		if err := reports.WriteJSON(stdout, run); err != nil {
 			fmt.Fprintf(stderr, "mcp-conform: %v\n", err)
-			return reports.ExitError
+			writeErr = true
 		}
 	default:
 		reports.WriteText(stdout, run, false)
@@ -249,17 +335,75 @@ func finish(run *reports.Run, o runOptions, stdout, stderr io.Writer) int {
 	for _, n := range run.Notes {
 		fmt.Fprintf(stderr, "note: %s\n", n)
 	}
-	if run.Aborted != "" {
-		fmt.Fprintf(stderr, "mcp-conform: run not carried out in full: %s\n", run.Aborted)
+	if err := reports.WriteSummary(stderr, run, reports.DetectConsole(stderr, o.noColor), written...); err != nil {
+		writeErr = true
 	}
-	code := reports.ExitCode(run, o.strict, 0)
-	fmt.Fprintf(stderr, "summary: %d pass, %d fail, %d warn, %d info, %d na, %d untestable, %d error", run.Summary.Pass, run.Summary.Fail,
-		run.Summary.Warn, run.Summary.Info, run.Summary.NA, run.Summary.Untestable, run.Summary.Error)
-	if o.out != "" {
-		fmt.Fprintf(stderr, "; results in %s", filepath.Join(o.out, "results.json"))
+	code := reports.ExitCode(run, o.strict, len(run.StaleBaseline))
+	if writeErr && code == reports.ExitOK {
+		code = reports.ExitError
 	}
-	fmt.Fprintf(stderr, "; exit %d\n", code)
 	return code
+}
+
+// loadBaseline parses --baseline (exit code 2 on a bad file, -1 when all is well) and warns
+// about entries naming rules this build does not know.
+func (o *runOptions) loadBaseline(catalog []steps.Rule, stderr io.Writer) int {
+	if o.baseline == "" {
+		return -1
+	}
+	b, err := reports.LoadBaseline(o.baseline)
+	if err != nil {
+		return usageError(stderr, "--baseline: %v", err)
+	}
+	known := map[string]bool{}
+	for _, r := range catalog {
+		known[r.ID] = true
+	}
+	for _, e := range b.Unknown(func(id string) bool { return known[id] }) {
+		fmt.Fprintf(stderr, "mcp-conform: warning: baseline entry %s (line %d) names a rule this build does not know\n", e, e.Line)
+	}
+	o.loaded = b
+	return -1
+}
+
+// writeFileAtomic renders into a temporary file beside path and renames it into place, so a
+// reader never sees half a report.
+func writeFileAtomic(path string, render func(io.Writer) error) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := render(tmp); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// checkWritable creates dir if needed and proves a file can be written in it, so that a run of
+// several minutes is not lost to an unwritable --out at the end.
+func checkWritable(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, ".mcp-conform-probe-*")
+	if err != nil {
+		return err
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
 }
 
 func describeTarget(cfg steps.Config) string {
@@ -290,7 +434,10 @@ func toolInfo() reports.Tool {
 	return t
 }
 
-func versionCmd(stdout io.Writer) int {
+func versionCmd(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		return usageError(stderr, "version takes no arguments")
+	}
 	t := toolInfo()
 	fmt.Fprintf(stdout, "mcp-conform %s (commit %s)\n", t.Version, t.Commit)
 	for _, p := range schemas.Pins() {
@@ -324,6 +471,9 @@ func listCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	if *format != "text" && *format != "json" {
 		return usageError(stderr, "--format must be text or json, not %q", *format)
+	}
+	if fs.NArg() > 0 {
+		return usageError(stderr, "list takes no arguments")
 	}
 	rules, err := steps.Catalog()
 	if err != nil {

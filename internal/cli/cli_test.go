@@ -53,6 +53,15 @@ func TestUsageErrors(t *testing.T) {
 		"unknown flag":     {"run", "--nope", "--", "x"},
 		"negative timeout": {"run", "--timeout", "-1s", "--", "x"},
 		"list bad format":  {"list", "--format", "yaml"},
+		"list extra arg":   {"list", "extra"},
+		"version extra":    {"version", "--json"},
+		"bad tags":         {"run", "--tags", "@MUST &&", "--", "x"},
+		"tags match none":  {"run", "--tags", "@MSG-014", "--", "x"},
+		"rule match none":  {"run", "--rule", "msg-009", "--", "x"},
+		"schemas missing":  {"run", "--schemas", "/nonexistent/schemas", "--", "x"},
+		"out unwritable":   {"run", "--out", "/proc/nope", "--", "x"},
+		"demo with url":    {"demo", "--url", "http://127.0.0.1:1/mcp"},
+		"zero concurrency": {"run", "--concurrency", "0", "--", "x"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			code, stdout, stderr := mainOut(args...)

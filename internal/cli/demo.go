@@ -94,7 +94,7 @@ func demoCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		runs = append(runs, run)
 	}
 	merged := mergeRuns(runs)
-	return finish(merged, o, stdout, stderr)
+	return finish(merged, o, o.outputs("", ""), stdout, stderr)
 }
 
 // mergeRuns joins runs of one server over several transports into one document, renumbering

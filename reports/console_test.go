@@ -1,0 +1,190 @@
+package reports
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// The -update flag rewrites the golden files under testdata/ (go test ./reports -update); it is
+// registered here unless another test file of the package registered it first.
+var _ = func() bool {
+	if flag.Lookup("update") == nil {
+		flag.Bool("update", false, "rewrite the golden files under testdata/")
+	}
+	return true
+}()
+
+// checkConsoleGolden compares got with testdata/name, or rewrites the file under -update.
+func checkConsoleGolden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if f := flag.Lookup("update"); f != nil && f.Value.String() == "true" {
+		require.NoError(t, os.MkdirAll("testdata", 0o755))
+		require.NoError(t, os.WriteFile(path, got, 0o644))
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "run go test ./reports -update to create it")
+	require.Equal(t, string(want), string(got), "golden %s differs (go test ./reports -update rewrites it)", path)
+}
+
+// summaryRun is baselineRun with a baseline applied (one xfail, one stale entry), a server
+// reason that carries terminal escapes, and an abort.
+func summaryRun() *Run {
+	r := baselineRun()
+	r.Results = append(r.Results, Result{Rule: "DISC-005", Level: "SHOULD", Revision: "2026-07-28", Transport: "stdio", Verdict: Warn,
+		Title: "The discover result names the server in _meta", Steps: []Step{}, Frames: []int{}})
+	for i := range r.Results {
+		if r.Results[i].Rule == "META-006" {
+			r.Results[i].Reason = "server said \x1b[2J\x07hello\r\nworld"
+		}
+	}
+	(&Baseline{Entries: []BaselineEntry{
+		{Rule: "MSG-014", Transport: "stdio", Reason: "SDK ignores unparseable lines (#123)"},
+		{Rule: "HDR-001", Transport: "http", Reason: "header checks were missing"},
+	}}).Apply(r)
+	r.Aborted = "run timeout (5m0s) passed"
+	return r
+}
+
+func TestConsoleOptions(t *testing.T) {
+	cases := []struct {
+		terminal, noColor bool
+		env               string
+		want              ConsoleOptions
+	}{
+		{true, false, "", ConsoleOptions{Terminal: true, Color: true}},
+		{true, true, "", ConsoleOptions{Terminal: true}},
+		{true, false, "1", ConsoleOptions{Terminal: true}},
+		{true, false, "false", ConsoleOptions{Terminal: true}}, // any non-empty value, as no-color.org says
+		{false, false, "", ConsoleOptions{}},
+		{false, true, "1", ConsoleOptions{}},
+	}
+	for _, c := range cases {
+		require.Equal(t, c.want, consoleOptions(c.terminal, c.noColor, c.env), "%+v", c)
+	}
+}
+
+func TestDetectConsoleOffWhenNotATerminal(t *testing.T) {
+	t.Setenv("NO_COLOR", "")
+	pr, pw, err := os.Pipe()
+	require.NoError(t, err)
+	defer pr.Close()
+	defer pw.Close()
+	file, err := os.Create(filepath.Join(t.TempDir(), "stderr.txt"))
+	require.NoError(t, err)
+	defer file.Close()
+	var nilFile *os.File
+	for name, w := range map[string]io.Writer{"buffer": &bytes.Buffer{}, "pipe": pw, "regular file": file, "nil file": nilFile} {
+		require.Equal(t, ConsoleOptions{}, DetectConsole(w, false), name)
+	}
+}
+
+func TestIsTerminalSeesCharacterDevices(t *testing.T) {
+	f, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip("no", os.DevNull)
+	}
+	defer f.Close()
+	require.True(t, IsTerminal(f), "a character device looks like a terminal (documented)")
+}
+
+func TestWriteSummaryPlainGolden(t *testing.T) {
+	var out bytes.Buffer
+	require.NoError(t, WriteSummary(&out, summaryRun(), ConsoleOptions{Terminal: true}, "out/results.json", "out/report.html"))
+	require.NotContains(t, out.String(), "\x1b", "no escape sequence without colour, not even one a server sent")
+	require.NotContains(t, out.String(), "\r")
+	require.NotContains(t, out.String(), "\a")
+	checkConsoleGolden(t, "console-summary.golden", out.Bytes())
+}
+
+func TestWriteSummaryContent(t *testing.T) {
+	var out bytes.Buffer
+	require.NoError(t, WriteSummary(&out, summaryRun(), ConsoleOptions{}, "out/results.json"))
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	var kinds []string
+	for _, l := range lines {
+		kinds = append(kinds, strings.Fields(l)[0])
+	}
+	require.Equal(t, []string{"FAIL", "ERROR", "WARN", "WARN", "XFAIL", "1", "HDR-001", "run", "9", "reports:"}, kinds, out.String())
+	require.Contains(t, lines[0], "META-001")
+	require.Contains(t, lines[0], "expected error -32602, got a result", "the reason on one line")
+	require.Contains(t, lines[2], "DISC-005")
+	require.Contains(t, lines[2], "The discover result names the server in _meta", "the title when there is no reason")
+	require.Contains(t, lines[3], `server said \x1b[2J\x07hello world`)
+	require.Contains(t, lines[4], "baseline: SDK ignores unparseable lines (#123) — expected error -32700")
+	require.Equal(t, "  HDR-001 on http: header checks were missing", lines[6])
+	require.Equal(t, "run not carried out in full: run timeout (5m0s) passed", lines[7])
+	require.Equal(t, "9 results: 2 pass, 1 fail, 2 warn, 0 info, 2 na, 0 untestable, 1 error, 1 xfail", lines[8])
+	require.Equal(t, "reports: out/results.json", lines[9])
+
+	out.Reset()
+	require.NoError(t, WriteSummary(&out, &Run{}, ConsoleOptions{}))
+	require.Equal(t, "0 results: 0 pass, 0 fail, 0 warn, 0 info, 0 na, 0 untestable, 0 error, 0 xfail\n", out.String())
+}
+
+func TestWriteSummaryColour(t *testing.T) {
+	var out bytes.Buffer
+	require.NoError(t, WriteSummary(&out, summaryRun(), ConsoleOptions{Terminal: true, Color: true}))
+	s := out.String()
+	for _, want := range []string{
+		"\x1b[1m\x1b[31mFAIL \x1b[0m META-001",
+		"\x1b[1m\x1b[35mERROR\x1b[0m SCHEMA-001",
+		"\x1b[33mWARN \x1b[0m DISC-005",
+		"\x1b[36mXFAIL\x1b[0m MSG-014",
+		"\x1b[1m\x1b[31m1 stale baseline entry",
+		"\x1b[32m2 pass\x1b[0m, \x1b[1m\x1b[31m1 fail\x1b[0m, \x1b[33m2 warn\x1b[0m, 0 info, 2 na, 0 untestable",
+	} {
+		require.Contains(t, s, want)
+	}
+	require.Contains(t, s, `\x1b[2J`, "the server's escape stays neutralised")
+	require.NotContains(t, s, "\x1b[2J")
+	for _, line := range strings.Split(s, "\n") {
+		if i := strings.LastIndex(line, "\x1b["); i >= 0 {
+			require.True(t, strings.HasPrefix(line[i:], ansiReset), "colour left on in %q", line)
+		}
+	}
+
+	var plain bytes.Buffer
+	require.NoError(t, WriteSummary(&plain, summaryRun(), ConsoleOptions{Terminal: true}))
+	require.Equal(t, plain.String(), stripANSI(s), "colour changes nothing but the escapes")
+}
+
+// stripANSI removes the SGR sequences this package writes.
+func stripANSI(s string) string {
+	for _, seq := range []string{ansiReset, ansiBold, ansiRed, ansiGreen, ansiYellow, ansiMagenta, ansiCyan} {
+		s = strings.ReplaceAll(s, seq, "")
+	}
+	return s
+}
+
+type failingWriter struct{ n int }
+
+func (f *failingWriter) Write(p []byte) (int, error) {
+	f.n++
+	return 0, errors.New("disk full")
+}
+
+func TestWriteSummaryReportsTheWriteError(t *testing.T) {
+	w := &failingWriter{}
+	require.EqualError(t, WriteSummary(w, summaryRun(), ConsoleOptions{}), "disk full")
+	require.Equal(t, 1, w.n, "stops at the first error")
+	require.EqualError(t, WriteBaseline(w, summaryRun()), "disk full")
+}
+
+func TestOneLine(t *testing.T) {
+	require.Equal(t, "a b c", oneLine("  a\n\tb \r\n c \n"))
+	require.Equal(t, `x\x1b[31my\x9b`, oneLine("x\x1b[31my\u009b"))
+	long := strings.Repeat("é", 300)
+	got := oneLine(long)
+	require.Equal(t, 200, len([]rune(got)))
+	require.True(t, strings.HasSuffix(got, "..."))
+	require.True(t, strings.HasPrefix(got, "éé"), "cut on a character boundary")
+}

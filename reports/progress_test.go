@@ -1,0 +1,116 @@
+package reports
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestProgressDrawsNothingWhenNotATerminal(t *testing.T) {
+	var out bytes.Buffer
+	p := NewProgress(&out, 3, ConsoleOptions{Color: true})
+	p.Start("basic-index", "MSG-014")
+	p.Done("basic-index", "MSG-014")
+	p.SetTotal(5)
+	p.Clear()
+	require.Empty(t, out.String())
+	p.Logf("note: %s", "legacy era")
+	require.Equal(t, "note: legacy era\n", out.String(), "diagnostics still go through, plainly")
+}
+
+func TestProgressLineOnATerminal(t *testing.T) {
+	var out bytes.Buffer
+	p := NewProgress(&out, 78, ConsoleOptions{Terminal: true})
+	p.Start("basic-index", "MSG-014")
+	require.Equal(t, "\r[0/78] basic-index: MSG-014", out.String())
+
+	out.Reset()
+	p.Done("basic-index", "MSG-014")
+	require.Equal(t, "\r[1/78] basic-index: MSG-014", out.String())
+
+	out.Reset()
+	p.Done("stdio", "STDIO-1")
+	require.Equal(t, "\r[2/78] stdio: STDIO-1"+strings.Repeat(" ", 6), out.String(), "spaces cover the longer line before")
+
+	out.Reset()
+	p.Logf("note: %s\n", "modern era detected")
+	require.Equal(t, "\r"+strings.Repeat(" ", 21)+"\rnote: modern era detected\n\r[2/78] stdio: STDIO-1", out.String(),
+		"clear, message on its own line, line drawn again")
+
+	out.Reset()
+	p.Clear()
+	require.Equal(t, "\r"+strings.Repeat(" ", 21)+"\r", out.String())
+	out.Reset()
+	p.Clear()
+	require.Empty(t, out.String(), "nothing to clear twice")
+
+	p.SetTotal(2)
+	require.Contains(t, out.String(), "[2/2]")
+}
+
+func TestProgressHoldsNoEscapeEvenWithColour(t *testing.T) {
+	var out bytes.Buffer
+	p := NewProgress(&out, 2, ConsoleOptions{Terminal: true, Color: true})
+	p.Start("feature \x1b[31mred", "RULE-1")
+	p.Done("feature", "RULE-1")
+	p.Logf("msg")
+	p.Clear()
+	require.NotContains(t, out.String(), "\x1b")
+	require.Contains(t, out.String(), `feature \x1b[31mred: RULE-1`)
+}
+
+func TestProgressCountsBeyondAnUnknownOrSmallTotal(t *testing.T) {
+	var out bytes.Buffer
+	p := NewProgress(&out, 0, ConsoleOptions{Terminal: true})
+	p.Done("f", "R-1")
+	require.Equal(t, "\r[1/?] f: R-1", out.String())
+	p.SetTotal(1)
+	p.Done("", "R-2")
+	require.True(t, strings.HasSuffix(out.String(), "\r[2/2] R-2   "), "%q", out.String())
+}
+
+func TestProgressLineFitsEightyColumns(t *testing.T) {
+	var out bytes.Buffer
+	p := NewProgress(&out, 100, ConsoleOptions{Terminal: true})
+	p.Start(strings.Repeat("ü", 120), "MSG-014")
+	line := strings.TrimPrefix(out.String(), "\r")
+	require.Equal(t, 79, utf8.RuneCountInString(line))
+	require.True(t, strings.HasSuffix(line, "..."))
+}
+
+func TestProgressConcurrentDone(t *testing.T) {
+	var out bytes.Buffer
+	const n = 200
+	p := NewProgress(&out, n, ConsoleOptions{Terminal: true})
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rule := fmt.Sprintf("R-%d", i)
+			p.Start("f", rule)
+			p.Done("f", rule)
+		}()
+	}
+	wg.Wait()
+	s := out.String()
+	last := s[strings.LastIndex(s, "\r")+1:]
+	require.True(t, strings.HasPrefix(last, fmt.Sprintf("[%d/%d] f: R-", n, n)), "%q", last)
+	for i := 1; i <= n; i++ {
+		require.Contains(t, s, fmt.Sprintf("\r[%d/%d] ", i, n), "every count shown once in order")
+	}
+}
+
+func TestNilProgressIsANoOp(t *testing.T) {
+	var p *Progress
+	p.Start("f", "R-1")
+	p.Done("f", "R-1")
+	p.SetTotal(3)
+	p.Logf("x")
+	p.Clear()
+}
