@@ -24,13 +24,13 @@ func writtenJSON(t *testing.T, r *Run) []byte {
 func TestValidateDocumentAcceptsWhatWriteJSONWrites(t *testing.T) {
 	require.NoError(t, ValidateDocument(writtenJSON(t, sampleRun())))
 
-	// An aborted run: nothing tested, nil slices written as null, no server, no notes.
+	// An aborted run: nothing tested (Finalize writes empty lists, not null), no server, no notes.
 	aborted := &Run{SchemaVersion: SchemaVersion, Tool: Tool{Name: "mcp-conform", Version: "(devel)", Commit: "unknown"},
 		Target:    Target{Transport: "stdio", Command: []string{"/bin/false"}},
 		StartedAt: time.Date(2026, 7, 30, 9, 15, 42, 0, time.UTC), DurationMs: 1,
 		Aborted: "era probe failed: server exited (code 1) before answering server/discover (id 1001)"}
 	doc := writtenJSON(t, aborted)
-	require.Contains(t, string(doc), `"results": null`)
+	require.Contains(t, string(doc), `"results": []`)
 	require.NoError(t, ValidateDocument(doc))
 
 	// The demo's merged document names both transports and carries a stale baseline entry.

@@ -622,6 +622,10 @@ func features(r *Run, cols []columnView) []featureView {
 		}
 	}
 	for _, rv := range ruleOrder {
+		// A rule's cards follow the matrix columns.
+		sort.SliceStable(rv.Cards, func(i, j int) bool {
+			return colIndex[columnView{rv.Cards[i].Revision, rv.Cards[i].Transport}] < colIndex[columnView{rv.Cards[j].Revision, rv.Cards[j].Transport}]
+		})
 		seen := map[Verdict]bool{}
 		var vs []string
 		for _, c := range rv.Cards {

@@ -277,6 +277,30 @@ func (r *Run) Finalize() {
 		return a.Transport < b.Transport
 	})
 	sort.Slice(r.Frames, func(i, j int) bool { return r.Frames[i].Seq < r.Frames[j].Seq })
+	// Lists are written as [] rather than null, so readers need no special case.
+	if r.Revisions == nil {
+		r.Revisions = []string{}
+	}
+	if r.Transports == nil {
+		r.Transports = []string{}
+	}
+	if r.SchemaPins == nil {
+		r.SchemaPins = map[string]Pin{}
+	}
+	if r.Results == nil {
+		r.Results = []Result{}
+	}
+	if r.Frames == nil {
+		r.Frames = []Frame{}
+	}
+	for i := range r.Results {
+		if r.Results[i].Steps == nil {
+			r.Results[i].Steps = []Step{}
+		}
+		if r.Results[i].Frames == nil {
+			r.Results[i].Frames = []int{}
+		}
+	}
 	r.Summary = Summary{}
 	for _, res := range r.Results {
 		r.Summary.Add(res.Verdict)

@@ -572,6 +572,7 @@ fi
 ref="$tmp/reference"
 go build -o "$ref" ./fixtures/servers/reference
 ws="$tmp/ws"
+tab=$(printf '\t')
 mkdir -p "$ws/sub"
 
 # run_case NAME INPUT=VALUE... runs the action in $ws with those inputs; the runner's report
@@ -603,8 +604,9 @@ expect pass "$tmp/pass.json" '.outputs["report-path"] == $dir' --arg dir "$ws/su
 expect pass "$tmp/pass.json" '.stepSummary | contains("### mcp-conform: exit 0")'
 expect pass "$ws/sub/rep/results.json" '.target.command == [$ref]' --arg ref "$ref"
 
-run_case fail "command=  $ref
--break
+run_case fail "command=  $ref${tab}
+-break  
+
   META-001  
 " "args=--rule
 META-"

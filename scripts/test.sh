@@ -20,7 +20,7 @@ case "$MCP_CONFORM_SCHEMAS" in
   *) MCP_CONFORM_SCHEMAS="$(cd "$MCP_CONFORM_SCHEMAS" && pwd)"; export MCP_CONFORM_SCHEMAS ;;
 esac
 
-if [ ! -d fixtures/node_modules/@modelcontextprotocol ]; then
+if [ ! -f fixtures/node_modules/.package-lock.json ] || [ fixtures/package-lock.json -nt fixtures/node_modules/.package-lock.json ]; then
   npm ci --prefix fixtures --no-audit --no-fund --loglevel=error
 fi
 

@@ -135,6 +135,12 @@ func TestDemoPassesAndWritesResults(t *testing.T) {
 	require.Zero(t, run.Summary.Fail+run.Summary.Error)
 	b, err := os.ReadFile(filepath.Join(out, "results.json"))
 	require.NoError(t, err)
+	require.NoError(t, reports.ValidateDocument(b), "results.json must match reports/results.schema.json")
+	for _, name := range []string{"report.html", "junit.xml"} {
+		st, err := os.Stat(filepath.Join(out, name))
+		require.NoError(t, err)
+		require.NotZero(t, st.Size(), name)
+	}
 	var fromFile reports.Run
 	require.NoError(t, json.Unmarshal(b, &fromFile))
 	require.Equal(t, run.Summary, fromFile.Summary)
@@ -172,5 +178,5 @@ func TestRunJSONOnStdoutOnly(t *testing.T) {
 	for _, r := range run.Results {
 		require.True(t, strings.HasPrefix(r.Rule, "DISC-"), r.Rule)
 	}
-	require.Contains(t, stderr, "summary:")
+	require.Contains(t, stderr, "results: 6 pass")
 }

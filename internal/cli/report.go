@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -46,12 +47,14 @@ func reportCmd(args []string, stdout, stderr io.Writer) int {
 	if o.format != "text" && o.format != "json" {
 		return usageError(stderr, "--format must be text or json, not %q", o.format)
 	}
-	f, err := os.Open(files[0])
+	doc, err := os.ReadFile(files[0])
 	if err != nil {
 		return usageError(stderr, "%v", err)
 	}
-	run, err := reports.ReadJSON(f)
-	f.Close()
+	if err := reports.ValidateDocument(doc); err != nil {
+		return usageError(stderr, "%s is not a results.json this build can read: %v", files[0], err)
+	}
+	run, err := reports.ReadJSON(bytes.NewReader(doc))
 	if err != nil {
 		return usageError(stderr, "%s: %v", files[0], err)
 	}
