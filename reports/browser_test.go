@@ -81,6 +81,10 @@ func browserPrereqs(t *testing.T) (node, chromium string) {
 	if _, err := os.Stat(chromium); err != nil {
 		t.Fatalf("browser check needs Chromium at %s: apt-get install -y chromium, or set MCP_CONFORM_CHROMIUM (%v)", chromium, err)
 	}
+	// Reading the script also makes go test's cache notice when it changes.
+	if _, err := os.ReadFile(browserScript); err != nil {
+		t.Fatalf("browser check script missing: %v", err)
+	}
 	if _, err := os.Stat(filepath.Join("..", "fixtures", "node_modules", "playwright-core", "package.json")); err != nil {
 		t.Fatalf("browser check needs playwright-core: run npm ci --prefix fixtures (%v)", err)
 	}

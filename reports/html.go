@@ -47,9 +47,7 @@ func mustHTMLReport() htmlReport {
 		return string(b)
 	}
 	css, js := read("report.css"), read("report.js")
-	tmpl := template.Must(template.New("report").Funcs(template.FuncMap{
-		"upper": strings.ToUpper,
-	}).Parse(read("report.html.tmpl")))
+	tmpl := template.Must(template.New("report").Parse(read("report.html.tmpl")))
 	return htmlReport{
 		tmpl: tmpl,
 		css:  template.CSS(css),
@@ -126,6 +124,7 @@ type pageView struct {
 	Duration   string
 	Notes      []string
 	Aborted    string
+	Stale      []BaselineEntry
 	Must       rateView
 	Should     rateView
 	Coverage   coverageView
@@ -281,6 +280,7 @@ func buildPage(r *Run) *pageView {
 		Transports: strings.Join(r.Transports, ", "),
 		Notes:      r.Notes,
 		Aborted:    r.Aborted,
+		Stale:      r.StaleBaseline,
 		StderrTail: r.StderrTail,
 		Total:      len(r.Results),
 	}

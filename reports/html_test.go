@@ -381,7 +381,12 @@ func TestHTMLCardContent(t *testing.T) {
 }
 
 func TestHTMLHeaderAndHeadline(t *testing.T) {
-	page := renderHTML(t, htmlRun())
+	r := htmlRun()
+	r.Aborted = "run timeout <5m> passed"
+	r.StaleBaseline = []BaselineEntry{{Rule: "MSG-009", Transport: "http", Reason: "fixed in <v2>"}}
+	page := renderHTML(t, r)
+	has(t, page, `<p class="aborted" role="alert"><strong>Run not carried out in full:</strong> run timeout &lt;5m&gt; passed</p>`)
+	has(t, page, "<li><code>MSG-009 on http</code>: fixed in &lt;v2&gt;</li>")
 	for _, s := range []string{
 		`<code class="cmd">node build/index.js --name &#39;it&#39;\&#39;&#39;s me&#39;</code>`,
 		`<code class="cmd">http://127.0.0.1:3000/mcp</code>`,

@@ -370,7 +370,8 @@ func (a *action) writeScripts(dir string) error {
 }
 
 // run executes the run steps in order as the runner does (bash --noprofile --norc -eo pipefail),
-// with the inputs given as NAME=VALUE, and writes {"exitCode", "outputs", "skipped"} to report.
+// with the inputs given as NAME=VALUE, and writes to report the exit code of the first failing
+// step, the action's outputs, each step's outputs, the skipped uses: steps and the step summary.
 func (a *action) run(report string, args []string) error {
 	inputs := map[string]string{}
 	for _, name := range a.order {
@@ -435,12 +436,13 @@ func (a *action) run(report string, args []string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	result := struct {
-		ExitCode int               `json:"exitCode"`
-		Failed   string            `json:"failedStep,omitempty"`
-		Outputs  map[string]string `json:"outputs"`
-		Skipped  []string          `json:"skipped"`
-		Summary  string            `json:"stepSummary"`
-	}{Outputs: map[string]string{}, Skipped: []string{}}
+		ExitCode int                          `json:"exitCode"`
+		Failed   string                       `json:"failedStep,omitempty"`
+		Outputs  map[string]string            `json:"outputs"`
+		Steps    map[string]map[string]string `json:"steps"`
+		Skipped  []string                     `json:"skipped"`
+		Summary  string                       `json:"stepSummary"`
+	}{Outputs: map[string]string{}, Steps: stepOut, Skipped: []string{}}
 	for i, s := range a.steps {
 		label := s.name
 		if s.uses != "" {
@@ -551,7 +553,12 @@ func parseOutputs(path string) (map[string]string, error) {
 	return out, sc.Err()
 }
 ACTIONCHECK_GO
-(cd "$tmp/actioncheck" && GOFLAGS='' GOWORK=off go build -o "$tmp/actioncheck.bin" .)
+(
+  cd "$tmp/actioncheck"
+  [ -z "$(gofmt -l .)" ] || fail "actioncheck (in this script) is not gofmt-formatted"
+  GOFLAGS='' GOWORK=off go vet .
+  GOFLAGS='' GOWORK=off go build -o "$tmp/actioncheck.bin" .
+)
 ac="$tmp/actioncheck.bin"
 echo "lint-workflows: action.yml"
 "$ac" check action.yml "$tmp/scripts"
@@ -643,7 +650,7 @@ expect http "$ws/http/results.json" '.target.url == $url and .target.headerNames
 if grep -q 's3cr3t-value' "$tmp/http.log" "$ws/http/results.json"; then
   fail "case http: a header value reached the log or results.json"
 fi
-grep -q -- "--header X-Lint-Secret:\\\\ \\\\\*\\\\\*\\\\\*" "$tmp/http.log" || fail "case http: the redacted header is not in the log"
+grep -qF -- '--header X-Lint-Secret:\ \*\*\*' "$tmp/http.log" || fail "case http: the redacted header is not in the log"
 
 # Usage errors: both or neither of command and url; no run, exit 2 after the (empty) upload.
 run_case both "command=$ref" "url=$url" out=both
@@ -652,15 +659,20 @@ expect both "$tmp/both.json" '.exitCode == 2 and .outputs["exit-code"] == "2" an
 run_case neither out=neither
 expect neither "$tmp/neither.json" '.exitCode == 2 and .outputs["exit-code"] == "2"'
 
-# Baselines, once the CLI has --baseline: the broken rule becomes xfail and the run passes.
-go build -o "$tmp/mcp-conform" ./cmd/mcp-conform
-if "$tmp/mcp-conform" run -h 2>&1 | grep -q -- '-baseline'; then
-  printf 'expected-failures:\n  - rule: META-001\n    reason: broken on purpose by lint-workflows.sh\n' >"$ws/baseline.yml"
-  run_case baseline "command=$ref -break META-001" "args=--rule META-" baseline=baseline.yml out=baseline
-  expect baseline "$tmp/baseline.json" '.exitCode == 0 and .outputs.fail == "0"'
-  expect baseline "$ws/baseline/results.json" '.summary.xfail >= 1'
-else
-  echo "lint-workflows: SKIPPED the baseline case: this build of mcp-conform has no --baseline flag yet" >&2
-fi
+# Baselines: the broken rule becomes xfail and the run passes; --write-baseline writes a file
+# that the upload step's file list names.
+printf 'expected-failures:\n  - rule: META-001\n    reason: broken on purpose by lint-workflows.sh\n' >"$ws/baseline.yml"
+run_case baseline "command=$ref -break META-001" "args=--rule META-" baseline=baseline.yml out=baseline
+expect baseline "$tmp/baseline.json" '.exitCode == 0 and .outputs.fail == "0"'
+expect baseline "$ws/baseline/results.json" '.summary.xfail >= 1'
+run_case stale "command=$ref" "args=--rule META-" baseline=baseline.yml out=stale
+expect stale "$tmp/stale.json" '.exitCode == 1 and .outputs.fail == "0" and (.stepSummary | contains("Stale baseline entries") and contains("- META-001"))'
+run_case write "command=$ref -break META-001" "args=--rule META-" write-baseline=written.yml out=write
+expect write "$tmp/write.json" '.exitCode == 1 and (.steps.run.files | split("\n")) == [$d + "/results.json", $d + "/junit.xml", $d + "/report.html", $w]' \
+  --arg d "$ws/write" --arg w "$ws/written.yml"
+grep -q 'rule: META-001' "$ws/written.yml" || fail "case write: META-001 is not in the written baseline"
+for f in results.json junit.xml report.html; do
+  [ -s "$ws/write/$f" ] || fail "case write: $f was not written, so it cannot be uploaded"
+done
 
 echo "lint-workflows: ok"

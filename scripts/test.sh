@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The one command that runs mcp-conform's tests: vet, then every Go test of the product module
+# The one command that runs mcp-conform's tests: vet, the lint of action.yml and the workflows,
+# then every Go test of the product module
 # (unit, CLI acceptance, reference-fixture and real-server integration tests) with the race
 # detector. It installs the npm packages of the integration subjects when they are missing and
 # points MCP_CONFORM_SCHEMAS at ../shared/spec/schema when that folder exists and the variable
@@ -26,4 +27,5 @@ fi
 
 go vet ./...
 (cd fixtures/sdkservers && go vet ./...)
+./scripts/lint-workflows.sh
 go test -race -count=1 -timeout 40m "$@" ./...

@@ -1,6 +1,6 @@
 // Filters of the mcp-conform HTML report. Without this script every card and matrix row stays
-// visible and the filter bar stays hidden. The script only reads the page: it never inserts
-// markup, so nothing the server wrote can become an element.
+// visible and the filter bar stays hidden. The script only reads the page and toggles `hidden`
+// and a class: it never inserts markup, so nothing the server wrote can become an element.
 (function () {
   "use strict";
   var bar = document.getElementById("filters");
@@ -8,18 +8,28 @@
     return;
   }
   var PROBLEMS = ["fail", "warn", "error", "untestable", "xfail"];
+  var list = function (nodes) {
+    return Array.prototype.slice.call(nodes);
+  };
   var boxes = function (name) {
-    return Array.prototype.slice.call(bar.querySelectorAll("input[name=" + name + "]"));
+    return list(bar.querySelectorAll("input[name=" + name + "]"));
   };
-  var all = function (sel) {
-    return Array.prototype.slice.call(document.querySelectorAll(sel));
-  };
-  var cards = all("article.card");
-  var rules = all("section.rule");
-  var features = all("section.feature");
-  var rows = all("tr.rule-row");
-  var groups = all("tbody.fgroup-rows");
-  var cells = all(".matrix td a.v");
+  var cards = list(document.querySelectorAll("article.card"));
+  var rules = list(document.querySelectorAll("section.rule")).map(function (r) {
+    return { el: r, cards: list(r.querySelectorAll("article.card")), on: true };
+  });
+  var features = list(document.querySelectorAll("section.feature")).map(function (f) {
+    return { el: f, rules: rules.filter(function (r) { return f.contains(r.el); }) };
+  });
+  var groups = list(document.querySelectorAll("tbody.fgroup-rows")).map(function (g) {
+    return {
+      el: g,
+      rows: list(g.querySelectorAll("tr.rule-row")).map(function (row) {
+        return { el: row, area: row.dataset.area, verdicts: row.dataset.verdicts.split(" ") };
+      })
+    };
+  });
+  var cells = list(document.querySelectorAll(".matrix td a.v"));
   var shown = document.getElementById("shown");
 
   function checked(name) {
@@ -32,33 +42,44 @@
     return set;
   }
 
+  // show sets el.hidden only when it changes, so an unchanged element costs no style work.
+  function show(el, on) {
+    if (el.hidden === on) {
+      el.hidden = !on;
+    }
+    return on;
+  }
+
   function apply() {
     var verdicts = checked("verdict");
     var areas = checked("area");
     var n = 0;
     cards.forEach(function (c) {
       var on = verdicts[c.dataset.verdict] === true && areas[c.dataset.area] === true;
-      c.hidden = !on;
+      c.on = show(c, on);
       if (on) {
         n++;
       }
     });
     rules.forEach(function (r) {
-      r.hidden = r.querySelector("article.card:not([hidden])") === null;
+      r.on = show(r.el, r.cards.some(function (c) { return c.on; }));
     });
     features.forEach(function (f) {
-      f.hidden = f.querySelector("section.rule:not([hidden])") === null;
-    });
-    rows.forEach(function (row) {
-      var vs = row.dataset.verdicts.split(" ");
-      var on = areas[row.dataset.area] === true && vs.some(function (v) { return verdicts[v] === true; });
-      row.hidden = !on;
+      show(f.el, f.rules.some(function (r) { return r.on; }));
     });
     groups.forEach(function (g) {
-      g.hidden = g.querySelector("tr.rule-row:not([hidden])") === null;
+      var any = false;
+      g.rows.forEach(function (row) {
+        var on = areas[row.area] === true && row.verdicts.some(function (v) { return verdicts[v] === true; });
+        any = show(row.el, on) || any;
+      });
+      show(g.el, any);
     });
     cells.forEach(function (a) {
-      a.classList.toggle("dim", verdicts[a.dataset.verdict] !== true);
+      var dim = verdicts[a.dataset.verdict] !== true;
+      if (a.classList.contains("dim") !== dim) {
+        a.classList.toggle("dim", dim);
+      }
     });
     shown.textContent = n + " of " + cards.length + " results shown";
   }
@@ -73,20 +94,16 @@
   // reveal makes the target of the current #fragment visible: filters are reset when they hide
   // it, and a frame's <details> is opened.
   function reveal() {
-    var id = decodeURIComponent(location.hash.slice(1));
-    var el = id ? document.getElementById(id) : null;
+    var el = document.getElementById(decodeURIComponent(location.hash.slice(1)));
     if (!el) {
       return;
     }
-    var hidden = false;
     for (var p = el; p; p = p.parentElement) {
       if (p.hidden) {
-        hidden = true;
+        setAll("verdict", "all");
+        setAll("area", "all");
+        break;
       }
-    }
-    if (hidden) {
-      boxes("verdict").concat(boxes("area")).forEach(function (b) { b.checked = true; });
-      apply();
     }
     if (el.tagName === "DETAILS") {
       el.open = true;
