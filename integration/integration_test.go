@@ -7,6 +7,7 @@ package integration
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -133,6 +134,9 @@ func run(t *testing.T, cfg steps.Config) *reports.Run {
 	}
 	require.Empty(t, errs, "results with verdict error")
 	require.NotZero(t, r.Summary.Pass)
+	var doc bytes.Buffer
+	require.NoError(t, reports.WriteJSON(&doc, r))
+	require.NoError(t, reports.ValidateDocument(doc.Bytes()), "results.json must match reports/results.schema.json")
 	return r
 }
 

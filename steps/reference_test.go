@@ -2,6 +2,7 @@ package steps_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -144,6 +145,9 @@ func runReferenceSeed(t testing.TB, transport string, revision string, seed int6
 	run, err := steps.Run(context.Background(), cfg)
 	require.NoError(t, err)
 	require.Empty(t, run.Aborted, "run aborted; notes: %v", run.Notes)
+	var doc bytes.Buffer
+	require.NoError(t, reports.WriteJSON(&doc, run))
+	require.NoError(t, reports.ValidateDocument(doc.Bytes()), "results.json must match reports/results.schema.json")
 	return run
 }
 
