@@ -6,37 +6,23 @@
 package integration
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
-	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcp-conform/mcp-conform/internal/testutil"
 	"github.com/mcp-conform/mcp-conform/reports"
-	"github.com/mcp-conform/mcp-conform/schemas"
 	"github.com/mcp-conform/mcp-conform/steps"
 )
 
-func schemaSet(t *testing.T) *schemas.Set {
-	t.Helper()
-	dir := os.Getenv("MCP_CONFORM_SCHEMAS")
-	if dir == "" || !filepath.IsAbs(dir) {
-		t.Fatalf("MCP_CONFORM_SCHEMAS must be the absolute path of the folder with <revision>/schema.json (e.g. ../shared/spec/schema); got %q", dir)
-	}
-	return schemas.NewSet(schemas.Source{Dir: dir, NoDownload: true})
-}
-
-// fixturePath returns an absolute path under fixtures/, failing with the install hint when the
+// nodeModule returns an absolute path under fixtures/, failing with the install hint when the
 // npm packages are missing.
 func nodeModule(t *testing.T, rel string) string {
 	t.Helper()
@@ -72,53 +58,12 @@ func buildGoSDK(t *testing.T) string {
 	return out
 }
 
-var listening = regexp.MustCompile(`listening on (http://\S+)`)
-
-// startHTTP starts argv, waits for its "listening on URL" line on stderr and returns the URL.
-func startHTTP(t *testing.T, argv ...string) string {
-	t.Helper()
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	stderr, err := cmd.StderrPipe()
-	require.NoError(t, err)
-	require.NoError(t, cmd.Start())
-	t.Cleanup(func() {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
-		done := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(5 * time.Second):
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			<-done
-		}
-	})
-	found := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			if m := listening.FindStringSubmatch(sc.Text()); m != nil {
-				found <- m[1]
-				break
-			}
-		}
-		_, _ = io.Copy(io.Discard, stderr)
-	}()
-	select {
-	case u := <-found:
-		return u
-	case <-time.After(60 * time.Second):
-		t.Fatalf("%s did not print its listening line within 60s", strings.Join(argv, " "))
-	}
-	return ""
-}
-
 func run(t *testing.T, cfg steps.Config) *reports.Run {
 	t.Helper()
 	cfg.Revision = "auto"
 	cfg.StartupTimeout, cfg.Timeout, cfg.QuietWindow = 60*time.Second, 3*time.Second, 500*time.Millisecond
 	cfg.RunTimeout, cfg.MaxFrame, cfg.Concurrency = 5*time.Minute, 16<<20, 1
-	cfg.Schemas = schemaSet(t)
+	cfg.Schemas = testutil.Schemas(t)
 	cfg.Tool = reports.Tool{Name: "mcp-conform", Version: "test", Commit: "test"}
 	r, err := steps.Run(context.Background(), cfg)
 	require.NoError(t, err)
@@ -156,7 +101,7 @@ func TestTypeScriptSDKServer(t *testing.T) {
 		require.Contains(t, r.Revisions, "2026-07-28")
 	})
 	t.Run("http", func(t *testing.T) {
-		url := startHTTP(t, nodeBinary(t), script, "--http", "--port", "0")
+		url := testutil.StartHTTPServer(t, 60*time.Second, nodeBinary(t), script, "--http", "--port", "0")
 		r := run(t, steps.Config{Transport: "http", URL: url})
 		require.Contains(t, r.Revisions, "2026-07-28")
 	})
@@ -170,7 +115,7 @@ func TestGoSDKServer(t *testing.T) {
 		require.Contains(t, r.Revisions, "2026-07-28")
 	})
 	t.Run("http-stateless", func(t *testing.T) {
-		url := startHTTP(t, bin, "-transport", "http", "-stateless")
+		url := testutil.StartHTTPServer(t, 60*time.Second, bin, "-transport", "http", "-stateless")
 		r := run(t, steps.Config{Transport: "http", URL: url})
 		require.Contains(t, r.Revisions, "2026-07-28")
 	})

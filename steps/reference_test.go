@@ -1,27 +1,23 @@
 package steps_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcp-conform/mcp-conform/fixtures/refserver"
+	"github.com/mcp-conform/mcp-conform/internal/testutil"
 	"github.com/mcp-conform/mcp-conform/reports"
-	"github.com/mcp-conform/mcp-conform/schemas"
 	"github.com/mcp-conform/mcp-conform/steps"
 )
 
@@ -31,8 +27,6 @@ var (
 	refBinary string
 	buildErr  error
 	buildDir  string
-	schemaSet *schemas.Set
-	schemaMu  sync.Mutex
 )
 
 func TestMain(m *testing.M) {
@@ -45,22 +39,6 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
-}
-
-// schemaSource returns the schemas named by MCP_CONFORM_SCHEMAS or fails the test with a clear
-// message (the suite's tests never skip for want of schemas).
-func schemaSource(t testing.TB) *schemas.Set {
-	t.Helper()
-	dir := os.Getenv("MCP_CONFORM_SCHEMAS")
-	if dir == "" || !filepath.IsAbs(dir) {
-		t.Fatalf("MCP_CONFORM_SCHEMAS must be the absolute path of the folder with <revision>/schema.json (e.g. ../shared/spec/schema); got %q", dir)
-	}
-	schemaMu.Lock()
-	defer schemaMu.Unlock()
-	if schemaSet == nil {
-		schemaSet = schemas.NewSet(schemas.Source{Dir: dir, NoDownload: true})
-	}
-	return schemaSet
 }
 
 // referenceBinary builds fixtures/servers/reference once and returns its path.
@@ -77,42 +55,15 @@ func referenceBinary(t testing.TB) string {
 	return refBinary
 }
 
-var listening = regexp.MustCompile(`listening on (http://\S+)`)
-
 // startHTTP starts the reference fixture in http mode with the given breaks and returns its
 // URL; the process is stopped when the test ends.
 func startHTTP(t testing.TB, breaks ...string) string {
 	t.Helper()
-	args := []string{"-transport", "http"}
+	argv := []string{referenceBinary(t), "-transport", "http"}
 	for _, b := range breaks {
-		args = append(args, "-break", b)
+		argv = append(argv, "-break", b)
 	}
-	cmd := exec.Command(referenceBinary(t), args...)
-	stderr, err := cmd.StderrPipe()
-	require.NoError(t, err)
-	require.NoError(t, cmd.Start())
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		_ = cmd.Wait()
-	})
-	found := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			if m := listening.FindStringSubmatch(sc.Text()); m != nil {
-				found <- m[1]
-				break
-			}
-		}
-		_, _ = io.Copy(io.Discard, stderr)
-	}()
-	select {
-	case u := <-found:
-		return u
-	case <-time.After(30 * time.Second):
-		t.Fatal("reference fixture did not print its listening line within 30s")
-	}
-	return ""
+	return testutil.StartHTTPServer(t, 30*time.Second, argv...)
 }
 
 // runReference runs the whole suite against the reference fixture over transport with the
@@ -127,7 +78,7 @@ func runReferenceSeed(t testing.TB, transport string, revision string, seed int6
 	t.Helper()
 	cfg := steps.Config{
 		Transport: transport, Revision: revision, StartupTimeout: 30 * time.Second, Timeout: 5 * time.Second,
-		QuietWindow: 300 * time.Millisecond, ShutdownGrace: 500 * time.Millisecond, RunTimeout: 3 * time.Minute, MaxFrame: 1 << 20, Schemas: schemaSource(t),
+		QuietWindow: 300 * time.Millisecond, ShutdownGrace: 500 * time.Millisecond, RunTimeout: 3 * time.Minute, MaxFrame: 1 << 20, Schemas: testutil.Schemas(t),
 		Concurrency: 1, Randomize: seed, Tool: reports.Tool{Name: "mcp-conform", Version: "test", Commit: "test"},
 	}
 	if revision == "" {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcp-conform/mcp-conform/internal/testutil"
 	"github.com/mcp-conform/mcp-conform/reports"
 )
 
@@ -25,12 +26,10 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// schemasEnv fails the test unless MCP_CONFORM_SCHEMAS names the schema folder (Main reads it).
 func schemasEnv(t *testing.T) {
 	t.Helper()
-	dir := os.Getenv("MCP_CONFORM_SCHEMAS")
-	if dir == "" || !filepath.IsAbs(dir) {
-		t.Fatalf("MCP_CONFORM_SCHEMAS must be the absolute path of the folder with <revision>/schema.json (e.g. ../shared/spec/schema); got %q", dir)
-	}
+	testutil.SchemasDir(t)
 }
 
 func mainOut(args ...string) (int, string, string) {

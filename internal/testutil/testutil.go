@@ -1,0 +1,91 @@
+// Package testutil holds helpers shared by mcp-conform's own tests: the schemas named by
+// MCP_CONFORM_SCHEMAS and HTTP servers started as child processes. Only tests import it.
+package testutil
+
+import (
+	"bufio"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mcp-conform/mcp-conform/schemas"
+)
+
+var (
+	setOnce sync.Once
+	set     *schemas.Set
+)
+
+// SchemasDir returns $MCP_CONFORM_SCHEMAS, failing the test with a clear message (never
+// skipping) when it is unset or not an absolute path.
+func SchemasDir(t testing.TB) string {
+	t.Helper()
+	dir := os.Getenv(schemas.EnvSchemas)
+	if dir == "" || !filepath.IsAbs(dir) {
+		t.Fatalf("%s must be the absolute path of the folder with <revision>/schema.json (e.g. ../shared/spec/schema); got %q", schemas.EnvSchemas, dir)
+	}
+	return dir
+}
+
+// Schemas returns one schema set over SchemasDir for the whole test binary; it never uses the
+// cache or the network.
+func Schemas(t testing.TB) *schemas.Set {
+	t.Helper()
+	dir := SchemasDir(t)
+	setOnce.Do(func() { set = schemas.NewSet(schemas.Source{Dir: dir, NoDownload: true}) })
+	return set
+}
+
+var listening = regexp.MustCompile(`listening on (http://\S+)`)
+
+// StartHTTPServer starts argv in its own process group, waits up to timeout for the line
+// "listening on URL" on its stderr and returns the URL. The server is sent SIGTERM, then
+// SIGKILL after 5 s, when the test ends.
+func StartHTTPServer(t testing.TB, timeout time.Duration, argv ...string) string {
+	t.Helper()
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("starting %s: %v", strings.Join(argv, " "), err)
+	}
+	t.Cleanup(func() {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+		done := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			<-done
+		}
+	})
+	found := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if m := listening.FindStringSubmatch(sc.Text()); m != nil {
+				found <- m[1]
+				break
+			}
+		}
+		_, _ = io.Copy(io.Discard, stderr)
+	}()
+	select {
+	case u := <-found:
+		return u
+	case <-time.After(timeout):
+		t.Fatalf("%s did not print its listening line within %s", strings.Join(argv, " "), timeout)
+	}
+	return ""
+}
