@@ -179,3 +179,61 @@ func TestRunJSONOnStdoutOnly(t *testing.T) {
 	}
 	require.Contains(t, stderr, "results: 6 pass")
 }
+
+// TestBaselineRoundTrip: --write-baseline on a broken run, the same run with that baseline
+// exits 0 with xfail, and the unbroken server with it exits 1 naming the stale entry.
+func TestBaselineRoundTrip(t *testing.T) {
+	schemasEnv(t)
+	self, err := os.Executable()
+	require.NoError(t, err)
+	baseline := filepath.Join(t.TempDir(), "baseline.yml")
+	broken := []string{"--", self, referenceServerCmd, "-break", "META-001"}
+	args := func(extra ...string) []string {
+		a := append([]string{"run", "--quiet-window", "200ms", "--rule", "META-", "--format", "json"}, extra...)
+		return a
+	}
+
+	code, _, stderr := mainOut(append(args("--write-baseline", baseline), broken...)...)
+	require.Equal(t, reports.ExitFail, code, stderr)
+	b, err := os.ReadFile(baseline)
+	require.NoError(t, err)
+	require.Contains(t, string(b), "rule: META-001")
+
+	code, stdout, stderr := mainOut(append(args("--baseline", baseline), broken...)...)
+	require.Equal(t, reports.ExitOK, code, stderr)
+	var run reports.Run
+	require.NoError(t, json.Unmarshal([]byte(stdout), &run))
+	require.Equal(t, 1, run.Summary.XFail)
+	require.Zero(t, run.Summary.Fail)
+
+	code, stdout, stderr = mainOut(append(args("--baseline", baseline), "--", self, referenceServerCmd)...)
+	require.Equal(t, reports.ExitFail, code, stderr)
+	require.Contains(t, stderr, "stale")
+	require.Contains(t, stderr, "META-001")
+	require.NoError(t, json.Unmarshal([]byte(stdout), &run))
+	require.Len(t, run.StaleBaseline, 1)
+	require.Equal(t, "META-001", run.StaleBaseline[0].Rule)
+}
+
+// TestReportRerendersSavedRun: `report` re-renders a saved results.json into HTML and JUnit
+// and exits as the run did.
+func TestReportRerendersSavedRun(t *testing.T) {
+	schemasEnv(t)
+	self, err := os.Executable()
+	require.NoError(t, err)
+	out := t.TempDir()
+	code, _, stderr := mainOut("run", "--quiet-window", "200ms", "--rule", "MSG-014", "--out", out, "--", self, referenceServerCmd, "-break", "MSG-014")
+	require.Equal(t, reports.ExitFail, code, stderr)
+	html, junit := filepath.Join(out, "again.html"), filepath.Join(out, "again.xml")
+	code, stdout, stderr := mainOut("report", filepath.Join(out, "results.json"), "--html", html, "--junit", junit)
+	require.Equal(t, reports.ExitFail, code, stderr)
+	require.Contains(t, stdout, "MSG-014")
+	for _, f := range []string{html, junit} {
+		b, err := os.ReadFile(f)
+		require.NoError(t, err)
+		require.Contains(t, string(b), "MSG-014")
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(out, "bad.json"), []byte(`{"schemaVersion":"1"}`), 0o644))
+	code, _, _ = mainOut("report", filepath.Join(out, "bad.json"))
+	require.Equal(t, reports.ExitUsage, code)
+}
