@@ -128,41 +128,15 @@ func registerSteps(sc *godog.ScenarioContext) {
 	}))
 
 	// Observe.
-	sc.Step(`^the response is a result$`, wc(func(ctx context.Context, w *world) error {
-		msg, err := w.responseMessage()
-		if err != nil {
-			return err
-		}
-		if msg.Kind != harness.KindResult {
-			return &Mismatch{Expected: "a result", Actual: describe(msg), Frames: w.lastSeqs()}
-		}
-		return nil
-	}))
-	sc.Step(`^the response is a result \(an error with code (-?\d+) is a warning\)$`, func(ctx context.Context, soft int64) error {
-		w := worldOf(ctx)
-		msg, err := w.responseMessage()
-		if err != nil {
-			return err
-		}
-		if msg.Kind == harness.KindResult {
-			return nil
-		}
-		m := &Mismatch{Expected: "a result", Actual: describe(msg), Frames: w.lastSeqs()}
-		if msg.Kind == harness.KindError && msg.Error.Code == soft {
-			m.Grade = reports.Warn
-		}
-		return m
+	sc.Step(`^the response is a result$`, func(ctx context.Context) error {
+		return worldOf(ctx).expectKind(harness.KindResult, 0)
 	})
-	sc.Step(`^the response is an error$`, wc(func(ctx context.Context, w *world) error {
-		msg, err := w.responseMessage()
-		if err != nil {
-			return err
-		}
-		if msg.Kind != harness.KindError {
-			return &Mismatch{Expected: "an error response", Actual: describe(msg), Frames: w.lastSeqs()}
-		}
-		return nil
-	}))
+	sc.Step(`^the response is a result \(an error with code (-?\d+) is a warning\)$`, func(ctx context.Context, soft int64) error {
+		return worldOf(ctx).expectKind(harness.KindResult, soft)
+	})
+	sc.Step(`^the response is an error$`, func(ctx context.Context) error {
+		return worldOf(ctx).expectKind(harness.KindError, 0)
+	})
 	sc.Step(`^the response is an error with code (-?\d+)$`, func(ctx context.Context, code int64) error {
 		return worldOf(ctx).expectCode(code, 0)
 	})
@@ -593,6 +567,24 @@ func (w *world) initialize(ctx context.Context, v string) error {
 	}
 	w.inits = append(w.inits, initAttempt{requested: v, ex: w.last})
 	return nil
+}
+
+// expectKind checks that the last response is a result or an error; an error with code soft
+// (when non-zero) is graded a warning instead of the rule's level.
+func (w *world) expectKind(kind harness.Kind, soft int64) error {
+	msg, err := w.responseMessage()
+	if err != nil {
+		return err
+	}
+	if msg.Kind == kind {
+		return nil
+	}
+	want := map[harness.Kind]string{harness.KindResult: "a result", harness.KindError: "an error response"}[kind]
+	m := &Mismatch{Expected: want, Actual: describe(msg), Frames: w.lastSeqs()}
+	if soft != 0 && msg.Kind == harness.KindError && msg.Error.Code == soft {
+		m.Grade = reports.Warn
+	}
+	return m
 }
 
 func (w *world) expectCode(code, soft int64) error {
