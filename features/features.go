@@ -11,3 +11,12 @@ import "embed"
 //
 //go:embed *.feature
 var FS embed.FS
+
+// CatalogTSV is the catalogue of every server rule mcp-conform knows, implemented or not,
+// generated from the rule tables of ../shared/spec/RULES.md by scripts/gen-rule-catalog.py.
+// Columns (tab-separated, with a header line): id, level, rev (26, 25 or both), transport
+// (any, stdio, http), source (spec page and heading per revision), chk (S, S+B, B or
+// "N/T (why)"), title.
+//
+//go:embed catalog.tsv
+var CatalogTSV string

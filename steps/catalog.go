@@ -133,7 +133,7 @@ func catalogFS(fsys fs.FS) ([]Rule, error) {
 			rules = append(rules, r)
 		}
 	}
-	sort.Slice(rules, func(i, j int) bool { return ruleLess(rules[i].ID, rules[j].ID) })
+	sort.Slice(rules, func(i, j int) bool { return RuleLess(rules[i].ID, rules[j].ID) })
 	return rules, nil
 }
 
@@ -189,8 +189,8 @@ func ruleOf(f *messages.Feature, sc *messages.Scenario, file string) (Rule, erro
 	return r, nil
 }
 
-// ruleLess orders rule ids by area then number ("MSG-9" < "MSG-10").
-func ruleLess(a, b string) bool {
+// RuleLess orders rule ids by area then number ("MSG-9" < "MSG-10").
+func RuleLess(a, b string) bool {
 	ai, bi := strings.LastIndexByte(a, '-'), strings.LastIndexByte(b, '-')
 	if ai < 0 || bi < 0 || a[:ai] != b[:bi] {
 		return a < b

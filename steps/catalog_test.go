@@ -108,3 +108,30 @@ func TestSelect(t *testing.T) {
 	all := Select(rules, nil, "")
 	require.Len(t, all, len(rules))
 }
+
+func TestKnownRulesCoverTheImplementedOnes(t *testing.T) {
+	known, err := KnownRules()
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, len(known), 300)
+	byID := map[string]Known{}
+	for _, k := range known {
+		require.NotContains(t, byID, k.ID)
+		byID[k.ID] = k
+		require.Contains(t, k.Section, "#", k.ID)
+	}
+	rules, err := Catalog()
+	require.NoError(t, err)
+	for _, r := range rules {
+		if r.ID == "SCHEMA-001" { // ours: the recorder's validation of every frame, not in the catalogue
+			continue
+		}
+		k, ok := byID[r.ID]
+		require.True(t, ok, "%s has a scenario but is not in features/catalog.tsv", r.ID)
+		require.Equal(t, k.Level, r.Level, "%s: level of the scenario and of the catalogue", r.ID)
+		if len(k.Transports) > 0 { // a rule of every transport may be checked on some only
+			require.Equal(t, k.Transports, r.Transports, "%s: transports", r.ID)
+		}
+	}
+	require.False(t, byID["TOOL-017"].Testable())
+	require.True(t, byID["MSG-014"].Testable())
+}

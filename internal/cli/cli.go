@@ -15,6 +15,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
+	"sort"
 	"strings"
 	"syscall"
 	"time"
@@ -480,11 +481,30 @@ func listCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcp-conform: %v\n", err)
 		return reports.ExitError
 	}
-	entries := make([]listEntry, 0, len(rules))
+	known, err := steps.KnownRules()
+	if err != nil {
+		fmt.Fprintf(stderr, "mcp-conform: %v\n", err)
+		return reports.ExitError
+	}
+	implemented := map[string]bool{}
+	entries := make([]listEntry, 0, len(known)+1)
 	for _, r := range rules {
+		implemented[r.ID] = true
 		entries = append(entries, listEntry{ID: r.ID, Level: r.Level, Since: r.Since, Until: r.Until, Transports: r.Transports,
 			Title: r.Title, Spec: r.SpecURL(), Status: "implemented"})
 	}
+	for _, k := range known {
+		if implemented[k.ID] {
+			continue
+		}
+		reason := "no scenario yet"
+		if !k.Testable() {
+			reason = "not black-box testable: " + strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(k.Check, "N/T"), " ("), ")")
+		}
+		entries = append(entries, listEntry{ID: k.ID, Level: k.Level, Since: k.Since, Until: k.Until, Transports: k.Transports,
+			Title: k.Title, Spec: k.SpecURL(), Status: "not-implemented", Reason: reason})
+	}
+	sort.SliceStable(entries, func(i, j int) bool { return steps.RuleLess(entries[i].ID, entries[j].ID) })
 	if *format == "json" {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -493,13 +513,20 @@ func listCmd(args []string, stdout, stderr io.Writer) int {
 		}
 		return reports.ExitOK
 	}
+	n := 0
 	for _, e := range entries {
 		tr := "any"
 		if len(e.Transports) > 0 {
 			tr = strings.Join(e.Transports, ",")
 		}
-		fmt.Fprintf(stdout, "%-11s %-10s %-5s %s\n", e.ID, e.Level, tr, e.Title)
+		status := "✓"
+		if e.Status != "implemented" {
+			status = "-"
+		} else {
+			n++
+		}
+		fmt.Fprintf(stdout, "%s %-11s %-10s %-5s %s\n", status, e.ID, e.Level, tr, e.Title)
 	}
-	fmt.Fprintf(stdout, "%d rules\n", len(entries))
+	fmt.Fprintf(stdout, "%d rules, %d implemented (✓); `list --format json` gives revisions, spec links and reasons\n", len(entries), n)
 	return reports.ExitOK
 }

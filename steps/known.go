@@ -1,0 +1,101 @@
+package steps
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mcp-conform/mcp-conform/features"
+	"github.com/mcp-conform/mcp-conform/harness"
+)
+
+// Known is a rule of the catalogue (features.CatalogTSV), implemented or not. Level is one
+// of MUST, MUST NOT, SHOULD, SHOULD NOT, MAY (an "(impl)" qualifier of the catalogue is
+// dropped); Since and Until bound the revisions; Transports is empty for every transport;
+// Section is the first "page#Heading" of its source; Check is the catalogue's S, S+B, B or
+// "N/T (why)".
+type Known struct {
+	ID           string
+	Level        string
+	Since, Until string
+	Transports   []string
+	Section      string
+	SpecRevision string
+	Check        string
+	Title        string
+}
+
+// Testable reports whether a black-box client can check the rule at all.
+func (k Known) Testable() bool { return !strings.HasPrefix(k.Check, "N/T") }
+
+// SpecURL returns the pinned URL of the rule's spec section (see Rule.SpecURL).
+func (k Known) SpecURL() string {
+	return Rule{Section: k.Section, SpecRevision: k.SpecRevision}.SpecURL()
+}
+
+// KnownRules parses the embedded rule catalogue. It returns an error naming the line when a
+// line does not have the seven columns or a known level, revision or transport.
+func KnownRules() ([]Known, error) {
+	var out []Known
+	lines := strings.Split(strings.TrimRight(features.CatalogTSV, "\n"), "\n")
+	for i, line := range lines[1:] {
+		f := strings.Split(line, "\t")
+		if len(f) != 7 {
+			return nil, fmt.Errorf("catalog.tsv line %d: %d columns, want 7", i+2, len(f))
+		}
+		k := Known{ID: f[0], Check: f[5], Title: f[6]}
+		k.Level = strings.TrimSpace(strings.Split(f[1], "(")[0])
+		if _, ok := ruleLevels[k.Level]; !ok {
+			return nil, fmt.Errorf("catalog.tsv line %d: unknown level %q", i+2, f[1])
+		}
+		switch f[2] {
+		case "26":
+			k.Since, k.SpecRevision = harness.ModernRevision, harness.ModernRevision
+		case "25":
+			k.Since, k.Until, k.SpecRevision = "2024-11-05", harness.LegacyRevision, harness.LegacyRevision
+		case "both":
+			k.Since, k.SpecRevision = "2024-11-05", harness.ModernRevision
+		default:
+			return nil, fmt.Errorf("catalog.tsv line %d: unknown revision column %q", i+2, f[2])
+		}
+		switch f[3] {
+		case "any":
+			k.Transports = []string{}
+		case "stdio", "http":
+			k.Transports = []string{f[3]}
+		default:
+			return nil, fmt.Errorf("catalog.tsv line %d: unknown transport %q", i+2, f[3])
+		}
+		k.Section = section(f[4])
+		out = append(out, k)
+	}
+	return out, nil
+}
+
+// ruleLevels lists the RFC 2119 levels a rule can have.
+var ruleLevels = map[string]bool{"MUST": true, "MUST NOT": true, "SHOULD": true, "SHOULD NOT": true, "MAY": true}
+
+// section turns the catalogue's source ("26:basic/index.mdx#Error Codes; S26 ...") into
+// "basic/index#Error Codes", the first spec page it names; a schema-only source becomes
+// "schema#<Type>".
+func section(source string) string {
+	for _, part := range strings.Split(source, ";") {
+		part = strings.TrimSpace(part)
+		if rest, ok := strings.CutPrefix(part, "26:"); ok {
+			return pageSection(rest)
+		}
+		if rest, ok := strings.CutPrefix(part, "25:"); ok {
+			return pageSection(rest)
+		}
+	}
+	first := strings.Fields(source)
+	if len(first) >= 2 && strings.HasPrefix(first[0], "S2") {
+		return "schema#" + strings.Trim(first[1], ",")
+	}
+	return "index#"
+}
+
+func pageSection(s string) string {
+	page, heading, _ := strings.Cut(s, "#")
+	page = strings.TrimSuffix(strings.Fields(page + " ")[0], ".mdx")
+	return page + "#" + strings.TrimSpace(heading)
+}
