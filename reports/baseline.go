@@ -290,6 +290,19 @@ func (b *Baseline) Apply(r *Run) (stale []BaselineEntry) {
 	if b == nil {
 		return r.StaleBaseline
 	}
+	// Undo an earlier baseline (a saved run given to `report --baseline`): its xfails are judged
+	// afresh by this one.
+	for i := range r.Results {
+		res := &r.Results[i]
+		if res.Verdict == XFail && res.BaselineVerdict != "" {
+			res.Verdict, res.BaselineVerdict = res.BaselineVerdict, ""
+			if rest, ok := strings.CutPrefix(res.Reason, xfailPrefix); ok {
+				if k := strings.Index(rest, xfailSep); k >= 0 {
+					res.Reason = rest[k+len(xfailSep):]
+				}
+			}
+		}
+	}
 	failed := make([]bool, len(b.Entries))
 	passed := make([]bool, len(b.Entries))
 	for i := range r.Results {
@@ -304,6 +317,7 @@ func (b *Baseline) Apply(r *Run) (stale []BaselineEntry) {
 				if orig == "" {
 					orig = "no reason recorded"
 				}
+				res.BaselineVerdict = res.Verdict
 				res.Verdict = XFail
 				res.Reason = xfailPrefix + flatten(e.Reason) + xfailSep + flatten(orig)
 				failed[j] = true
@@ -325,11 +339,35 @@ func (b *Baseline) Apply(r *Run) (stale []BaselineEntry) {
 	return stale
 }
 
+// Uncovered returns the entries of b that cover no result of r at all (their rule was not run:
+// --rule, --tags, another transport or revision). WriteBaseline keeps them, so refreshing a
+// baseline from a filtered run loses nothing. A nil baseline has none.
+func (b *Baseline) Uncovered(r *Run) []BaselineEntry {
+	if b == nil {
+		return nil
+	}
+	var out []BaselineEntry
+	for _, e := range b.Entries {
+		covered := false
+		for _, res := range r.Results {
+			if e.Covers(res) {
+				covered = true
+				break
+			}
+		}
+		if !covered {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 // WriteBaseline writes a baseline that accepts every current failure of r: one entry per
 // result that is fail, warn or xfail, with its rule, revision and transport, and as reason the
 // result's one-line reason (for xfail, the reason of the entry that covered it), in results
-// order, under a header comment. Replace the reasons with why each failure is accepted.
-func WriteBaseline(w io.Writer, r *Run) error {
+// order, then the keep entries (see Baseline.Uncovered), under a header comment. Replace the
+// reasons with why each failure is accepted.
+func WriteBaseline(w io.Writer, r *Run, keep ...BaselineEntry) error {
 	r.Finalize()
 	entries := []BaselineEntry{}
 	for _, res := range r.Results {
@@ -349,6 +387,10 @@ func WriteBaseline(w io.Writer, r *Run) error {
 			reason = res.Title
 		}
 		entries = append(entries, BaselineEntry{Rule: res.Rule, Revision: res.Revision, Transport: res.Transport, Reason: reason})
+	}
+	for _, e := range keep {
+		e.Line = 0
+		entries = append(entries, e)
 	}
 	var buf bytes.Buffer
 	fmt.Fprintf(&buf, "# mcp-conform baseline: the failures accepted for now (docs/baselines.md).\n")

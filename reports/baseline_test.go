@@ -296,3 +296,50 @@ func TestWriteBaselineWithNoFailures(t *testing.T) {
 	require.NoError(t, err)
 	require.Empty(t, b.Entries)
 }
+
+func TestApplyRejudgesAnEarlierBaseline(t *testing.T) {
+	r := &Run{Results: []Result{
+		{Rule: "MSG-014", Revision: "2026-07-28", Transport: "stdio", Verdict: Fail, Reason: "no reply"},
+		{Rule: "DISC-005", Revision: "2026-07-28", Transport: "stdio", Verdict: Warn, Reason: "no serverInfo"},
+	}}
+	old, err := ParseBaseline([]byte("expected-failures:\n  - rule: MSG-014\n    reason: old\n  - rule: DISC-005\n    reason: old too\n"))
+	require.NoError(t, err)
+	old.Apply(r) // sorts the results: DISC-005 first
+	require.Equal(t, "DISC-005", r.Results[0].Rule)
+	require.Equal(t, XFail, r.Results[0].Verdict)
+	require.Equal(t, Warn, r.Results[0].BaselineVerdict)
+
+	// A saved run re-judged by a baseline without DISC-005: its xfail becomes warn again.
+	newer, err := ParseBaseline([]byte("expected-failures:\n  - rule: MSG-014\n    reason: new\n"))
+	require.NoError(t, err)
+	newer.Apply(r)
+	byRule := map[string]Result{}
+	for _, res := range r.Results {
+		byRule[res.Rule] = res
+	}
+	require.Equal(t, Warn, byRule["DISC-005"].Verdict)
+	require.Equal(t, "no serverInfo", byRule["DISC-005"].Reason)
+	require.Equal(t, XFail, byRule["MSG-014"].Verdict)
+	require.Contains(t, byRule["MSG-014"].Reason, "new")
+	require.NotContains(t, byRule["MSG-014"].Reason, "old")
+
+	// No baseline at all keeps the xfails of the document (nothing to re-judge with).
+	var none *Baseline
+	none.Apply(r)
+	require.Equal(t, XFail, byRule["MSG-014"].Verdict)
+}
+
+func TestWriteBaselineKeepsEntriesOfRulesNotRun(t *testing.T) {
+	r := &Run{Results: []Result{{Rule: "MSG-014", Revision: "2026-07-28", Transport: "stdio", Verdict: Fail, Reason: "no reply"}}}
+	b, err := ParseBaseline([]byte("expected-failures:\n  - rule: MSG-015\n    reason: \"hand-written, see #12\"\n"))
+	require.NoError(t, err)
+	keep := b.Uncovered(r)
+	require.Len(t, keep, 1)
+	var buf bytes.Buffer
+	require.NoError(t, WriteBaseline(&buf, r, keep...))
+	back, err := ParseBaseline(buf.Bytes())
+	require.NoError(t, err)
+	require.Len(t, back.Entries, 2)
+	require.Equal(t, "MSG-015", back.Entries[1].Rule)
+	require.Equal(t, "hand-written, see #12", back.Entries[1].Reason)
+}

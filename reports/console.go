@@ -18,14 +18,14 @@ func WriteText(w io.Writer, r *Run, all bool) {
 		if !all && (res.Verdict == Pass || res.Verdict == NA) {
 			continue
 		}
-		line := fmt.Sprintf("%-10s %-10s %-10s %-5s %s", strings.ToUpper(string(res.Verdict)), res.Rule, res.Revision, res.Transport, res.Title)
+		line := fmt.Sprintf("%-10s %-10s %-10s %-5s %s", strings.ToUpper(string(res.Verdict)), flatten(res.Rule), flatten(res.Revision), flatten(res.Transport), flatten(res.Title))
 		if res.Reason != "" && res.Verdict != Pass {
 			line += " — " + oneLine(res.Reason)
 		}
 		fmt.Fprintln(w, line)
 	}
 	if r.Aborted != "" {
-		fmt.Fprintf(w, "run not carried out in full: %s\n", r.Aborted)
+		fmt.Fprintf(w, "run not carried out in full: %s\n", flatten(r.Aborted))
 	}
 	var parts []string
 	for _, v := range Verdicts {
@@ -42,6 +42,12 @@ func oneLine(s string) string {
 	}
 	return s
 }
+
+// ConsoleText makes text (much of it supplied by the server under test) safe to print on a
+// console or CI log: white space runs become one space and control characters are written as
+// \xNN, so it can neither break a line (no injected "::error::" workflow commands) nor drive
+// the terminal.
+func ConsoleText(s string) string { return flatten(s) }
 
 // flatten turns every run of white space (newlines included) into one space, trims both ends,
 // and writes other control characters (ESC, BEL, C1) as \xNN, so text a server supplied can
@@ -83,6 +89,9 @@ func DetectConsole(w io.Writer, noColor bool) ConsoleOptions {
 }
 
 func consoleOptions(terminal, noColor bool, noColorEnv string) ConsoleOptions {
+	if os.Getenv("TERM") == "dumb" { // no cursor control, no colour
+		return ConsoleOptions{}
+	}
 	return ConsoleOptions{Terminal: terminal, Color: terminal && !noColor && noColorEnv == ""}
 }
 

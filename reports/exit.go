@@ -14,10 +14,10 @@ const (
 
 // ExitCode computes the process exit code of a finished run: ExitFail when any result is fail
 // (or warn, with strict) or staleBaseline is non-zero; otherwise ExitError when the run was
-// aborted or any result is error; otherwise ExitOK. xfail, info, na and untestable never
-// change it.
+// aborted, checked nothing at all, or any result is error; otherwise ExitOK. xfail, info, na
+// and untestable never change it.
 func ExitCode(r *Run, strict bool, staleBaseline int) int {
-	failed, errored := staleBaseline > 0, r.Aborted != ""
+	failed, errored := staleBaseline > 0, r.Aborted != "" || len(r.Results) == 0
 	for _, res := range r.Results {
 		switch res.Verdict {
 		case Fail:

@@ -212,21 +212,24 @@ type SchemaError struct {
 // say what the rule wanted and what the server did. Frames lists the seq of the frames the
 // check exchanged. Feature names the feature (spec page) the scenario lives in.
 type Result struct {
-	Rule         string        `json:"rule"`
-	Level        string        `json:"level"`
-	Revision     string        `json:"revision"`
-	Transport    string        `json:"transport"`
-	Verdict      Verdict       `json:"verdict"`
-	Title        string        `json:"title"`
-	Feature      string        `json:"feature"`
-	Spec         Spec          `json:"spec"`
-	Reason       string        `json:"reason,omitempty"`
-	Expected     string        `json:"expected,omitempty"`
-	Actual       string        `json:"actual,omitempty"`
-	Steps        []Step        `json:"steps"`
-	SchemaErrors []SchemaError `json:"schemaErrors,omitempty"`
-	Frames       []int         `json:"frames"`
-	DurationMs   int64         `json:"durationMs"`
+	Rule      string  `json:"rule"`
+	Level     string  `json:"level"`
+	Revision  string  `json:"revision"`
+	Transport string  `json:"transport"`
+	Verdict   Verdict `json:"verdict"`
+	// BaselineVerdict is, for an xfail, the verdict the baseline entry covered (fail or warn),
+	// so that applying another baseline to a saved run starts from the truth.
+	BaselineVerdict Verdict       `json:"baselineVerdict,omitempty"`
+	Title           string        `json:"title"`
+	Feature         string        `json:"feature"`
+	Spec            Spec          `json:"spec"`
+	Reason          string        `json:"reason,omitempty"`
+	Expected        string        `json:"expected,omitempty"`
+	Actual          string        `json:"actual,omitempty"`
+	Steps           []Step        `json:"steps"`
+	SchemaErrors    []SchemaError `json:"schemaErrors,omitempty"`
+	Frames          []int         `json:"frames"`
+	DurationMs      int64         `json:"durationMs"`
 }
 
 // HTTP is the HTTP envelope of a frame (see harness.HTTPMeta).

@@ -26,10 +26,12 @@ func TestExitCode(t *testing.T) {
 		return r
 	}
 	require.Equal(t, ExitOK, ExitCode(run(Pass, Warn, Info, NA, Untestable, XFail), false, 0))
+	require.Equal(t, ExitError, ExitCode(run(), false, 0), "a run that checked nothing")
 	require.Equal(t, ExitFail, ExitCode(run(Pass, Warn), true, 0), "--strict counts warn")
 	require.Equal(t, ExitFail, ExitCode(run(Fail, Error), false, 0), "fail beats error")
 	require.Equal(t, ExitError, ExitCode(run(Pass, Error), false, 0))
 	require.Equal(t, ExitFail, ExitCode(run(Pass), false, 1), "stale baseline entry")
+	require.Equal(t, ExitFail, ExitCode(run(), false, 1), "stale entry beats an empty run")
 	aborted := run(Pass)
 	aborted.Aborted = "server did not start"
 	require.Equal(t, ExitError, ExitCode(aborted, false, 0))

@@ -150,6 +150,8 @@ func Run(ctx context.Context, cfg Config) (*reports.Run, error) {
 	e.validateFrames(run)
 	run.StderrTail = e.stderrTail()
 	run.Frames = exportFrames(e.rec.Frames())
+	e.stdoutPurity(run)
+	redact(run, cfg.Header)
 	run.DurationMs = time.Since(start).Milliseconds()
 	run.Finalize()
 	return run, nil
@@ -615,4 +617,85 @@ func exportFrames(frames []*harness.Frame) []reports.Frame {
 		out = append(out, rf)
 	}
 	return out
+}
+
+// redact replaces every value the user passed with --header (tokens, keys) wherever it shows
+// up in the run: a server that echoes it back must not get it written into the reports. Values
+// shorter than 4 bytes are left alone (they would match everywhere).
+func redact(run *reports.Run, header http.Header) {
+	var secrets []string
+	for _, vals := range header {
+		for _, v := range vals {
+			if len(v) >= 4 {
+				secrets = append(secrets, v)
+			}
+		}
+	}
+	if len(secrets) == 0 {
+		return
+	}
+	clean := func(s string) string {
+		for _, v := range secrets {
+			s = strings.ReplaceAll(s, v, harness.Redacted)
+		}
+		return s
+	}
+	for i := range run.Frames {
+		f := &run.Frames[i]
+		f.Raw = clean(f.Raw)
+		if f.RawBase64 != "" {
+			if b := mustDecode(f.RawBase64); clean(string(b)) != string(b) {
+				f.RawBase64 = base64Std([]byte(clean(string(b))))
+			}
+		}
+		if f.HTTP != nil {
+			for k, vals := range f.HTTP.Headers {
+				for j := range vals {
+					vals[j] = clean(vals[j])
+				}
+				f.HTTP.Headers[k] = vals
+			}
+		}
+	}
+	for i := range run.Results {
+		r := &run.Results[i]
+		r.Reason, r.Expected, r.Actual = clean(r.Reason), clean(r.Expected), clean(r.Actual)
+		for j := range r.SchemaErrors {
+			r.SchemaErrors[j].Message = clean(r.SchemaErrors[j].Message)
+		}
+	}
+	for i := range run.Notes {
+		run.Notes[i] = clean(run.Notes[i])
+	}
+	run.StderrTail, run.Aborted = clean(run.StderrTail), clean(run.Aborted)
+}
+
+// stdoutPurity makes STDIO-002 judge every stdout line of the run, not only those of its own
+// scenario: a server that writes junk after some other request (say, after malformed input)
+// breaks the rule just the same. Split messages are STDIO-001's.
+func (e *env) stdoutPurity(run *reports.Run) {
+	e.mu.Lock()
+	connRev := map[int]string{}
+	for k, v := range e.connRev {
+		connRev[k] = v
+	}
+	e.mu.Unlock()
+	for i := range run.Results {
+		res := &run.Results[i]
+		if res.Rule != "STDIO-002" || res.Verdict != reports.Pass {
+			continue
+		}
+		for _, f := range run.Frames {
+			if f.Dir != string(harness.DirServerToClient) || f.Transport != harness.TransportStdio || f.Problem == "" ||
+				strings.HasPrefix(f.Problem, harness.ProblemSplit) || connRev[f.Conn] != res.Revision {
+				continue
+			}
+			res.Verdict = levelVerdict(res.Level)
+			res.Expected = "every stdout line to be one JSON-RPC message"
+			res.Actual = fmt.Sprintf("frame %d: %s: %s", f.Seq, f.Problem, short([]byte(f.Raw)))
+			res.Reason = "expected " + res.Expected + ", got " + res.Actual
+			res.Frames = dedupe(append(res.Frames, f.Seq))
+			break
+		}
+	}
 }

@@ -17,6 +17,11 @@ const maxSchemaErrors = 200
 
 func base64Std(b []byte) string { return base64.StdEncoding.EncodeToString(b) }
 
+func mustDecode(s string) []byte {
+	b, _ := base64.StdEncoding.DecodeString(s)
+	return b
+}
+
 // validateFrame validates one recorded frame against the schema of revision rev, by its most
 // specific type. Frames that are not JSON-RPC messages at all (stdio framing violations) and
 // empty HTTP bodies are not schema-checked: the transport rules judge them.

@@ -192,8 +192,18 @@ func (o *runOptions) config(rest []string, stderr io.Writer, override *steps.Con
 		fmt.Fprintf(stderr, "mcp-conform: %v\n", err)
 		return cfg, reports.ExitError
 	}
-	if len(steps.Select(catalog, o.rules, o.tags)) == 0 {
-		return cfg, usageError(stderr, "no rule matches --rule %q --tags %q (rule ids are upper case, e.g. MSG-014; tags look like @MUST or @rule:MSG-014); `mcp-conform list` shows them", []string(o.rules), o.tags)
+	// Every filter must select something: a typo in one of several must not go unnoticed.
+	for _, p := range o.rules {
+		if len(steps.Select(catalog, []string{p}, "")) == 0 {
+			return cfg, usageError(stderr, "--rule %q matches no rule (ids are upper case, e.g. MSG-014); `mcp-conform list` shows them", p)
+		}
+	}
+	if o.tags != "" {
+		for _, alt := range strings.Split(o.tags, ",") {
+			if len(steps.Select(catalog, o.rules, alt)) == 0 {
+				return cfg, usageError(stderr, "--tags %q: %q selects no rule (tags look like @MUST or @rule:MSG-014)", o.tags, strings.TrimSpace(alt))
+			}
+		}
 	}
 	if dir := o.schemasDir; dir != "" {
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
@@ -300,7 +310,10 @@ func (o runOptions) outputs(html, junit string) []output {
 		outs = append(outs, output{junit, reports.WriteJUnit})
 	}
 	if o.writeBaseline != "" {
-		outs = append(outs, output{o.writeBaseline, reports.WriteBaseline})
+		loaded := o.loaded
+		outs = append(outs, output{o.writeBaseline, func(w io.Writer, r *reports.Run) error {
+			return reports.WriteBaseline(w, r, loaded.Uncovered(r)...)
+		}})
 	}
 	return outs
 }
@@ -334,7 +347,7 @@ func finish(run *reports.Run, o runOptions, outs []output, stdout, stderr io.Wri
 		reports.WriteText(stdout, run, false)
 	}
 	for _, n := range run.Notes {
-		fmt.Fprintf(stderr, "note: %s\n", n)
+		fmt.Fprintf(stderr, "note: %s\n", reports.ConsoleText(n))
 	}
 	if err := reports.WriteSummary(stderr, run, reports.DetectConsole(stderr, o.noColor), written...); err != nil {
 		writeErr = true
@@ -362,6 +375,11 @@ func (o *runOptions) loadBaseline(catalog []steps.Rule, stderr io.Writer) int {
 	}
 	for _, e := range b.Unknown(func(id string) bool { return known[id] }) {
 		fmt.Fprintf(stderr, "mcp-conform: warning: baseline entry %s (line %d) names a rule this build does not know\n", e, e.Line)
+	}
+	for _, e := range b.Entries {
+		if e.Revision != "" && !harness.IsKnownRevision(e.Revision) {
+			return usageError(stderr, "--baseline: line %d: revision %q is not one of %s", e.Line, e.Revision, strings.Join(harness.KnownRevisions, ", "))
+		}
 	}
 	o.loaded = b
 	return -1

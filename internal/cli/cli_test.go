@@ -57,6 +57,8 @@ func TestUsageErrors(t *testing.T) {
 		"bad tags":         {"run", "--tags", "@MUST &&", "--", "x"},
 		"tags match none":  {"run", "--tags", "@MSG-014", "--", "x"},
 		"rule match none":  {"run", "--rule", "msg-009", "--", "x"},
+		"one rule typo":    {"run", "--rule", "MSG-014", "--rule", "XYZ-999", "--", "x"},
+		"one tag typo":     {"run", "--tags", "@rule:MSG-014, @rule:MSG-9999", "--", "x"},
 		"schemas missing":  {"run", "--schemas", "/nonexistent/schemas", "--", "x"},
 		"out unwritable":   {"run", "--out", "/proc/nope", "--", "x"},
 		"demo with url":    {"demo", "--url", "http://127.0.0.1:1/mcp"},
