@@ -89,8 +89,9 @@ type junitSkipped struct {
 //
 // Times come from the model (DurationMs, StartedAt), never from the clock, so the same Run
 // always gives the same bytes. Text XML 1.0 cannot carry (control characters a server sent)
-// is written as U+FFFD. An aborted run gets no extra testcase: the counts always equal
-// results.json's, and the exit code reports the abort.
+// is written as U+FFFD. What fails the gate besides the results gets a testsuite
+// "mcp-conform run" of its own: a failing testcase per stale baseline entry and an error
+// testcase when the run was not carried out in full.
 func WriteJUnit(w io.Writer, r *Run) error {
 	r.Finalize()
 	stamp := r.StartedAt.UTC().Format(junitTimestamp)
@@ -124,6 +125,33 @@ func WriteJUnit(w io.Writer, r *Run) error {
 		s.ms += max(res.DurationMs, 0)
 		s.Cases = append(s.Cases, junitTestcase(res))
 	}
+	// What fails the gate outside the results: stale baseline entries (exit 1) and a run that
+	// was not carried out (exit 3). A JUnit view must not show green for them.
+	if len(r.StaleBaseline) > 0 || r.Aborted != "" {
+		run := junitSuite{Name: junitRunSuite, Timestamp: stamp}
+		for _, e := range r.StaleBaseline {
+			run.Tests++
+			run.Failures++
+			run.Cases = append(run.Cases, junitCase{
+				Name: "stale baseline entry " + e.String(), Classname: junitRunSuite, Time: junitSeconds(0),
+				Properties: []junitProperty{{"rule", e.Rule}, {"verdict", string(Fail)}},
+				Failure:    &junitProblem{Message: "the rule passes now: remove the entry from the baseline", Type: "stale-baseline", Body: e.Reason},
+			})
+		}
+		if r.Aborted != "" {
+			run.Tests++
+			run.Errors++
+			run.Cases = append(run.Cases, junitCase{
+				Name: "run carried out in full", Classname: junitRunSuite, Time: junitSeconds(0),
+				Properties: []junitProperty{{"verdict", string(Error)}},
+				Error:      &junitProblem{Message: r.Aborted, Type: "aborted"},
+			})
+		}
+		doc.Tests += run.Tests
+		doc.Failures += run.Failures
+		doc.Errors += run.Errors
+		doc.Suites = append(doc.Suites, run)
+	}
 	for i := range doc.Suites {
 		doc.Suites[i].Time = junitSeconds(doc.Suites[i].ms)
 	}
@@ -145,6 +173,13 @@ func WriteJUnit(w io.Writer, r *Run) error {
 // JUnitCaseName is the testcase name WriteJUnit gives res: "<rule-id> <title> [<revision>
 // <transport>]".
 func JUnitCaseName(res Result) string {
+	return junitCaseName(res)
+}
+
+// junitRunSuite names the testsuite of stale baseline entries and of an aborted run.
+const junitRunSuite = "mcp-conform run"
+
+func junitCaseName(res Result) string {
 	return fmt.Sprintf("%s %s [%s %s]", res.Rule, res.Title, res.Revision, res.Transport)
 }
 
