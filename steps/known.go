@@ -20,8 +20,11 @@ type Known struct {
 	Transports   []string
 	Section      string
 	SpecRevision string
-	Check        string
-	Title        string
+	// LegacySection is the 2025-11-25 page and heading of a rule that holds in both eras
+	// ("" when the catalogue names none): legacy results link there.
+	LegacySection string
+	Check         string
+	Title         string
 }
 
 // Testable reports whether a black-box client can check the rule at all.
@@ -66,6 +69,12 @@ func KnownRules() ([]Known, error) {
 			return nil, fmt.Errorf("catalog.tsv line %d: unknown transport %q", i+2, f[3])
 		}
 		k.Section = section(f[4])
+		for _, part := range strings.Split(f[4], ";") {
+			if rest, ok := strings.CutPrefix(strings.TrimSpace(part), "25:"); ok {
+				k.LegacySection = pageSection(rest)
+				break
+			}
+		}
 		out = append(out, k)
 	}
 	return out, nil

@@ -62,6 +62,8 @@ type env struct {
 	connRev map[int]string
 	stderr  []string
 	notes   []string
+	// legacySpec maps a rule of both eras to its 2025-11-25 "page#Heading".
+	legacySpec map[string]string
 	// stopped says why the run's context ended (interrupt or run timeout).
 	stopped func() string
 	// startup is how long the server took to answer its first request after being started
@@ -96,6 +98,14 @@ func Run(ctx context.Context, cfg Config) (*reports.Run, error) {
 	e := &env{cfg: cfg, rec: harness.NewRecorder(start), rules: map[string]Rule{}, connRev: map[int]string{}}
 	for _, r := range rules {
 		e.rules[r.ID] = r
+	}
+	if known, err := KnownRules(); err == nil {
+		e.legacySpec = map[string]string{}
+		for _, k := range known {
+			if k.LegacySection != "" {
+				e.legacySpec[k.ID] = k.LegacySection
+			}
+		}
 	}
 	run := &reports.Run{
 		SchemaVersion: reports.SchemaVersion,
@@ -545,7 +555,7 @@ func (s *suiteRun) record(w *world, err error) {
 		res = &reports.Result{
 			Rule: w.rule.ID, Level: w.rule.Level, Revision: s.t.revision, Transport: s.env.cfg.Transport,
 			Verdict: v, Title: w.rule.Title, Feature: w.rule.Feature,
-			Spec:   reports.Spec{Section: w.rule.Section, URL: w.rule.SpecURL()},
+			Spec:   s.spec(w.rule),
 			Reason: reason, Expected: expected, Actual: actual, Steps: []reports.Step{}, Frames: []int{},
 		}
 		s.results[key] = res
@@ -566,6 +576,33 @@ func (s *suiteRun) record(w *world, err error) {
 	if s.rows[key] == 1 {
 		s.env.cfg.Progress.Done(w.rule.Feature, w.rule.ID)
 	}
+}
+
+// legacyPages are the pages of the 2025-11-25 specification (docs/specification/2025-11-25 at
+// the pinned commit).
+var legacyPages = map[string]bool{
+	"architecture/index": true, "basic/authorization": true, "basic/index": true, "basic/lifecycle": true,
+	"basic/transports": true, "basic/utilities/cancellation": true, "basic/utilities/ping": true,
+	"basic/utilities/progress": true, "basic/utilities/tasks": true, "client/elicitation": true,
+	"client/roots": true, "client/sampling": true, "schema": true, "server/index": true, "server/prompts": true,
+	"server/resources": true, "server/tools": true, "server/utilities/completion": true,
+	"server/utilities/logging": true, "server/utilities/pagination": true,
+}
+
+// spec returns the spec section of rule for this target: a legacy result of a rule that holds
+// in both eras links to the 2025-11-25 page when the catalogue names one.
+func (s *suiteRun) spec(rule Rule) reports.Spec {
+	if !s.t.modern && rule.SpecRevision == harness.ModernRevision {
+		sec := s.env.legacySpec[rule.ID]
+		if page, _, _ := strings.Cut(rule.Section, "#"); sec == "" && legacyPages[page] {
+			sec = rule.Section // the same page exists in 2025-11-25
+		}
+		if sec != "" {
+			legacy := Rule{Section: sec, SpecRevision: harness.LegacyRevision}
+			return reports.Spec{Section: sec, URL: legacy.SpecURL()}
+		}
+	}
+	return reports.Spec{Section: rule.Section, URL: rule.SpecURL()}
 }
 
 func (s *suiteRun) verdict(w *world, err error) (v reports.Verdict, reason, expected, actual string) {
