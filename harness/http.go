@@ -551,7 +551,7 @@ loop:
 		what := fmt.Sprintf("%s (id %s)", methodName(sp.rpcMethod), idText(sp.id))
 		switch info.End {
 		case EndContext:
-			ex.Err = fmt.Errorf("timeout: no response to %s on the SSE stream: %w", what, ctx.Err())
+			ex.Err = &TimeoutError{What: what + " on the SSE stream", Err: ctx.Err()}
 		case EndError:
 			ex.Err = fmt.Errorf("reading the SSE stream for %s: %w", what, readErr)
 		default:

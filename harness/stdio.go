@@ -435,7 +435,11 @@ func (s *Stdio) await(ctx context.Context, w *waiter) (*Exchange, error) {
 		if !w.claimed && !w.finished {
 			s.removePending(w)
 			w.finished = true
-			w.ex.Err = fmt.Errorf("timeout: no response to %s (id %s): %w", methodName(w.method), idText(w.id), ctx.Err())
+			what := fmt.Sprintf("%s (id %s)", methodName(w.method), idText(w.id))
+			if len(w.id) == 0 {
+				what = "the message (its id could not be read)"
+			}
+			w.ex.Err = &TimeoutError{What: what, Err: ctx.Err()}
 			close(w.done)
 		}
 		s.mu.Unlock()
@@ -786,6 +790,24 @@ func responseKey(m *Message) string {
 	}
 	return IDKey(m.ID)
 }
+
+// TimeoutError says that no response to What arrived before the request's deadline; it
+// unwraps to the context error (context.DeadlineExceeded or context.Canceled).
+type TimeoutError struct {
+	What string
+	Err  error
+}
+
+// Error reads "no response within the timeout to tools/list (id 3)".
+func (e *TimeoutError) Error() string {
+	if errors.Is(e.Err, context.Canceled) {
+		return "no response to " + e.What + " before the run was stopped"
+	}
+	return "no response within the timeout to " + e.What
+}
+
+// Unwrap returns the context error.
+func (e *TimeoutError) Unwrap() error { return e.Err }
 
 func idText(id json.RawMessage) string {
 	if len(id) == 0 {

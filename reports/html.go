@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"embed"
 	"encoding/base64"
@@ -76,7 +77,48 @@ func cspHash(s string) string {
 // suffix, so every id in the page is unique.
 func WriteHTML(w io.Writer, r *Run) error {
 	r.Finalize()
-	return htmlPage.tmpl.Execute(w, buildPage(r))
+	var buf bytes.Buffer
+	if err := htmlPage.tmpl.Execute(&buf, buildPage(r)); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, visibleControls(buf.String()))
+	return err
+}
+
+// visibleControls writes the invisible characters a server may send as visible escapes:
+// bidirectional overrides and isolates (which would make text read backwards, U+202A..U+202E,
+// U+2066..U+2069, U+200E, U+200F, U+061C) as \uXXXX, and C0 control characters other than
+// tab, newline and carriage return as \xNN. The template itself uses none of them, so only
+// server-supplied text changes.
+func visibleControls(s string) string {
+	if !strings.ContainsFunc(s, hiddenControl) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 64)
+	for _, c := range s {
+		switch {
+		case !hiddenControl(c):
+			b.WriteRune(c)
+		case c < 0x20 || c == 0x7f:
+			fmt.Fprintf(&b, "\\x%02x", c)
+		default:
+			fmt.Fprintf(&b, "\\u%04x", c)
+		}
+	}
+	return b.String()
+}
+
+func hiddenControl(c rune) bool {
+	switch {
+	case c == '\t' || c == '\n' || c == '\r':
+		return false
+	case c < 0x20 || c == 0x7f:
+		return true
+	case c >= 0x202a && c <= 0x202e, c >= 0x2066 && c <= 0x2069, c == 0x200e, c == 0x200f, c == 0x061c:
+		return true
+	}
+	return false
 }
 
 // verdictMeaning defines each verdict for the legend (README "Verdicts and exit codes").

@@ -611,3 +611,17 @@ func BenchmarkWriteHTML2000Frames(b *testing.B) {
 	}
 	b.ReportMetric(float64(buf.Len()), "bytes/report")
 }
+
+func TestHTMLShowsBidiAndControlCharacters(t *testing.T) {
+	r := &Run{SchemaVersion: SchemaVersion, Server: &Server{Name: "evil\u202ename\x1b[2J\x07", Version: "1"},
+		Results: []Result{{Rule: "MSG-014", Revision: "2026-07-28", Transport: "stdio", Verdict: Fail, Title: "t", Feature: "f",
+			Reason: "got \u2066isolated\u2069", Steps: []Step{}, Frames: []int{}}}}
+	var buf bytes.Buffer
+	require.NoError(t, WriteHTML(&buf, r))
+	page := buf.String()
+	for _, c := range []string{"\u202e", "\u2066", "\u2069", "\x1b", "\x07"} {
+		require.NotContains(t, page, c)
+	}
+	require.Contains(t, page, `evil\u202ename\x1b[2J\x07`)
+	require.Contains(t, page, `got \u2066isolated\u2069`)
+}
