@@ -76,10 +76,16 @@ func runReference(t testing.TB, transport string, revision string, breaks ...str
 // runReferenceSeed is runReference with the scenarios shuffled by seed (0 keeps file order).
 func runReferenceSeed(t testing.TB, transport string, revision string, seed int64, breaks ...string) *reports.Run {
 	t.Helper()
+	return runReferenceWith(t, transport, revision, seed, 1, breaks...)
+}
+
+// runReferenceWith is runReferenceSeed with concurrency scenarios at once.
+func runReferenceWith(t testing.TB, transport string, revision string, seed int64, concurrency int, breaks ...string) *reports.Run {
+	t.Helper()
 	cfg := steps.Config{
 		Transport: transport, Revision: revision, StartupTimeout: 30 * time.Second, Timeout: 5 * time.Second,
 		QuietWindow: 300 * time.Millisecond, ShutdownGrace: 500 * time.Millisecond, RunTimeout: 3 * time.Minute, MaxFrame: 1 << 20, Schemas: testutil.Schemas(t),
-		Concurrency: 1, Randomize: seed, Tool: reports.Tool{Name: "mcp-conform", Version: "test", Commit: "test"},
+		Concurrency: concurrency, Randomize: seed, Tool: reports.Tool{Name: "mcp-conform", Version: "test", Commit: "test"},
 	}
 	if revision == "" {
 		cfg.Revision = "auto"
@@ -128,10 +134,11 @@ func TestReferencePasses(t *testing.T) {
 	for _, transport := range []string{"stdio", "http"} {
 		t.Run(transport, func(t *testing.T) {
 			t.Parallel()
-			// Shuffled, so that state leaking from one scenario into another shows.
+			// Shuffled and concurrent (STYLE.md), so that state leaking from one scenario into
+			// another, or a race on a shared connection, shows.
 			seed := time.Now().UnixNano()
 			t.Logf("scenario order seed %d", seed)
-			run := runReferenceSeed(t, transport, "", seed)
+			run := runReferenceWith(t, transport, "", seed, 4)
 			require.Equal(t, []string{"2026-07-28", "2025-11-25"}, run.Revisions)
 			require.Zero(t, run.Summary.Fail+run.Summary.Error+run.Summary.Warn, "unexpected verdicts:\n%s", describeRun(run))
 			require.GreaterOrEqual(t, run.Summary.Pass, 25)
