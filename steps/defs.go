@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"mime"
 	"net/http"
 	"reflect"
 	"regexp"
@@ -93,6 +94,21 @@ func registerSteps(sc *godog.ScenarioContext) {
 	})
 	sc.Step(`^the client sends a "([^"]+)" request with the "([^"]+)" header set to "([^"]*)"$`, func(ctx context.Context, method, name, value string) error {
 		return worldOf(ctx).sendMethod(ctx, method, "", nil, func(h http.Header) []string { h.Set(name, value); return nil })
+	})
+	sc.Step(`^the client sends a "([^"]+)" request with its MCP header names in (lower|upper) case$`, func(ctx context.Context, method, spelling string) error {
+		spell := strings.ToLower
+		if spelling == "upper" {
+			spell = strings.ToUpper
+		}
+		return worldOf(ctx).sendMethod(ctx, method, "", nil, func(h http.Header) []string {
+			for k, vs := range h {
+				if strings.HasPrefix(strings.ToLower(k), "mcp-") {
+					delete(h, k)
+					h[spell(k)] = vs // raw map key: sent as spelled
+				}
+			}
+			return nil
+		})
 	})
 	sc.Step(`^the client closes the server's standard input$`, wc(func(ctx context.Context, w *world) error {
 		s, err := w.stdio()
@@ -367,6 +383,126 @@ func registerSteps(sc *godog.ScenarioContext) {
 		}
 		return nil
 	}))
+	// Streamable HTTP (basic/transports/streamable-http).
+	sc.Step(`^the client sends an HTTP (GET|DELETE) to the endpoint$`, func(ctx context.Context, method string) error {
+		return worldOf(ctx).sendBare(ctx, method)
+	})
+	sc.Step(`^the HTTP status is 405 \(a dual-era server may answer as its legacy transport does\)$`, wc(expect405))
+	sc.Step(`^the notification, unless refused with an error status, gets 202 Accepted with no body$`, wc(func(ctx context.Context, w *world) error {
+		h, err := w.lastHTTP()
+		if err != nil {
+			return err
+		}
+		if h.Status >= 300 {
+			return w.setSkip(reports.NA, fmt.Sprintf("the server refused the notification with HTTP %d (judged by HTTP-003)", h.Status))
+		}
+		return expectSilence(ctx, w)
+	}))
+	sc.Step(`^every reply to a request in this scenario has Content-Type application/json or text/event-stream$`, wc(func(ctx context.Context, w *world) error {
+		n := 0
+		for _, ex := range w.exchanges {
+			if ex.HTTP == nil || ex.Sent == nil {
+				continue
+			}
+			if msg, err := harness.ParseMessage(ex.Sent.Raw); err != nil || msg.Kind != harness.KindRequest {
+				continue
+			}
+			n++
+			ct := ex.HTTP.Headers.Get("Content-Type")
+			if mt := mediaType(ct); mt != "application/json" && mt != "text/event-stream" {
+				return &Mismatch{Expected: "Content-Type application/json or text/event-stream",
+					Actual: fmt.Sprintf("HTTP %d with Content-Type %q in reply to %s", ex.HTTP.Status, ct, ex.Sent.Method), Frames: exchangeSeqs(ex)}
+			}
+		}
+		if n == 0 {
+			return fmt.Errorf("feature bug: no request got an HTTP reply in this scenario")
+		}
+		return nil
+	}))
+	sc.Step(`^every application/json reply in this scenario is one response object with the request id$`, wc(func(ctx context.Context, w *world) error {
+		n := 0
+		for _, ex := range w.exchanges {
+			if ex.HTTP == nil || ex.Sent == nil || mediaType(ex.HTTP.Headers.Get("Content-Type")) != "application/json" {
+				continue
+			}
+			sent, err := harness.ParseMessage(ex.Sent.Raw)
+			if err != nil || sent.Kind != harness.KindRequest {
+				continue
+			}
+			n++
+			var body []byte
+			if len(ex.Frames) > 0 {
+				body = ex.Frames[0].Raw
+			}
+			msg, err := harness.ParseMessage(body)
+			switch {
+			case len(bytes.TrimSpace(body)) == 0 || bytes.TrimSpace(body)[0] != '{' || err != nil:
+				return &Mismatch{Expected: "one JSON-RPC response object", Actual: "body " + short(body), Frames: exchangeSeqs(ex)}
+			case msg.Kind != harness.KindResult && msg.Kind != harness.KindError:
+				return &Mismatch{Expected: "one JSON-RPC response object", Actual: describe(msg), Frames: exchangeSeqs(ex)}
+			case !msg.HasID || harness.IDKey(msg.ID) != harness.IDKey(sent.ID):
+				actual := "no id member"
+				if msg.HasID {
+					actual = "id " + harness.IDKey(msg.ID)
+				}
+				return &Mismatch{Expected: "the request's id " + harness.IDKey(sent.ID), Actual: actual, Frames: exchangeSeqs(ex)}
+			}
+		}
+		if n == 0 {
+			return w.setSkip(reports.NA, "no request was answered with application/json (every reply was an SSE stream)")
+		}
+		return nil
+	}))
+	sc.Step(`^no reply in this scenario has the "([^"]+)" header$`, func(ctx context.Context, name string) error {
+		w := worldOf(ctx)
+		for _, ex := range w.exchanges {
+			if ex.HTTP == nil {
+				continue
+			}
+			if vs := ex.HTTP.Headers.Values(name); len(vs) > 0 {
+				return &Mismatch{Expected: "no " + name + " response header", Actual: fmt.Sprintf("%s: %s", name, strings.Join(vs, ", ")), Frames: exchangeSeqs(ex)}
+			}
+		}
+		return nil
+	})
+	sc.Step(`^the reply carries nothing but the response$`, wc(func(ctx context.Context, w *world) error {
+		if _, err := w.responseMessage(); err != nil {
+			return err
+		}
+		for _, f := range w.last.Frames {
+			if f != w.last.Response && len(bytes.TrimSpace(f.Raw)) > 0 {
+				return &Mismatch{Expected: "only the response on the reply", Actual: "also " + short(f.Raw), Frames: w.lastSeqs()}
+			}
+		}
+		return nil
+	}))
+	sc.Step(`^every error in this scenario with code (-?\d+(?:, -?\d+)*) came with HTTP status (\d+)$`, func(ctx context.Context, codes string, status int) error {
+		w := worldOf(ctx)
+		want := map[int64]bool{}
+		for _, c := range strings.Split(codes, ", ") {
+			n, _ := strconv.ParseInt(c, 10, 64)
+			want[n] = true
+		}
+		n := 0
+		for _, ex := range w.exchanges {
+			if ex.HTTP == nil || ex.Response == nil {
+				continue
+			}
+			msg, err := harness.ParseMessage(ex.Response.Raw)
+			if err != nil || msg.Kind != harness.KindError || !want[msg.Error.Code] {
+				continue
+			}
+			n++
+			if ex.HTTP.Status != status {
+				return &Mismatch{Expected: fmt.Sprintf("HTTP status %d with error %d", status, msg.Error.Code),
+					Actual: fmt.Sprintf("HTTP status %d", ex.HTTP.Status), Frames: exchangeSeqs(ex)}
+			}
+		}
+		if n == 0 {
+			return w.setSkip(reports.NA, "the server sent none of the errors "+codes)
+		}
+		return nil
+	})
 	sc.Step(`^every message the server sent in this run validates against the schema$`, wc(func(ctx context.Context, w *world) error {
 		e := w.s.env
 		for _, f := range e.rec.Frames() {
@@ -387,6 +523,84 @@ func registerSteps(sc *godog.ScenarioContext) {
 		}
 		return nil
 	}))
+}
+
+// sendBare sends an HTTP request without body (GET, DELETE) to the endpoint with the
+// MCP-Protocol-Version of the revision under test (and Accept: text/event-stream for GET).
+func (w *world) sendBare(ctx context.Context, method string) error {
+	h, ok := w.conn.(*harness.HTTP)
+	if !ok {
+		return fmt.Errorf("this step needs an HTTP connection")
+	}
+	hdr := http.Header{}
+	if method == http.MethodGet {
+		hdr.Set("Accept", "text/event-stream")
+	}
+	hdr.Set(harness.HeaderProtocolVersion, w.s.t.revision)
+	cctx, cancel := context.WithTimeout(ctx, w.timeout()+w.s.env.cfg.QuietWindow)
+	defer cancel()
+	ex, err := h.Do(cctx, method, hdr, nil)
+	if ex == nil || ex.HTTP == nil {
+		if err == nil {
+			err = fmt.Errorf("transport returned no reply")
+		}
+		return err
+	}
+	w.lastID = nil
+	w.note(ex)
+	return ctx.Err()
+}
+
+func (w *world) lastHTTP() (*harness.HTTPMeta, error) {
+	if w.last == nil || w.last.HTTP == nil {
+		return nil, fmt.Errorf("no HTTP reply to check (transport %s)", w.s.env.cfg.Transport)
+	}
+	return w.last.HTTP, nil
+}
+
+// expect405 checks that the last HTTP request got 405. A server that also speaks a legacy
+// revision is bound by the rule only for modern traffic (streamable-http#Earlier Streamable
+// HTTP Revisions): its legacy answers (an SSE stream, or 400/404 for a missing session) are na.
+func expect405(ctx context.Context, w *world) error {
+	h, err := w.lastHTTP()
+	if err != nil {
+		return err
+	}
+	if h.Status == http.StatusMethodNotAllowed {
+		return nil
+	}
+	var legacy []string
+	for _, v := range w.s.t.supported {
+		if harness.IsKnownRevision(v) && !harness.IsModern(v) {
+			legacy = append(legacy, v)
+		}
+	}
+	sse := h.Status/100 == 2 && mediaType(h.Headers.Get("Content-Type")) == "text/event-stream"
+	if len(legacy) > 0 && (sse || h.Status == http.StatusBadRequest || h.Status == http.StatusNotFound) {
+		return w.setSkip(reports.NA, fmt.Sprintf("the server also speaks %s and answered HTTP %d as that transport may", strings.Join(legacy, ", "), h.Status))
+	}
+	return &Mismatch{Expected: "HTTP status 405", Actual: fmt.Sprintf("HTTP status %d", h.Status), Frames: w.lastSeqs()}
+}
+
+// mediaType returns the media type of a Content-Type value, lower case, without parameters.
+func mediaType(ct string) string {
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil {
+		return strings.ToLower(strings.TrimSpace(ct))
+	}
+	return mt
+}
+
+// exchangeSeqs returns the frame numbers of one exchange.
+func exchangeSeqs(ex *harness.Exchange) []int {
+	var out []int
+	if ex.Sent != nil {
+		out = append(out, ex.Sent.Seq)
+	}
+	for _, f := range ex.Frames {
+		out = append(out, f.Seq)
+	}
+	return out
 }
 
 // w and wc adapt world-only step functions to godog's signatures.
