@@ -209,3 +209,7 @@ Feature: Base protocol (basic/index)
     Given a fresh connection
     When the client sends a list request for a declared capability
     Then the response is a result
+
+  # (area msg) new MSG, META-008..010, RT, ERR scenarios go above this line.
+
+  # (area state) new STATE, META-007, ERR-008 scenarios go above this line.

@@ -163,3 +163,7 @@ Feature: Streamable HTTP transport (basic/transports/streamable-http)
     Then the response is a result
     When the client sends a "server/discover" request with its MCP header names in upper case
     Then the response is a result
+
+  # (area http) new HTTP, ERR-010, VER-005/006 scenarios go above this line.
+
+  # (area hdr) new HDR scenarios go above this line.

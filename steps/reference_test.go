@@ -286,7 +286,17 @@ var (
 	meta004   = map[string]reports.Verdict{"META-004@2026-07-28": reports.Fail}
 )
 
-var breakTable = []breakCase{
+var breakTable = joinCases(coreBreakCases, msgBreakCases, httpBreakCases, hdrBreakCases, stdioBreakCases, stateBreakCases)
+
+func joinCases(parts ...[]breakCase) []breakCase {
+	var out []breakCase
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
+}
+
+var coreBreakCases = []breakCase{
 	{Rule: "DISC-001", Revision: "2026-07-28", EraDefeated: true},
 	{Rule: "DISC-002", SideEffects: schema26},
 	{Rule: "DISC-003"},

@@ -161,6 +161,7 @@ func Run(ctx context.Context, cfg Config) (*reports.Run, error) {
 	run.StderrTail = e.stderrTail()
 	run.Frames = exportFrames(e.rec.Frames())
 	e.stdoutPurity(run)
+	e.judgeSweeps(run)
 	redact(run, cfg.Header)
 	run.DurationMs = time.Since(start).Milliseconds()
 	run.Finalize()
@@ -529,6 +530,11 @@ func (s *suiteRun) initScenario(sc *godog.ScenarioContext) {
 		return ctx, nil
 	})
 	registerSteps(sc)
+	registerMsgSteps(sc)
+	registerHTTPSteps(sc)
+	registerHdrSteps(sc)
+	registerStdioSteps(sc)
+	registerStateSteps(sc)
 }
 
 func selected(id string, prefixes []string) bool {

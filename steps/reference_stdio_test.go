@@ -1,0 +1,4 @@
+package steps_test
+
+// stdioBreakCases are the break-table entries of stdio transport and versioning (STDIO, VER).
+var stdioBreakCases = []breakCase{}
