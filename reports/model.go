@@ -208,7 +208,8 @@ type SchemaError struct {
 }
 
 // Result is the verdict of one rule for one (revision, transport). Level is the RFC 2119 level
-// ("MUST", "MUST NOT", "SHOULD", "SHOULD NOT", "MAY"). Reason is one line; Expected and Actual
+// ("MUST", "MUST NOT", "SHOULD", "SHOULD NOT", "MAY"), or "PROBE" for a non-normative probe
+// that records behaviour the spec leaves open (always info). Reason is one line; Expected and Actual
 // say what the rule wanted and what the server did. Frames lists the seq of the frames the
 // check exchanged. Feature names the feature (spec page) the scenario lives in.
 type Result struct {

@@ -24,7 +24,8 @@ const SpecBaseURL = "https://modelcontextprotocol.io/specification"
 
 // Rule is the metadata of one rule as its scenario's tags and description state it.
 //
-// Level is "MUST", "MUST NOT", "SHOULD", "SHOULD NOT" or "MAY"; Since and Until bound the
+// Level is "MUST", "MUST NOT", "SHOULD", "SHOULD NOT", "MAY" or "PROBE" (a non-normative
+// probe, always info); Since and Until bound the
 // revisions it holds in (inclusive, "" = unbounded); Transports lists "stdio"/"http" when the
 // rule is transport-bound (empty = every transport); Capability names the server capability the
 // rule needs ("" = none). Section is "page#Heading" from the description's `Spec:` line and
@@ -91,6 +92,7 @@ func anchor(h string) string {
 
 var levelTags = map[string]string{
 	"@MUST": "MUST", "@MUST-NOT": "MUST NOT", "@SHOULD": "SHOULD", "@SHOULD-NOT": "SHOULD NOT", "@MAY": "MAY",
+	"@PROBE": probeLevel,
 }
 
 // Catalog parses every embedded feature and returns its rules sorted by id. It returns an
@@ -163,7 +165,7 @@ func ruleOf(f *messages.Feature, sc *messages.Scenario, file string) (Rule, erro
 		return r, fmt.Errorf("%s: needs exactly one @rule: tag", where)
 	}
 	if levels != 1 {
-		return r, fmt.Errorf("%s: needs exactly one of @MUST @MUST-NOT @SHOULD @SHOULD-NOT @MAY", where)
+		return r, fmt.Errorf("%s: needs exactly one of @MUST @MUST-NOT @SHOULD @SHOULD-NOT @MAY @PROBE", where)
 	}
 	var desc []string
 	for _, line := range strings.Split(sc.Description, "\n") {

@@ -535,6 +535,7 @@ func (s *suiteRun) initScenario(sc *godog.ScenarioContext) {
 	registerHdrSteps(sc)
 	registerStdioSteps(sc)
 	registerStateSteps(sc)
+	registerProbeSteps(sc)
 }
 
 func selected(id string, prefixes []string) bool {
@@ -566,6 +567,10 @@ func (s *suiteRun) record(w *world, err error) {
 		}
 		s.results[key] = res
 		s.order = append(s.order, key)
+	} else if w.rule.Level == probeLevel && res.Verdict == reports.Info && v == reports.Info {
+		// A probe's rows are records, not verdicts: keep every row's observation.
+		res.Actual += "; " + actual
+		res.Reason = "observed: " + res.Actual
 	} else if reports.Worse(res.Verdict, v) != res.Verdict {
 		res.Verdict, res.Reason, res.Expected, res.Actual = v, reason, expected, actual
 	}
@@ -614,6 +619,18 @@ func (s *suiteRun) spec(rule Rule) reports.Spec {
 func (s *suiteRun) verdict(w *world, err error) (v reports.Verdict, reason, expected, actual string) {
 	if w.skip != nil {
 		return w.skip.verdict, w.skip.reason, "", ""
+	}
+	if err == nil && w.rule.Level == probeLevel {
+		obs := strings.Join(w.observed, "; ")
+		if w.outlineRow {
+			for _, st := range w.steps {
+				if sent, ok := strings.CutPrefix(st.Text, "the client sends "); ok {
+					obs = "(" + sent + ") " + obs
+					break
+				}
+			}
+		}
+		return reports.Info, "observed: " + obs, "", obs
 	}
 	if err == nil {
 		return reports.Pass, "", "", ""

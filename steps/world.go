@@ -53,6 +53,8 @@ type world struct {
 	skip  *outcome
 	steps []reports.Step
 	seqs  map[int]bool
+	// observed are the one-line records of a PROBE scenario (see registerProbeSteps).
+	observed []string
 }
 
 // initAttempt is one legacy initialize of a scenario: the version asked for and the exchange.

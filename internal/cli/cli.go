@@ -531,8 +531,12 @@ func listCmd(args []string, stdout, stderr io.Writer) int {
 		}
 		return reports.ExitOK
 	}
-	n := 0
+	n, probes := 0, 0
 	for _, e := range entries {
+		if e.Level == "PROBE" {
+			probes++
+			n--
+		}
 		tr := "any"
 		if len(e.Transports) > 0 {
 			tr = strings.Join(e.Transports, ",")
@@ -545,6 +549,6 @@ func listCmd(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stdout, "%s %-11s %-10s %-5s %s\n", status, e.ID, e.Level, tr, e.Title)
 	}
-	fmt.Fprintf(stdout, "%d rules, %d implemented (✓); `list --format json` gives revisions, spec links and reasons\n", len(entries), n)
+	fmt.Fprintf(stdout, "%d rules, %d implemented (✓), and %d probes; `list --format json` gives revisions, spec links and reasons\n", len(entries)-probes, n, probes)
 	return reports.ExitOK
 }

@@ -1,0 +1,133 @@
+package steps
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/cucumber/godog"
+
+	"github.com/mcp-conform/mcp-conform/harness"
+)
+
+// probeLevel is the level of the non-normative probes (RULES.md "PROBE"): behaviour the spec
+// leaves open, recorded as an info result that never fails a run.
+const probeLevel = "PROBE"
+
+// largeProbeBytes is the size of the padding PROBE-007 puts in one stdio message (4 MiB).
+const largeProbeBytes = 4 << 20
+
+// registerProbeSteps binds the steps of the PROBE scenarios: requests the spec does not
+// regulate, sent to record what the server does (features/probes.feature).
+func registerProbeSteps(sc *godog.ScenarioContext) {
+	sc.Step(`^the client sends a harmless request with the "([^"]+)" header set to "([^"]*)"$`, func(ctx context.Context, name, value string) error {
+		return worldOf(ctx).probeHeader(ctx, name, &value)
+	})
+	sc.Step(`^the client sends a harmless request without the "([^"]+)" header$`, func(ctx context.Context, name string) error {
+		return worldOf(ctx).probeHeader(ctx, name, nil)
+	})
+	sc.Step(`^the client sends a harmless request as one stdio line ending in CR LF$`, wc(func(ctx context.Context, w *world) error {
+		req, err := w.harmlessRaw()
+		if err != nil {
+			return err
+		}
+		req.Raw = append(req.Raw, '\r')
+		return w.send(ctx, req)
+	}))
+	sc.Step(`^the client sends a harmless request padded to 4 MiB$`, wc(func(ctx context.Context, w *world) error {
+		req, err := w.harmlessRaw()
+		if err != nil {
+			return err
+		}
+		// The padding is a member of the request object the server must ignore; the JSON-RPC
+		// envelope is unchanged.
+		pad := `,"x-mcp-conform-padding":"` + strings.Repeat("a", largeProbeBytes) + `"}`
+		req.Raw = append(req.Raw[:len(req.Raw)-1], pad...)
+		return w.send(ctx, req)
+	}))
+	sc.Step(`^the server's reply is recorded$`, wc(func(ctx context.Context, w *world) error {
+		if w.last == nil {
+			return fmt.Errorf("feature bug: no message was sent before this step")
+		}
+		w.observed = append(w.observed, observe(w.last))
+		return nil
+	}))
+}
+
+// probeHeader sends the harmless request over HTTP with header name set to *value, or
+// without it when value is nil.
+func (w *world) probeHeader(ctx context.Context, name string, value *string) error {
+	if w.s.env.cfg.Transport != harness.TransportHTTP {
+		return fmt.Errorf("feature bug: header probes need an HTTP target (tag the scenario @transport:http)")
+	}
+	return w.sendMethod(ctx, harmless(w), "", nil, func(h http.Header) []string {
+		if value == nil {
+			return []string{name}
+		}
+		h.Set(name, *value)
+		return nil
+	})
+}
+
+// harmlessRaw builds the harmless request of the target (see harmless) with a fresh id, its
+// HTTP headers set, marked intentional: probes bend the framing on purpose.
+func (w *world) harmlessRaw() (harness.Request, error) {
+	method := harmless(w)
+	id := w.s.env.ids.Next()
+	var raw []byte
+	if w.s.t.modern {
+		raw = harness.ModernRequest(id, method, harness.ModernRevision, nil)
+	} else {
+		raw = harness.BuildRequest(id, method, nil)
+	}
+	if len(raw) == 0 || raw[len(raw)-1] != '}' {
+		return harness.Request{}, fmt.Errorf("harmless request is not a JSON object: %s", short(raw))
+	}
+	req := harness.Request{Raw: raw, ID: []byte(fmt.Sprint(id)), Method: method, Intentional: true}
+	w.headers(&req, w.s.t.modern)
+	return req, nil
+}
+
+// observe describes in one line what came back for ex: the HTTP status and media type, the
+// JSON-RPC response (kind, code, message) or the body, or that nothing came before the timeout.
+func observe(ex *harness.Exchange) string {
+	var parts []string
+	if ex.HTTP != nil {
+		s := fmt.Sprintf("HTTP %d", ex.HTTP.Status)
+		if ct := ex.HTTP.Headers.Get("Content-Type"); ct != "" {
+			s += " " + mediaType(ct)
+		}
+		parts = append(parts, s)
+	}
+	switch {
+	case ex.Response != nil:
+		if msg, err := harness.ParseMessage(ex.Response.Raw); err == nil {
+			parts = append(parts, describe(msg))
+		} else {
+			parts = append(parts, "reply "+short(ex.Response.Raw))
+		}
+	default:
+		body := ""
+		for _, f := range ex.Frames {
+			if len(strings.TrimSpace(string(f.Raw))) > 0 {
+				body = short(f.Raw)
+				if f.Problem != "" {
+					body += " (" + f.Problem + ")"
+				}
+				break
+			}
+		}
+		switch {
+		case body != "":
+			parts = append(parts, "reply "+body)
+		case ex.HTTP != nil:
+			parts = append(parts, "no body")
+		case ex.Err != nil:
+			parts = append(parts, "no reply ("+ex.Err.Error()+")")
+		default:
+			parts = append(parts, "no reply")
+		}
+	}
+	return strings.Join(parts, ", ")
+}
