@@ -20,3 +20,10 @@ var FS embed.FS
 //
 //go:embed catalog.tsv
 var CatalogTSV string
+
+// DeferredTSV gives, for catalogue rules that are testable but have no scenario yet, why they
+// were left out (shown by `mcp-conform list`). Columns (tab-separated, with a header line): id,
+// reason. A rule without a line here is listed as "no scenario yet".
+//
+//go:embed deferred.tsv
+var DeferredTSV string

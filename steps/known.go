@@ -25,6 +25,9 @@ type Known struct {
 	LegacySection string
 	Check         string
 	Title         string
+	// Deferred says why a testable rule has no scenario yet (features/deferred.tsv), "" when
+	// no reason is recorded.
+	Deferred string
 }
 
 // Testable reports whether a black-box client can check the rule at all.
@@ -76,6 +79,34 @@ func KnownRules() ([]Known, error) {
 			}
 		}
 		out = append(out, k)
+	}
+	deferred, err := deferredReasons()
+	if err != nil {
+		return nil, err
+	}
+	for i := range out {
+		out[i].Deferred = deferred[out[i].ID]
+		delete(deferred, out[i].ID)
+	}
+	for id := range deferred {
+		return nil, fmt.Errorf("deferred.tsv names %s, which is not in catalog.tsv", id)
+	}
+	return out, nil
+}
+
+// deferredReasons parses features.DeferredTSV into id -> reason.
+func deferredReasons() (map[string]string, error) {
+	out := map[string]string{}
+	lines := strings.Split(strings.TrimRight(features.DeferredTSV, "\n"), "\n")
+	for i, line := range lines[1:] {
+		id, reason, ok := strings.Cut(line, "\t")
+		if !ok || id == "" || strings.TrimSpace(reason) == "" {
+			return nil, fmt.Errorf("deferred.tsv line %d: want \"id<TAB>reason\"", i+2)
+		}
+		if _, dup := out[id]; dup {
+			return nil, fmt.Errorf("deferred.tsv line %d: %s listed twice", i+2, id)
+		}
+		out[id] = reason
 	}
 	return out, nil
 }

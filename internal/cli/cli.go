@@ -516,6 +516,9 @@ func listCmd(args []string, stdout, stderr io.Writer) int {
 			continue
 		}
 		reason := "no scenario yet"
+		if k.Deferred != "" {
+			reason = k.Deferred
+		}
 		if !k.Testable() {
 			reason = "not black-box testable: " + strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(k.Check, "N/T"), " ("), ")")
 		}
