@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"math/big"
 	"net/http"
 	"sort"
 	"strconv"
@@ -59,27 +60,27 @@ func registerHdrSteps(sc *godog.ScenarioContext) {
 		header := "=?base64?" + base64.StdEncoding.EncodeToString([]byte(headerText(value))) + "?="
 		return w.hdrCall(ctx, st, map[string]any{st.param.key(): value}, st.param.name(), header, "a sentinel-encoded "+st.param.name())
 	}))
-	sc.Step(`^the client calls that tool with every x-mcp-header argument mirrored into its header$`, hdrStep(func(ctx context.Context, w *world, st *hdrState) error {
+	sc.Step(`^the client calls that tool with every x-mcp-header argument mirrored into its header$`, hdrToolStep(func(ctx context.Context, w *world, st *hdrState) error {
 		args := map[string]any{}
 		for _, p := range st.tool.params {
 			args[p.key()] = p.sample(false)
 		}
 		return w.hdrCall(ctx, st, args, "", "", "every x-mcp-header argument with its header")
 	}))
-	sc.Step(`^the client calls that tool with the header of that argument set to a different value$`, hdrStep(func(ctx context.Context, w *world, st *hdrState) error {
+	sc.Step(`^the client calls that tool with the header of that argument set to a different value$`, hdrToolStep(func(ctx context.Context, w *world, st *hdrState) error {
 		return w.hdrCall(ctx, st, map[string]any{st.param.key(): st.sample(false)}, st.param.name(), headerText(st.sample(true)),
 			st.param.name()+" differing from the argument")
 	}))
-	sc.Step(`^the client calls that tool with that argument but without its header$`, hdrStep(func(ctx context.Context, w *world, st *hdrState) error {
+	sc.Step(`^the client calls that tool with that argument but without its header$`, hdrToolStep(func(ctx context.Context, w *world, st *hdrState) error {
 		return w.hdrCall(ctx, st, map[string]any{st.param.key(): st.sample(false)}, st.param.name(), hdrOmit, "the argument without "+st.param.name())
 	}))
-	sc.Step(`^the client calls that tool without that argument$`, hdrStep(func(ctx context.Context, w *world, st *hdrState) error {
+	sc.Step(`^the client calls that tool without that argument$`, hdrToolStep(func(ctx context.Context, w *world, st *hdrState) error {
 		return w.hdrCall(ctx, st, map[string]any{}, "", "", "no "+strings.Join(st.param.path, ".")+" argument")
 	}))
-	sc.Step(`^the client calls that tool with that argument set to null$`, hdrStep(func(ctx context.Context, w *world, st *hdrState) error {
+	sc.Step(`^the client calls that tool with that argument set to null$`, hdrToolStep(func(ctx context.Context, w *world, st *hdrState) error {
 		return w.hdrCall(ctx, st, map[string]any{st.param.key(): nil}, "", "", strings.Join(st.param.path, ".")+" null")
 	}))
-	sc.Step(`^the client calls that tool with the header of that argument carrying raw non-ASCII bytes$`, hdrStep(func(ctx context.Context, w *world, st *hdrState) error {
+	sc.Step(`^the client calls that tool with the header of that argument carrying raw non-ASCII bytes$`, hdrToolStep(func(ctx context.Context, w *world, st *hdrState) error {
 		value := st.sample(false)
 		header := headerText(value) + "\u00e9"
 		if st.param.typ == "string" {
@@ -88,7 +89,7 @@ func registerHdrSteps(sc *godog.ScenarioContext) {
 		return w.hdrCall(ctx, st, map[string]any{st.param.key(): value}, st.param.name(), header, st.param.name()+" with raw UTF-8 bytes")
 	}))
 	sc.Step(`^the client calls that tool with that integer argument written (with a fraction|as an integer) in the body and (with a fraction|as an integer) in its header$`, func(ctx context.Context, body, header string) error {
-		return hdrStep(func(ctx context.Context, w *world, st *hdrState) error {
+		return hdrToolStep(func(ctx context.Context, w *world, st *hdrState) error {
 			n := st.sample(false).(int64)
 			form := func(how string) string {
 				if how == "with a fraction" {
@@ -188,10 +189,20 @@ func hdrStep(fn func(context.Context, *world, *hdrState) error) func(context.Con
 	}
 }
 
+// hdrToolStep is hdrStep for steps that call the x-mcp-header tool a finder step chose.
+func hdrToolStep(fn func(context.Context, *world, *hdrState) error) func(context.Context) error {
+	return hdrStep(func(ctx context.Context, w *world, st *hdrState) error {
+		if st.tool == nil || st.param == nil {
+			return fmt.Errorf("feature bug: no x-mcp-header tool was chosen before this step")
+		}
+		return fn(ctx, w, st)
+	})
+}
+
 func (p *hdrParam) name() string { return "Mcp-Param-" + p.header }
 
-// key returns the top-level argument name; nested parameters are written with dots and
-// expanded by nestArgs.
+// key identifies the parameter in the flat argument maps the steps build (its property chain
+// joined with NUL); hdrCall nests them.
 func (p *hdrParam) key() string { return strings.Join(p.path, "\x00") }
 
 // sample returns a value of the parameter's type that its schema admits where it says so
@@ -277,7 +288,7 @@ func (w *world) hdrList(ctx context.Context, method, key string) (items []map[st
 		if cursor != "" {
 			params = map[string]any{"cursor": cursor}
 		}
-		if err := w.hdrSend(ctx, method, params, nil); err != nil {
+		if err := w.hdrSend(ctx, method, params, nil, false); err != nil {
 			return nil, nil, "", err
 		}
 		ex := w.last
@@ -288,25 +299,26 @@ func (w *world) hdrList(ctx context.Context, method, key string) (items []map[st
 		if msg.Kind != harness.KindResult {
 			return nil, nil, method + " was answered with " + describe(msg), nil
 		}
-		var res struct {
-			Items      []json.RawMessage `json:"-"`
-			NextCursor *string           `json:"nextCursor"`
-		}
-		var all map[string]json.RawMessage
-		if json.Unmarshal(msg.Result, &all) != nil || json.Unmarshal(msg.Result, &res) != nil || json.Unmarshal(all[key], &res.Items) != nil {
+		var res map[string]json.RawMessage
+		var entries []json.RawMessage
+		if json.Unmarshal(msg.Result, &res) != nil || json.Unmarshal(res[key], &entries) != nil {
 			return nil, nil, fmt.Sprintf("the %s result has no %s array", method, key), nil
 		}
-		for _, raw := range res.Items {
+		var next string
+		if raw, ok := res["nextCursor"]; ok && json.Unmarshal(raw, &next) != nil {
+			return nil, nil, fmt.Sprintf("the %s result has a nextCursor that is not a string", method), nil
+		}
+		for _, raw := range entries {
 			var item map[string]any
 			if decodeNumbers(raw, &item) == nil && item != nil {
 				items = append(items, item)
 				frames = append(frames, exchangeSeqs(ex))
 			}
 		}
-		if res.NextCursor == nil || *res.NextCursor == "" {
+		if next == "" {
 			return items, frames, "", nil
 		}
-		cursor = *res.NextCursor
+		cursor = next
 	}
 	return items, frames, "", nil
 }
@@ -319,9 +331,9 @@ func decodeNumbers(raw []byte, v any) error {
 }
 
 // hdrSend sends a modern request for method with params (plus the default _meta) and the
-// headers a conforming client sends; edit, when set, changes them and marks the frame
-// intentional.
-func (w *world) hdrSend(ctx context.Context, method string, params map[string]any, edit func(http.Header)) error {
+// headers a conforming client sends, changed by edit when set; intentional marks a request
+// that departs from what a conforming client sends.
+func (w *world) hdrSend(ctx context.Context, method string, params map[string]any, edit func(http.Header), intentional bool) error {
 	n := w.s.env.ids.Next()
 	req := harness.Request{Raw: harness.ModernRequest(n, method, harness.ModernRevision, params),
 		ID: json.RawMessage(strconv.FormatInt(n, 10)), Method: method}
@@ -334,8 +346,8 @@ func (w *world) hdrSend(ctx context.Context, method string, params map[string]an
 				req.Omit = append(req.Omit, k)
 			}
 		}
-		req.Intentional = true
 	}
+	req.Intentional = intentional
 	return w.send(ctx, req)
 }
 
@@ -466,7 +478,7 @@ func (w *world) hdrSendTargets(ctx context.Context, st *hdrState, how string) er
 			}
 			what = "with Mcp-Name " + strconv.Quote(value) + " as raw UTF-8"
 		}
-		if err := w.hdrSend(ctx, t.method, t.params, setOrOmit(harness.HeaderName, value)); err != nil {
+		if err := w.hdrSend(ctx, t.method, t.params, setOrOmit(harness.HeaderName, value), how != "sentinel-encoded"); err != nil {
 			return err
 		}
 		st.probes = append(st.probes, hdrProbe{what: fmt.Sprintf("%s %q %s", t.method, t.name, what), ex: w.last})
@@ -559,8 +571,14 @@ func (w *world) hdrFindTool(ctx context.Context, st *hdrState, typ string, skip 
 		}
 		return nil
 	}
-	if err := w.hdrListTools(ctx, st); err != nil || st.listed == nil {
+	problem, err := w.hdrListTools(ctx, st)
+	switch {
+	case err != nil:
 		return err
+	case problem != "" && skip:
+		return w.setSkip(reports.Untestable, "cannot read the tools: "+problem)
+	case problem != "":
+		return nil
 	}
 	kind := "an x-mcp-header parameter"
 	if typ != "" {
@@ -597,18 +615,15 @@ func (w *world) hdrFindTool(ctx context.Context, st *hdrState, typ string, skip 
 	return w.setSkip(reports.Untestable, "no tool with "+kind+" is safe to call ("+strings.Join(why, "; ")+")")
 }
 
-// hdrListTools lists every page of tools/list into st.listed once per scenario; on a list
-// failure it ends the scenario as untestable.
-func (w *world) hdrListTools(ctx context.Context, st *hdrState) error {
+// hdrListTools lists every page of tools/list into st.listed once per scenario; problem says
+// why the tools could not be read.
+func (w *world) hdrListTools(ctx context.Context, st *hdrState) (problem string, err error) {
 	if st.listed != nil {
-		return nil
+		return "", nil
 	}
 	items, frames, problem, err := w.hdrList(ctx, "tools/list", "tools")
-	if err != nil {
-		return err
-	}
-	if problem != "" {
-		return w.setSkip(reports.Untestable, "cannot read the tools: "+problem)
+	if err != nil || problem != "" {
+		return problem, err
 	}
 	st.listed = []*hdrTool{}
 	for i, it := range items {
@@ -632,7 +647,7 @@ func (w *world) hdrListTools(ctx context.Context, st *hdrState) error {
 		}
 		st.listed = append(st.listed, t)
 	}
-	return nil
+	return "", nil
 }
 
 // pick returns the tool's valid parameter of type typ ("" = any, string preferred).
@@ -687,12 +702,8 @@ func (w *world) hdrCall(ctx context.Context, st *hdrState, args map[string]any, 
 		}
 	}
 	params := map[string]any{"name": st.tool.name, "arguments": nested}
-	if err := w.hdrSend(ctx, "tools/call", params, edit); err != nil {
+	if err := w.hdrSend(ctx, "tools/call", params, edit, header != ""); err != nil {
 		return err
-	}
-	// Correctly mirrored calls are what a conforming client sends: not intentional.
-	if header == "" && w.last != nil && w.last.Sent != nil {
-		w.last.Sent.Intentional = false
 	}
 	st.probes = append(st.probes, hdrProbe{what: fmt.Sprintf("tools/call %q with %s", st.tool.name, what), ex: w.last})
 	return nil
@@ -716,8 +727,12 @@ func (w *world) hdrScan(ctx context.Context, st *hdrState) error {
 	if _, ok := w.s.t.caps["tools"]; !ok {
 		return w.setSkip(reports.NA, "the server does not declare the tools capability")
 	}
-	if err := w.hdrListTools(ctx, st); err != nil {
+	problem, err := w.hdrListTools(ctx, st)
+	if err != nil {
 		return err
+	}
+	if problem != "" {
+		return w.setSkip(reports.Untestable, "cannot read the tools: "+problem)
 	}
 	for _, t := range st.listed {
 		if len(t.anns) > 0 {
@@ -935,7 +950,7 @@ func checkType(a xmcpAnnotation) string {
 	}
 	bounds := []struct {
 		kw    string
-		limit float64
+		limit int64
 		upper bool
 	}{{"minimum", -maxSafe, false}, {"exclusiveMinimum", -maxSafe - 1, false}, {"maximum", maxSafe, true}, {"exclusiveMaximum", maxSafe + 1, true}}
 	for _, b := range bounds {
@@ -943,8 +958,7 @@ func checkType(a xmcpAnnotation) string {
 		if !ok {
 			continue
 		}
-		f, err := n.Float64()
-		if err == nil && (b.upper && f > b.limit || !b.upper && f < b.limit) {
+		if c, ok := compareNumber(n, b.limit); ok && (b.upper && c > 0 || !b.upper && c < 0) {
 			return fmt.Sprintf("integer x-mcp-header parameter %s has %s %s, outside ±(2^53-1)", where(a), b.kw, n)
 		}
 	}
@@ -954,12 +968,23 @@ func checkType(a xmcpAnnotation) string {
 	}
 	for _, v := range vals {
 		if n, ok := v.(json.Number); ok {
-			if f, err := n.Float64(); err == nil && (f > maxSafe || f < -maxSafe) {
+			hi, ok1 := compareNumber(n, maxSafe)
+			lo, ok2 := compareNumber(n, -maxSafe)
+			if ok1 && ok2 && (hi > 0 || lo < 0) {
 				return fmt.Sprintf("integer x-mcp-header parameter %s admits %s, outside ±(2^53-1)", where(a), n)
 			}
 		}
 	}
 	return ""
+}
+
+// compareNumber compares a JSON number exactly with an integer: -1, 0 or +1.
+func compareNumber(n json.Number, limit int64) (int, bool) {
+	r, ok := new(big.Rat).SetString(n.String())
+	if !ok {
+		return 0, false
+	}
+	return r.Cmp(new(big.Rat).SetInt64(limit)), true
 }
 
 // constType returns the JSON type shared by every enum/const value of a schema without type
