@@ -166,4 +166,170 @@ Feature: Streamable HTTP transport (basic/transports/streamable-http)
 
   # (area http) new HTTP, ERR-010, VER-005/006 scenarios go above this line.
 
+  @rule:HDR-005 @MUST @since:2026-07-28 @transport:http
+  Scenario: A tools/call, resources/read or prompts/get without Mcp-Name is rejected with a header mismatch
+    Spec: basic/transports/streamable-http#Standard Request Headers
+    `Mcp-Name` is required on the three methods that name a tool, resource or prompt; without it
+    the server answers `400` and -32020 HeaderMismatch. Targets come from the server's lists: a
+    tool only when it is safe to call (annotated `readOnlyHint: true`, or a harmless fixture
+    tool), since a server that ignores the rule would run it.
+    Given a connected server
+    When the client finds a safe target for each of tools/call, resources/read and prompts/get
+    And the client sends each target request with its Mcp-Name header omitted
+    Then every one of those requests was rejected with HTTP 400 and error -32020
+
+  @rule:HDR-006 @MUST @since:2026-07-28 @transport:http
+  Scenario: Mcp-Name that differs from the body name or uri is rejected
+    Spec: basic/transports/streamable-http#Server Validation
+    `Mcp-Name` must equal `params.name` (tools, prompts) or `params.uri` (resources); a request
+    whose header names something else gets `400` and -32020.
+    Given a connected server
+    When the client finds a safe target for each of tools/call, resources/read and prompts/get
+    And the client sends each target request with its Mcp-Name header naming something else
+    Then every one of those requests was rejected with HTTP 400 and error -32020
+
+  @rule:HDR-007 @MUST @since:2026-07-28 @transport:http
+  Scenario: Base64-sentinel header values are decoded before they are compared
+    Spec: basic/transports/streamable-http#Value Encoding
+    A value written `=?base64?...?=` stands for the UTF-8 text it encodes: the server decodes
+    `Mcp-Name` and `Mcp-Param-*` values so written and serves the request when the decoded text
+    matches the body. Any reply but a header rejection passes (the call may still fail on its
+    arguments).
+    Given a connected server
+    When the client finds a safe target for each of tools/call, resources/read and prompts/get
+    And the client sends each target request with its Mcp-Name header sentinel-encoded
+    And the client calls a safe tool with a sentinel-encoded Mcp-Param header, if one has x-mcp-header parameters
+    Then the server rejected none of those requests for their headers
+
+  @rule:HDR-008 @MUST @since:2026-07-28 @transport:http
+  Scenario: Upper-case sentinel markers are not an encoded value
+    Spec: basic/transports/streamable-http#Value Encoding
+    The markers are exact and lowercase: `=?BASE64?...?=` is a literal value, which differs from
+    the body name, so the request is rejected with `400` and -32020.
+    Given a connected server
+    When the client finds a safe target for each of tools/call, resources/read and prompts/get
+    And the client sends each target request with its Mcp-Name header wrapped in upper-case sentinel markers
+    Then every one of those requests was rejected with HTTP 400 and error -32020
+
+  @rule:HDR-009 @MUST @since:2026-07-28 @transport:http
+  Scenario: An Mcp-Name value with characters outside visible ASCII is rejected
+    Spec: basic/transports/streamable-http#Server Validation
+    Header values hold visible ASCII, space and tab only; a name sent as raw UTF-8 bytes is a
+    validation failure (`400`, -32020), even when the bytes spell the body's name. A target
+    whose name is not plain ASCII makes the check telling; for the others the suite appends
+    `é` to the name.
+    Given a connected server
+    When the client finds a safe target for each of tools/call, resources/read and prompts/get
+    And the client sends each target request with its Mcp-Name header as raw non-ASCII bytes
+    Then every one of those requests was rejected with HTTP 400 and error -32020
+
+  @rule:HDR-010 @MUST @since:2026-07-28 @transport:http
+  Scenario: An Mcp-Param header that differs from its argument is rejected
+    Spec: basic/transports/streamable-http#Server Behavior for Custom Headers
+    For a parameter annotated `x-mcp-header`, the decoded `Mcp-Param-{Name}` value must match the
+    argument: a call mirroring every argument correctly is served, one whose header carries
+    another value gets `400` and -32020. Servers whose tools use no `x-mcp-header` are not
+    concerned; the tool must be safe to call.
+    Given a connected server
+    When the client finds a safe tool with an x-mcp-header parameter
+    And the client calls that tool with every x-mcp-header argument mirrored into its header
+    Then the server rejected none of those requests for their headers
+    When the client calls that tool with the header of that argument set to a different value
+    Then the HTTP status is 400
+    And the response is an error with code -32020
+
+  @rule:HDR-011 @MUST @since:2026-07-28 @transport:http
+  Scenario: An x-mcp-header argument sent without its Mcp-Param header is rejected
+    Spec: basic/transports/streamable-http#Server Behavior for Custom Headers
+    If the body carries the argument, its `Mcp-Param-{Name}` header is required; a call
+    without it gets `400` and -32020.
+    Given a connected server
+    When the client finds a safe tool with an x-mcp-header parameter
+    And the client calls that tool with that argument but without its header
+    Then the HTTP status is 400
+    And the response is an error with code -32020
+
+  @rule:HDR-012 @MUST-NOT @since:2026-07-28 @transport:http
+  Scenario: No Mcp-Param header is expected for an absent or null argument
+    Spec: basic/transports/streamable-http#Server Behavior for Custom Headers
+    A client omits the header when the annotated argument is absent or `null`, and the server
+    does not reject such calls for the missing header (any reply but a header rejection passes).
+    Given a connected server
+    When the client finds a safe tool with an x-mcp-header parameter
+    And the client calls that tool without that argument
+    And the client calls that tool with that argument set to null
+    Then the server rejected none of those requests for their headers
+
+  @rule:HDR-013 @MUST @since:2026-07-28 @transport:http
+  Scenario: An Mcp-Param value with characters outside visible ASCII is rejected
+    Spec: basic/transports/streamable-http#Server Behavior for Custom Headers
+    A recognized `Mcp-Param-{Name}` header holding raw non-ASCII bytes is rejected (`400`,
+    -32020) even when the bytes spell the argument: such values travel base64-encoded.
+    Given a connected server
+    When the client finds a safe tool with an x-mcp-header parameter
+    And the client calls that tool with the header of that argument carrying raw non-ASCII bytes
+    Then the HTTP status is 400
+    And the response is an error with code -32020
+
+  @rule:HDR-014 @SHOULD @since:2026-07-28 @transport:http
+  Scenario: Integer Mcp-Param values are compared numerically
+    Spec: basic/transports/streamable-http#Server Validation
+    An integer argument and its header are compared as numbers: `42.0` in the body matches `42`
+    in the header and the other way round, so neither call is rejected for its headers.
+    Given a connected server
+    When the client finds a safe tool with an x-mcp-header integer parameter
+    And the client calls that tool with that integer argument written with a fraction in the body and as an integer in its header
+    And the client calls that tool with that integer argument written as an integer in the body and with a fraction in its header
+    Then the server rejected none of those requests for their headers
+
+  @rule:HDR-015 @MUST @since:2026-07-28
+  Scenario: Every x-mcp-header value is a non-empty HTTP token
+    Spec: server/tools#x-mcp-header
+    Each `x-mcp-header` value in every listed inputSchema (all pages of `tools/list`) is a
+    non-empty RFC 9110 token, so it has no spaces, control characters, CR or LF. Not applicable
+    when no listed tool uses `x-mcp-header`.
+    Given a connected server
+    When the client lists every tool and its x-mcp-header annotations
+    Then every x-mcp-header value is a non-empty HTTP token
+
+  @rule:HDR-016 @MUST @since:2026-07-28
+  Scenario: x-mcp-header values are unique within an inputSchema regardless of case
+    Spec: server/tools#x-mcp-header
+    No two `x-mcp-header` values of one inputSchema are equal when compared case-insensitively
+    (header names are). Not applicable when no listed tool uses `x-mcp-header`.
+    Given a connected server
+    When the client lists every tool and its x-mcp-header annotations
+    Then no two x-mcp-header values of one inputSchema differ only in letter case
+
+  @rule:HDR-017 @MUST @since:2026-07-28
+  Scenario: x-mcp-header annotates only string, integer and boolean parameters
+    Spec: server/tools#x-mcp-header
+    An annotated parameter has type `string`, `integer` or `boolean` (possibly with `null`),
+    never `number`, object or array, and an integer's bounds and listed values stay within
+    ±(2^53-1). Not applicable when no listed tool uses `x-mcp-header`.
+    Given a connected server
+    When the client lists every tool and its x-mcp-header annotations
+    Then every x-mcp-header annotation sits on a string, integer or boolean parameter within the safe integer range
+
+  @rule:HDR-018 @MUST @since:2026-07-28
+  Scenario: x-mcp-header annotations are reachable from the root through properties alone
+    Spec: basic/transports/streamable-http#Schema Extension
+    An annotation sits on a property reached from the inputSchema root by `properties` keys
+    only: never at the root, under `items`, composition or conditional keywords, `$defs` or
+    any other keyword. Not applicable when no listed tool uses `x-mcp-header`.
+    Given a connected server
+    When the client lists every tool and its x-mcp-header annotations
+    Then every x-mcp-header annotation is reachable from the root through properties alone
+
+  @rule:HDR-019 @SHOULD-NOT @since:2026-07-28
+  Scenario: Sensitive parameters are not mirrored into headers
+    Spec: server/tools#x-mcp-header
+    Header values are visible to intermediaries, so passwords, keys, tokens and personal data
+    are not annotated `x-mcp-header`. Heuristic: the property or header name contains a word
+    such as password, secret, token (not a page token), api key, auth, credential, cookie,
+    ssn or email. Not applicable when no listed tool uses `x-mcp-header`.
+    Given a connected server
+    When the client lists every tool and its x-mcp-header annotations
+    Then no x-mcp-header annotation mirrors a sensitive-looking parameter
+
   # (area hdr) new HDR scenarios go above this line.

@@ -1,8 +1,1104 @@
 package steps
 
-import "github.com/cucumber/godog"
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/cucumber/godog"
+
+	"github.com/mcp-conform/mcp-conform/harness"
+	"github.com/mcp-conform/mcp-conform/reports"
+)
 
 // registerHdrSteps binds the steps of HTTP header validation and x-mcp-header (HDR-005..019).
 func registerHdrSteps(sc *godog.ScenarioContext) {
-	_ = sc
+	sc.Before(func(ctx context.Context, _ *godog.Scenario) (context.Context, error) {
+		return context.WithValue(ctx, hdrKey{}, &hdrState{}), nil
+	})
+
+	// Mcp-Name (HDR-005..009): one safe target per name-carrying method.
+	sc.Step(`^the client finds a safe target for each of tools/call, resources/read and prompts/get$`, hdrStep(func(ctx context.Context, w *world, st *hdrState) error {
+		return w.hdrFindTargets(ctx, st)
+	}))
+	sc.Step(`^the client sends each target request with its Mcp-Name header (omitted|naming something else|sentinel-encoded|wrapped in upper-case sentinel markers|as raw non-ASCII bytes)$`, func(ctx context.Context, how string) error {
+		return hdrStep(func(ctx context.Context, w *world, st *hdrState) error {
+			return w.hdrSendTargets(ctx, st, how)
+		})(ctx)
+	})
+	sc.Step(`^every one of those requests was rejected with HTTP 400 and error -32020$`, hdrStep(func(_ context.Context, w *world, st *hdrState) error {
+		return st.expectRejected()
+	}))
+	sc.Step(`^the server rejected none of those requests for their headers$`, hdrStep(func(_ context.Context, w *world, st *hdrState) error {
+		return st.expectAccepted()
+	}))
+
+	// x-mcp-header parameters (HDR-007, HDR-010..014).
+	sc.Step(`^the client finds a safe tool with an x-mcp-header (parameter|integer parameter)$`, func(ctx context.Context, kind string) error {
+		return hdrStep(func(ctx context.Context, w *world, st *hdrState) error {
+			typ := ""
+			if kind == "integer parameter" {
+				typ = "integer"
+			}
+			return w.hdrFindTool(ctx, st, typ, true)
+		})(ctx)
+	})
+	sc.Step(`^the client calls a safe tool with a sentinel-encoded Mcp-Param header, if one has x-mcp-header parameters$`, hdrStep(func(ctx context.Context, w *world, st *hdrState) error {
+		if err := w.hdrFindTool(ctx, st, "", false); err != nil || st.tool == nil {
+			return err
+		}
+		value := st.sample(false)
+		if st.param.typ == "string" {
+			value = "mcp-conform-\u00e9" // not header-safe: a conforming client encodes it
+		}
+		header := "=?base64?" + base64.StdEncoding.EncodeToString([]byte(headerText(value))) + "?="
+		return w.hdrCall(ctx, st, map[string]any{st.param.key(): value}, st.param.name(), header, "a sentinel-encoded "+st.param.name())
+	}))
+	sc.Step(`^the client calls that tool with every x-mcp-header argument mirrored into its header$`, hdrToolStep(func(ctx context.Context, w *world, st *hdrState) error {
+		args := map[string]any{}
+		for _, p := range st.tool.params {
+			args[p.key()] = p.sample(false)
+		}
+		return w.hdrCall(ctx, st, args, "", "", "every x-mcp-header argument with its header")
+	}))
+	sc.Step(`^the client calls that tool with the header of that argument set to a different value$`, hdrToolStep(func(ctx context.Context, w *world, st *hdrState) error {
+		return w.hdrCall(ctx, st, map[string]any{st.param.key(): st.sample(false)}, st.param.name(), headerText(st.sample(true)),
+			st.param.name()+" differing from the argument")
+	}))
+	sc.Step(`^the client calls that tool with that argument but without its header$`, hdrToolStep(func(ctx context.Context, w *world, st *hdrState) error {
+		return w.hdrCall(ctx, st, map[string]any{st.param.key(): st.sample(false)}, st.param.name(), hdrOmit, "the argument without "+st.param.name())
+	}))
+	sc.Step(`^the client calls that tool without that argument$`, hdrToolStep(func(ctx context.Context, w *world, st *hdrState) error {
+		return w.hdrCall(ctx, st, map[string]any{}, "", "", "no "+strings.Join(st.param.path, ".")+" argument")
+	}))
+	sc.Step(`^the client calls that tool with that argument set to null$`, hdrToolStep(func(ctx context.Context, w *world, st *hdrState) error {
+		return w.hdrCall(ctx, st, map[string]any{st.param.key(): nil}, "", "", strings.Join(st.param.path, ".")+" null")
+	}))
+	sc.Step(`^the client calls that tool with the header of that argument carrying raw non-ASCII bytes$`, hdrToolStep(func(ctx context.Context, w *world, st *hdrState) error {
+		value := st.sample(false)
+		header := headerText(value) + "\u00e9"
+		if st.param.typ == "string" {
+			value, header = "mcp-conform-\u00e9", "mcp-conform-\u00e9" // equal but for the encoding
+		}
+		return w.hdrCall(ctx, st, map[string]any{st.param.key(): value}, st.param.name(), header, st.param.name()+" with raw UTF-8 bytes")
+	}))
+	sc.Step(`^the client calls that tool with that integer argument written (with a fraction|as an integer) in the body and (with a fraction|as an integer) in its header$`, func(ctx context.Context, body, header string) error {
+		return hdrToolStep(func(ctx context.Context, w *world, st *hdrState) error {
+			n := st.sample(false).(int64)
+			form := func(how string) string {
+				if how == "with a fraction" {
+					return strconv.FormatInt(n, 10) + ".0"
+				}
+				return strconv.FormatInt(n, 10)
+			}
+			return w.hdrCall(ctx, st, map[string]any{st.param.key(): json.RawMessage(form(body))}, st.param.name(), form(header),
+				fmt.Sprintf("%s %s in the body and %s in the header", strings.Join(st.param.path, "."), form(body), form(header)))
+		})(ctx)
+	})
+
+	// Static checks of every listed inputSchema (HDR-015..019).
+	sc.Step(`^the client lists every tool and its x-mcp-header annotations$`, hdrStep(func(ctx context.Context, w *world, st *hdrState) error {
+		return w.hdrScan(ctx, st)
+	}))
+	sc.Step(`^every x-mcp-header value is a non-empty HTTP token$`, hdrStep(func(_ context.Context, _ *world, st *hdrState) error {
+		return st.judge(checkToken)
+	}))
+	sc.Step(`^no two x-mcp-header values of one inputSchema differ only in letter case$`, hdrStep(func(_ context.Context, _ *world, st *hdrState) error {
+		return st.judgeTools(checkUnique)
+	}))
+	sc.Step(`^every x-mcp-header annotation sits on a string, integer or boolean parameter within the safe integer range$`, hdrStep(func(_ context.Context, _ *world, st *hdrState) error {
+		return st.judge(checkType)
+	}))
+	sc.Step(`^every x-mcp-header annotation is reachable from the root through properties alone$`, hdrStep(func(_ context.Context, _ *world, st *hdrState) error {
+		return st.judge(checkReachable)
+	}))
+	sc.Step(`^no x-mcp-header annotation mirrors a sensitive-looking parameter$`, hdrStep(func(_ context.Context, _ *world, st *hdrState) error {
+		return st.judge(checkSensitive)
+	}))
+}
+
+// hdrKey is the context key of the hdr steps' per-scenario state.
+type hdrKey struct{}
+
+// hdrState is what the hdr steps of one scenario share: the targets found, the x-mcp-header
+// tool and parameter chosen, the probes sent, and the tools listed for the static checks.
+type hdrState struct {
+	targets []hdrTarget
+	tool    *hdrTool
+	param   *hdrParam
+	probes  []hdrProbe
+	listed  []*hdrTool
+}
+
+// hdrTarget is a request whose Mcp-Name mirrors a listed name: the method, the name (tool or
+// prompt) or uri (resource) and the body params.
+type hdrTarget struct {
+	method string
+	name   string
+	params map[string]any
+}
+
+// hdrProbe is one request an hdr step sent, described for the report.
+type hdrProbe struct {
+	what string
+	ex   *harness.Exchange
+}
+
+// hdrTool is a listed tool with its x-mcp-header annotations and the tools/list page that
+// carried it.
+type hdrTool struct {
+	name   string
+	safe   bool
+	anns   []xmcpAnnotation
+	params []*hdrParam // the valid, reachable annotations
+	frames []int
+}
+
+// hdrParam is an x-mcp-header parameter reachable through properties: its property chain,
+// header name portion, declared type and schema.
+type hdrParam struct {
+	path   []string
+	header string
+	typ    string
+	schema map[string]any
+}
+
+// hdrOmit as a header value in hdrCall means: send no such header.
+const hdrOmit = "\x00omit"
+
+// pageCap bounds how many pages of a list the hdr steps follow.
+const pageCap = 20
+
+// harmlessFixtureTools are fixture tools of the conformance "everything" servers that only
+// return fixed content (DESIGN.md: fixture tools may be called by default).
+var harmlessFixtureTools = map[string]bool{"test_simple_text": true, "test_error_handling": true}
+
+func hdrStep(fn func(context.Context, *world, *hdrState) error) func(context.Context) error {
+	return func(ctx context.Context) error {
+		st, ok := ctx.Value(hdrKey{}).(*hdrState)
+		if !ok {
+			return fmt.Errorf("hdr state missing (registerHdrSteps' Before hook did not run)")
+		}
+		return fn(ctx, worldOf(ctx), st)
+	}
+}
+
+// hdrToolStep is hdrStep for steps that call the x-mcp-header tool a finder step chose.
+func hdrToolStep(fn func(context.Context, *world, *hdrState) error) func(context.Context) error {
+	return hdrStep(func(ctx context.Context, w *world, st *hdrState) error {
+		if st.tool == nil || st.param == nil {
+			return fmt.Errorf("feature bug: no x-mcp-header tool was chosen before this step")
+		}
+		return fn(ctx, w, st)
+	})
+}
+
+func (p *hdrParam) name() string { return "Mcp-Param-" + p.header }
+
+// key identifies the parameter in the flat argument maps the steps build (its property chain
+// joined with NUL); hdrCall nests them.
+func (p *hdrParam) key() string { return strings.Join(p.path, "\x00") }
+
+// sample returns a value of the parameter's type that its schema admits where it says so
+// (enum, minimum, maximum); alt gives a different one.
+func (p *hdrParam) sample(alt bool) any {
+	switch p.typ {
+	case "integer":
+		n, lo, hi := int64(7), int64(-1<<53+1), int64(1<<53-1)
+		if v, ok := schemaInt(p.schema["minimum"]); ok && v > lo {
+			lo = v
+		}
+		if v, ok := schemaInt(p.schema["maximum"]); ok && v < hi {
+			hi = v
+		}
+		n = max(lo, min(hi, n))
+		if alt {
+			if n < hi {
+				return n + 1
+			}
+			return n - 1
+		}
+		return n
+	case "boolean":
+		return !alt
+	}
+	var enum []string
+	if e, ok := p.schema["enum"].([]any); ok {
+		for _, v := range e {
+			if s, ok := v.(string); ok {
+				enum = append(enum, s)
+			}
+		}
+	}
+	switch {
+	case !alt && len(enum) > 0:
+		return enum[0]
+	case alt && len(enum) > 1:
+		return enum[1]
+	case alt:
+		return "mcp-conform-b"
+	}
+	return "mcp-conform-a"
+}
+
+func (st *hdrState) sample(alt bool) any { return st.param.sample(alt) }
+
+func schemaInt(v any) (int64, bool) {
+	n, ok := v.(json.Number)
+	if !ok {
+		return 0, false
+	}
+	f, err := n.Float64()
+	if err != nil || f < -(1<<53) || f > 1<<53 {
+		return 0, false
+	}
+	return int64(f), true
+}
+
+// headerText converts an argument value to its header text (streamable-http#Value Encoding):
+// strings as they are, integers in decimal, booleans lowercase.
+func headerText(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case bool:
+		return strconv.FormatBool(x)
+	case json.RawMessage:
+		return string(x)
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// hdrList sends method (a list request) page by page, following nextCursor up to pageCap
+// pages, and returns the entries under key with the frames of the page that carried each.
+// problem says why the list could not be read ("" when it was).
+func (w *world) hdrList(ctx context.Context, method, key string) (items []map[string]any, frames [][]int, problem string, err error) {
+	cursor := ""
+	for page := 0; page < pageCap; page++ {
+		var params map[string]any
+		if cursor != "" {
+			params = map[string]any{"cursor": cursor}
+		}
+		if err := w.hdrSend(ctx, method, params, nil, false); err != nil {
+			return nil, nil, "", err
+		}
+		ex := w.last
+		if ex.Response == nil {
+			return nil, nil, method + " got no response", nil
+		}
+		msg, _ := harness.ParseMessage(ex.Response.Raw)
+		if msg.Kind != harness.KindResult {
+			return nil, nil, method + " was answered with " + describe(msg), nil
+		}
+		var res map[string]json.RawMessage
+		var entries []json.RawMessage
+		if json.Unmarshal(msg.Result, &res) != nil || json.Unmarshal(res[key], &entries) != nil {
+			return nil, nil, fmt.Sprintf("the %s result has no %s array", method, key), nil
+		}
+		var next string
+		if raw, ok := res["nextCursor"]; ok && json.Unmarshal(raw, &next) != nil {
+			return nil, nil, fmt.Sprintf("the %s result has a nextCursor that is not a string", method), nil
+		}
+		for _, raw := range entries {
+			var item map[string]any
+			if decodeNumbers(raw, &item) == nil && item != nil {
+				items = append(items, item)
+				frames = append(frames, exchangeSeqs(ex))
+			}
+		}
+		if next == "" {
+			return items, frames, "", nil
+		}
+		cursor = next
+	}
+	return items, frames, "", nil
+}
+
+// decodeNumbers unmarshals raw keeping numbers as json.Number.
+func decodeNumbers(raw []byte, v any) error {
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec.UseNumber()
+	return dec.Decode(v)
+}
+
+// hdrSend sends a modern request for method with params (plus the default _meta) and the
+// headers a conforming client sends, changed by edit when set; intentional marks a request
+// that departs from what a conforming client sends.
+func (w *world) hdrSend(ctx context.Context, method string, params map[string]any, edit func(http.Header), intentional bool) error {
+	n := w.s.env.ids.Next()
+	req := harness.Request{Raw: harness.ModernRequest(n, method, harness.ModernRevision, params),
+		ID: json.RawMessage(strconv.FormatInt(n, 10)), Method: method}
+	w.headers(&req, true)
+	if edit != nil && req.Header != nil {
+		before := req.Header.Clone()
+		edit(req.Header)
+		for k := range before {
+			if req.Header.Values(k) == nil {
+				req.Omit = append(req.Omit, k)
+			}
+		}
+	}
+	req.Intentional = intentional
+	return w.send(ctx, req)
+}
+
+// hdrFindTargets picks, for each of tools/call, resources/read and prompts/get whose
+// capability the server declares, a listed target that is safe to call: a tool annotated
+// readOnlyHint: true (or a harmless fixture tool), any resource, any prompt. Names outside the
+// header-safe set are preferred (they make the raw-bytes probe telling), then targets without
+// required arguments.
+func (w *world) hdrFindTargets(ctx context.Context, st *hdrState) error {
+	kinds := []struct{ capability, list, key, method string }{
+		{"tools", "tools/list", "tools", "tools/call"},
+		{"resources", "resources/list", "resources", "resources/read"},
+		{"prompts", "prompts/list", "prompts", "prompts/get"},
+	}
+	declared := 0
+	var missing []string
+	for _, k := range kinds {
+		if _, ok := w.s.t.caps[k.capability]; !ok {
+			continue
+		}
+		declared++
+		items, _, problem, err := w.hdrList(ctx, k.list, k.key)
+		if err != nil {
+			return err
+		}
+		if problem != "" {
+			missing = append(missing, problem)
+			continue
+		}
+		best, bestScore := hdrTarget{}, -1
+		for _, it := range items {
+			field := "name"
+			if k.method == "resources/read" {
+				field = "uri"
+			}
+			name, _ := it[field].(string)
+			if name == "" {
+				continue
+			}
+			if k.method == "tools/call" && !toolSafe(it) {
+				continue
+			}
+			score := 1
+			if !hasRequired(it) {
+				score++
+			}
+			if harness.EncodeHeaderValue(name) != name {
+				score += 2
+			}
+			if score > bestScore {
+				best, bestScore = hdrTarget{method: k.method, name: name, params: map[string]any{field: name}}, score
+			}
+		}
+		if bestScore < 0 {
+			switch {
+			case k.method == "tools/call" && len(items) > 0:
+				missing = append(missing, "no listed tool is safe to call (annotated readOnlyHint: true, or a harmless fixture tool such as test_simple_text)")
+			default:
+				missing = append(missing, fmt.Sprintf("%s lists no %s", k.list, strings.TrimSuffix(k.key, "s")))
+			}
+			continue
+		}
+		if k.method == "tools/call" {
+			best.params["arguments"] = map[string]any{}
+		}
+		st.targets = append(st.targets, best)
+	}
+	switch {
+	case declared == 0:
+		return w.setSkip(reports.NA, "the server declares none of the tools, resources and prompts capabilities")
+	case len(st.targets) == 0:
+		return w.setSkip(reports.Untestable, "no target for tools/call, resources/read or prompts/get: "+strings.Join(missing, "; "))
+	}
+	return nil
+}
+
+// toolSafe reports whether a listed tool may be called: annotated readOnlyHint: true, or a
+// harmless fixture tool.
+func toolSafe(tool map[string]any) bool {
+	name, _ := tool["name"].(string)
+	ann, _ := tool["annotations"].(map[string]any)
+	ro, _ := ann["readOnlyHint"].(bool)
+	return ro || harmlessFixtureTools[name]
+}
+
+// hasRequired reports whether a listed tool or prompt declares a required argument.
+func hasRequired(item map[string]any) bool {
+	if is, ok := item["inputSchema"].(map[string]any); ok {
+		req, _ := is["required"].([]any)
+		return len(req) > 0
+	}
+	args, _ := item["arguments"].([]any)
+	for _, a := range args {
+		if m, ok := a.(map[string]any); ok && m["required"] == true {
+			return true
+		}
+	}
+	return false
+}
+
+// hdrSendTargets sends the request of every target with its Mcp-Name header changed as how says.
+func (w *world) hdrSendTargets(ctx context.Context, st *hdrState, how string) error {
+	for _, t := range st.targets {
+		b64 := base64.StdEncoding.EncodeToString([]byte(t.name))
+		var value, what string
+		switch how {
+		case "omitted":
+			value, what = hdrOmit, "without Mcp-Name"
+		case "naming something else":
+			value = "mcp-conform-other"
+			if t.method == "resources/read" {
+				value = "mcp-conform:other"
+			}
+			if value == t.name {
+				value += "-2"
+			}
+			what = "with Mcp-Name " + strconv.Quote(value)
+		case "sentinel-encoded":
+			value = "=?base64?" + b64 + "?="
+			what = "with Mcp-Name " + value
+		case "wrapped in upper-case sentinel markers":
+			value = "=?BASE64?" + b64 + "?="
+			what = "with Mcp-Name " + value
+		case "as raw non-ASCII bytes":
+			value = t.name
+			if harness.EncodeHeaderValue(t.name) == t.name {
+				value += "\u00e9"
+			}
+			what = "with Mcp-Name " + strconv.Quote(value) + " as raw UTF-8"
+		}
+		if err := w.hdrSend(ctx, t.method, t.params, setOrOmit(harness.HeaderName, value), how != "sentinel-encoded"); err != nil {
+			return err
+		}
+		st.probes = append(st.probes, hdrProbe{what: fmt.Sprintf("%s %q %s", t.method, t.name, what), ex: w.last})
+	}
+	return nil
+}
+
+func setOrOmit(name, value string) func(http.Header) {
+	return func(h http.Header) {
+		if value == hdrOmit {
+			h.Del(name)
+		} else {
+			h.Set(name, value)
+		}
+	}
+}
+
+// rejectedForHeaders reports whether an exchange was refused for its headers: a -32020 error,
+// or a 400 without a JSON-RPC response.
+func rejectedForHeaders(ex *harness.Exchange) bool {
+	if ex.Response == nil {
+		return ex.HTTP != nil && ex.HTTP.Status == http.StatusBadRequest
+	}
+	msg, _ := harness.ParseMessage(ex.Response.Raw)
+	return msg.Kind == harness.KindError && msg.Error.Code == -32020
+}
+
+// outcomeOf describes an exchange's reply in a few words.
+func outcomeOf(ex *harness.Exchange) string {
+	var parts []string
+	if ex.HTTP != nil {
+		parts = append(parts, fmt.Sprintf("HTTP %d", ex.HTTP.Status))
+	}
+	if ex.Response != nil {
+		msg, _ := harness.ParseMessage(ex.Response.Raw)
+		parts = append(parts, describe(msg))
+	} else {
+		parts = append(parts, "no JSON-RPC response")
+		if ex.Err != nil {
+			parts = append(parts, ex.Err.Error())
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func (st *hdrState) expectRejected() error {
+	if len(st.probes) == 0 {
+		return fmt.Errorf("feature bug: no request was sent before this step")
+	}
+	for _, p := range st.probes {
+		if p.ex.HTTP == nil {
+			return fmt.Errorf("%s: no HTTP reply: %v", p.what, p.ex.Err)
+		}
+		ok := p.ex.HTTP.Status == http.StatusBadRequest && p.ex.Response != nil
+		if ok {
+			msg, _ := harness.ParseMessage(p.ex.Response.Raw)
+			ok = msg.Kind == harness.KindError && msg.Error.CodeRaw == "-32020"
+		}
+		if !ok {
+			return &Mismatch{Expected: "HTTP 400 with error -32020 for " + p.what, Actual: outcomeOf(p.ex), Frames: exchangeSeqs(p.ex)}
+		}
+	}
+	return nil
+}
+
+func (st *hdrState) expectAccepted() error {
+	if len(st.probes) == 0 {
+		return fmt.Errorf("feature bug: no request was sent before this step")
+	}
+	for _, p := range st.probes {
+		if p.ex.HTTP == nil && p.ex.Response == nil {
+			return fmt.Errorf("%s: no reply: %v", p.what, p.ex.Err)
+		}
+		if rejectedForHeaders(p.ex) {
+			return &Mismatch{Expected: "the request served (any reply but a header rejection) for " + p.what,
+				Actual: outcomeOf(p.ex), Frames: exchangeSeqs(p.ex)}
+		}
+	}
+	return nil
+}
+
+// hdrFindTool lists the tools and picks the first one that is safe to call, whose
+// x-mcp-header annotations are all valid, and that has a parameter of type typ ("" = any;
+// string preferred, then integer, then boolean). With skip, finding none ends the scenario:
+// na when no listed tool has such a parameter, untestable when none of those is safe.
+func (w *world) hdrFindTool(ctx context.Context, st *hdrState, typ string, skip bool) error {
+	if _, ok := w.s.t.caps["tools"]; !ok {
+		if skip {
+			return w.setSkip(reports.NA, "the server does not declare the tools capability")
+		}
+		return nil
+	}
+	problem, err := w.hdrListTools(ctx, st)
+	switch {
+	case err != nil:
+		return err
+	case problem != "" && skip:
+		return w.setSkip(reports.Untestable, "cannot read the tools: "+problem)
+	case problem != "":
+		return nil
+	}
+	kind := "an x-mcp-header parameter"
+	if typ != "" {
+		kind = "an x-mcp-header " + typ + " parameter"
+	}
+	var unsafe, invalid []string
+	for _, t := range st.listed {
+		p := t.pick(typ)
+		switch {
+		case p == nil && !t.hasAnnotationOf(typ):
+			continue
+		case p == nil:
+			invalid = append(invalid, t.name)
+		case !t.safe:
+			unsafe = append(unsafe, t.name)
+		default:
+			st.tool, st.param = t, p
+			return nil
+		}
+	}
+	if !skip {
+		return nil
+	}
+	if len(unsafe)+len(invalid) == 0 {
+		return w.setSkip(reports.NA, "no listed tool has "+kind)
+	}
+	var why []string
+	if len(unsafe) > 0 {
+		why = append(why, "not annotated readOnlyHint: true: "+strings.Join(unsafe, ", "))
+	}
+	if len(invalid) > 0 {
+		why = append(why, "x-mcp-header annotations invalid (clients drop the tool): "+strings.Join(invalid, ", "))
+	}
+	return w.setSkip(reports.Untestable, "no tool with "+kind+" is safe to call ("+strings.Join(why, "; ")+")")
+}
+
+// hdrListTools lists every page of tools/list into st.listed once per scenario; problem says
+// why the tools could not be read.
+func (w *world) hdrListTools(ctx context.Context, st *hdrState) (problem string, err error) {
+	if st.listed != nil {
+		return "", nil
+	}
+	items, frames, problem, err := w.hdrList(ctx, "tools/list", "tools")
+	if err != nil || problem != "" {
+		return problem, err
+	}
+	st.listed = []*hdrTool{}
+	for i, it := range items {
+		name, _ := it["name"].(string)
+		t := &hdrTool{name: name, safe: toolSafe(it), anns: xmcpAnnotations(it["inputSchema"]), frames: frames[i]}
+		valid := true
+		for _, a := range t.anns {
+			for _, check := range []xmcpCheck{checkToken, checkType, checkReachable} {
+				if check(a) != "" {
+					valid = false
+				}
+			}
+		}
+		if checkUnique(t) != "" {
+			valid = false
+		}
+		if valid {
+			for _, a := range t.anns {
+				t.params = append(t.params, &hdrParam{path: a.path, header: a.value.(string), typ: a.typ(), schema: a.schema})
+			}
+		}
+		st.listed = append(st.listed, t)
+	}
+	return "", nil
+}
+
+// pick returns the tool's valid parameter of type typ ("" = any, string preferred).
+func (t *hdrTool) pick(typ string) *hdrParam {
+	for _, want := range []string{"string", "integer", "boolean"} {
+		if typ != "" && want != typ {
+			continue
+		}
+		for _, p := range t.params {
+			if p.typ == want {
+				return p
+			}
+		}
+	}
+	return nil
+}
+
+func (t *hdrTool) hasAnnotationOf(typ string) bool {
+	for _, a := range t.anns {
+		if typ == "" || a.typ() == typ {
+			return true
+		}
+	}
+	return false
+}
+
+// hdrCall calls the chosen tool with args (keys are hdrParam.key values) and the headers a
+// conforming client sends for them, then sets header (when not "") to value (hdrOmit: leaves
+// it out).
+func (w *world) hdrCall(ctx context.Context, st *hdrState, args map[string]any, header, value, what string) error {
+	if st.tool == nil {
+		return fmt.Errorf("feature bug: no x-mcp-header tool was chosen before this step")
+	}
+	nested := map[string]any{}
+	mirrored := http.Header{}
+	for _, p := range st.tool.params {
+		v, ok := args[p.key()]
+		if !ok {
+			continue
+		}
+		setPath(nested, p.path, v)
+		if v != nil {
+			mirrored.Set(p.name(), harness.EncodeHeaderValue(headerText(v)))
+		}
+	}
+	edit := func(h http.Header) {
+		for k, vs := range mirrored {
+			h[k] = vs
+		}
+		if header != "" {
+			setOrOmit(header, value)(h)
+		}
+	}
+	params := map[string]any{"name": st.tool.name, "arguments": nested}
+	if err := w.hdrSend(ctx, "tools/call", params, edit, header != ""); err != nil {
+		return err
+	}
+	st.probes = append(st.probes, hdrProbe{what: fmt.Sprintf("tools/call %q with %s", st.tool.name, what), ex: w.last})
+	return nil
+}
+
+func setPath(m map[string]any, path []string, v any) {
+	for _, k := range path[:len(path)-1] {
+		next, ok := m[k].(map[string]any)
+		if !ok {
+			next = map[string]any{}
+			m[k] = next
+		}
+		m = next
+	}
+	m[path[len(path)-1]] = v
+}
+
+// hdrScan lists every tool for the static checks; na when the tools capability is not
+// declared or no listed tool uses x-mcp-header.
+func (w *world) hdrScan(ctx context.Context, st *hdrState) error {
+	if _, ok := w.s.t.caps["tools"]; !ok {
+		return w.setSkip(reports.NA, "the server does not declare the tools capability")
+	}
+	problem, err := w.hdrListTools(ctx, st)
+	if err != nil {
+		return err
+	}
+	if problem != "" {
+		return w.setSkip(reports.Untestable, "cannot read the tools: "+problem)
+	}
+	for _, t := range st.listed {
+		if len(t.anns) > 0 {
+			return nil
+		}
+	}
+	return w.setSkip(reports.NA, fmt.Sprintf("none of the %d listed tools uses x-mcp-header", len(st.listed)))
+}
+
+// judge applies check to every annotation of every listed tool.
+func (st *hdrState) judge(check xmcpCheck) error {
+	return st.judgeTools(func(t *hdrTool) string {
+		var bad []string
+		for _, a := range t.anns {
+			if why := check(a); why != "" {
+				bad = append(bad, why)
+			}
+		}
+		return strings.Join(bad, "; ")
+	})
+}
+
+// judgeTools applies check to every listed tool and reports the offenders.
+func (st *hdrState) judgeTools(check func(*hdrTool) string) error {
+	var bad []string
+	var frames []int
+	for _, t := range st.listed {
+		if why := check(t); why != "" {
+			bad = append(bad, fmt.Sprintf("tool %q: %s", t.name, why))
+			frames = append(frames, t.frames...)
+		}
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	return &Mismatch{Expected: "every x-mcp-header annotation within the constraints of server/tools#x-mcp-header",
+		Actual: strings.Join(bad, "; "), Frames: dedupe(frames)}
+}
+
+// checkUnique reports x-mcp-header values of one tool equal but for letter case.
+func checkUnique(t *hdrTool) string {
+	seen := map[string]string{}
+	var dup []string
+	for _, a := range t.anns {
+		s, ok := a.value.(string)
+		if !ok {
+			continue
+		}
+		k := strings.ToLower(s)
+		if prev, ok := seen[k]; ok {
+			dup = append(dup, fmt.Sprintf("%q at %s and %q at %s", prev, pointerOf(t, prev), s, a.ptr))
+			continue
+		}
+		seen[k] = s
+	}
+	sort.Strings(dup)
+	return strings.Join(dup, "; ")
+}
+
+func pointerOf(t *hdrTool, value string) string {
+	for _, a := range t.anns {
+		if a.value == value {
+			return a.ptr
+		}
+	}
+	return ""
+}
+
+// xmcpAnnotation is one x-mcp-header annotation found anywhere in an inputSchema: the JSON
+// Pointer of the schema carrying it, its value, that schema, the property name it sits on
+// ("" when the schema is not a property), and, when the schema is reachable from the root
+// through `properties` keys alone, that property chain.
+type xmcpAnnotation struct {
+	ptr       string
+	value     any
+	schema    map[string]any
+	prop      string
+	path      []string
+	reachable bool
+}
+
+// typ returns the annotated schema's single non-null type ("" when none or several).
+func (a xmcpAnnotation) typ() string {
+	switch t := a.schema["type"].(type) {
+	case string:
+		return t
+	case []any:
+		var types []string
+		for _, x := range t {
+			if s, ok := x.(string); ok && s != "null" {
+				types = append(types, s)
+			}
+		}
+		if len(types) == 1 {
+			return types[0]
+		}
+	}
+	return ""
+}
+
+// Schema keywords whose value is a map of schemas, a schema, or an array of schemas
+// (JSON Schema 2020-12 and draft-07); other keywords hold data and are not walked.
+var (
+	schemaMapKeywords   = []string{"properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"}
+	schemaKeywords      = []string{"items", "additionalItems", "contains", "not", "if", "then", "else", "additionalProperties", "propertyNames", "unevaluatedItems", "unevaluatedProperties", "contentSchema"}
+	schemaArrayKeywords = []string{"allOf", "anyOf", "oneOf", "prefixItems", "items"}
+)
+
+// xmcpAnnotations walks an inputSchema and returns every x-mcp-header annotation in it, in a
+// stable order.
+func xmcpAnnotations(schema any) []xmcpAnnotation {
+	var out []xmcpAnnotation
+	var walk func(node any, ptr, prop string, path []string, reachable bool)
+	walk = func(node any, ptr, prop string, path []string, reachable bool) {
+		sch, ok := node.(map[string]any)
+		if !ok {
+			return
+		}
+		if v, ok := sch["x-mcp-header"]; ok {
+			out = append(out, xmcpAnnotation{ptr: ptr, value: v, schema: sch, prop: prop, path: path, reachable: reachable && len(path) > 0})
+		}
+		for _, kw := range schemaMapKeywords {
+			m, ok := sch[kw].(map[string]any)
+			if !ok {
+				continue
+			}
+			for _, k := range sortedKeys(m) {
+				child := ptr + "/" + escapePointer(kw) + "/" + escapePointer(k)
+				if kw == "properties" {
+					walk(m[k], child, k, append(append([]string(nil), path...), k), reachable)
+				} else {
+					walk(m[k], child, map[bool]string{true: k}[kw == "patternProperties"], nil, false)
+				}
+			}
+		}
+		for _, kw := range schemaKeywords {
+			if v, ok := sch[kw].(map[string]any); ok {
+				walk(v, ptr+"/"+escapePointer(kw), "", nil, false)
+			}
+		}
+		for _, kw := range schemaArrayKeywords {
+			if arr, ok := sch[kw].([]any); ok {
+				for i, v := range arr {
+					walk(v, fmt.Sprintf("%s/%s/%d", ptr, kw, i), "", nil, false)
+				}
+			}
+		}
+	}
+	walk(schema, "", "", nil, true)
+	return out
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func escapePointer(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+}
+
+// xmcpCheck judges one annotation: "" when it holds, otherwise why not.
+type xmcpCheck func(xmcpAnnotation) string
+
+func where(a xmcpAnnotation) string {
+	if a.ptr == "" {
+		return "at the inputSchema root"
+	}
+	return "at " + a.ptr
+}
+
+// checkToken: the value is a non-empty RFC 9110 token (1*tchar), which excludes CTLs, CR, LF.
+func checkToken(a xmcpAnnotation) string {
+	s, ok := a.value.(string)
+	if !ok {
+		return fmt.Sprintf("x-mcp-header %s is %s, not a string", where(a), jsonText(a.value))
+	}
+	if s == "" {
+		return "empty x-mcp-header " + where(a)
+	}
+	for i := 0; i < len(s); i++ {
+		if !isTchar(s[i]) {
+			return fmt.Sprintf("x-mcp-header %s %s has %q, not a token character", strconv.Quote(s), where(a), s[i:i+1])
+		}
+	}
+	return ""
+}
+
+func isTchar(b byte) bool {
+	return b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || strings.IndexByte("!#$%&'*+-.^_`|~", b) >= 0
+}
+
+// maxSafe is 2^53-1, the largest integer an IEEE 754 double holds exactly.
+const maxSafe = 1<<53 - 1
+
+// checkType: the annotated parameter is a string, integer or boolean (never number, object,
+// array), and an integer's bounds and listed values stay within ±(2^53-1).
+func checkType(a xmcpAnnotation) string {
+	typ := a.typ()
+	if typ == "" {
+		typ = constType(a.schema)
+	}
+	switch typ {
+	case "string", "boolean":
+		return ""
+	case "integer":
+	case "":
+		return fmt.Sprintf("x-mcp-header parameter %s declares no single type (type %s)", where(a), jsonText(a.schema["type"]))
+	default:
+		return fmt.Sprintf("x-mcp-header parameter %s has type %s", where(a), typ)
+	}
+	bounds := []struct {
+		kw    string
+		limit int64
+		upper bool
+	}{{"minimum", -maxSafe, false}, {"exclusiveMinimum", -maxSafe - 1, false}, {"maximum", maxSafe, true}, {"exclusiveMaximum", maxSafe + 1, true}}
+	for _, b := range bounds {
+		n, ok := a.schema[b.kw].(json.Number)
+		if !ok {
+			continue
+		}
+		if c, ok := compareNumber(n, b.limit); ok && (b.upper && c > 0 || !b.upper && c < 0) {
+			return fmt.Sprintf("integer x-mcp-header parameter %s has %s %s, outside ±(2^53-1)", where(a), b.kw, n)
+		}
+	}
+	vals, _ := a.schema["enum"].([]any)
+	if c, ok := a.schema["const"]; ok {
+		vals = append(vals, c)
+	}
+	for _, v := range vals {
+		if n, ok := v.(json.Number); ok {
+			hi, ok1 := compareNumber(n, maxSafe)
+			lo, ok2 := compareNumber(n, -maxSafe)
+			if ok1 && ok2 && (hi > 0 || lo < 0) {
+				return fmt.Sprintf("integer x-mcp-header parameter %s admits %s, outside ±(2^53-1)", where(a), n)
+			}
+		}
+	}
+	return ""
+}
+
+// compareNumber compares a JSON number exactly with an integer: -1, 0 or +1.
+func compareNumber(n json.Number, limit int64) (int, bool) {
+	r, ok := new(big.Rat).SetString(n.String())
+	if !ok {
+		return 0, false
+	}
+	return r.Cmp(new(big.Rat).SetInt64(limit)), true
+}
+
+// constType returns the JSON type shared by every enum/const value of a schema without type
+// ("" when there are none or they differ).
+func constType(s map[string]any) string {
+	vals, _ := s["enum"].([]any)
+	if c, ok := s["const"]; ok {
+		vals = append(vals, c)
+	}
+	typ := ""
+	for _, v := range vals {
+		t := ""
+		switch x := v.(type) {
+		case string:
+			t = "string"
+		case bool:
+			t = "boolean"
+		case json.Number:
+			t = "number"
+			if _, err := x.Int64(); err == nil {
+				t = "integer"
+			}
+		default:
+			return ""
+		}
+		if typ != "" && t != typ {
+			return ""
+		}
+		typ = t
+	}
+	return typ
+}
+
+// checkReachable: the annotation sits on a property reached from the root through
+// `properties` keys alone.
+func checkReachable(a xmcpAnnotation) string {
+	if a.reachable {
+		return ""
+	}
+	return "x-mcp-header " + where(a) + " is not reachable from the root through properties alone"
+}
+
+// sensitiveWords are parameter-name words that suggest secrets or personal data; sensitivePairs
+// are such two-word names.
+var (
+	sensitiveWords = map[string]bool{
+		"password": true, "passwd": true, "passphrase": true, "pwd": true, "secret": true, "token": true,
+		"credential": true, "credentials": true, "authorization": true, "auth": true, "bearer": true,
+		"apikey": true, "privatekey": true, "accesskey": true, "cookie": true, "ssn": true, "email": true,
+	}
+	sensitivePairs = map[[2]string]bool{
+		{"api", "key"}: true, {"private", "key"}: true, {"access", "key"}: true, {"secret", "key"}: true,
+		{"client", "secret"}: true, {"social", "security"}: true,
+	}
+	// harmlessTokenPrefixes make "token" a paging or sizing word, not a credential.
+	harmlessTokenPrefixes = map[string]bool{"page": true, "next": true, "prev": true, "previous": true, "continuation": true, "cursor": true, "max": true, "sync": true}
+)
+
+// checkSensitive: neither the annotated property's name nor the header name looks like a
+// password, key, token or personal data (server/tools#x-mcp-header warning).
+func checkSensitive(a xmcpAnnotation) string {
+	names := []string{a.prop}
+	if s, ok := a.value.(string); ok {
+		names = append(names, s)
+	}
+	for _, n := range names {
+		if w := sensitiveWord(n); w != "" {
+			return fmt.Sprintf("x-mcp-header %s mirrors %q (%s) into a header visible to intermediaries", where(a), n, w)
+		}
+	}
+	return ""
+}
+
+// sensitiveWord returns the sensitive word or pair found in name ("" when none): the name is
+// split into lower-case words at non-alphanumerics and camelCase boundaries.
+func sensitiveWord(name string) string {
+	words := splitWords(name)
+	for i, w := range words {
+		if sensitiveWords[w] && !(w == "token" && i > 0 && harmlessTokenPrefixes[words[i-1]]) {
+			return w
+		}
+		if i > 0 && sensitivePairs[[2]string{words[i-1], w}] {
+			return words[i-1] + " " + w
+		}
+	}
+	return ""
+}
+
+func splitWords(s string) []string {
+	var out []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			out = append(out, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	rs := []rune(s)
+	for i, r := range rs {
+		alnum := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
+		if !alnum {
+			flush()
+			continue
+		}
+		upper := r >= 'A' && r <= 'Z'
+		if upper && i > 0 && len(cur) > 0 {
+			prevLower := rs[i-1] >= 'a' && rs[i-1] <= 'z' || rs[i-1] >= '0' && rs[i-1] <= '9'
+			nextLower := i+1 < len(rs) && rs[i+1] >= 'a' && rs[i+1] <= 'z'
+			if prevLower || nextLower && rs[i-1] >= 'A' && rs[i-1] <= 'Z' {
+				flush()
+			}
+		}
+		cur = append(cur, r)
+	}
+	flush()
+	return out
 }

@@ -1,0 +1,107 @@
+package steps
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func annotationsOf(t *testing.T, schema string) []xmcpAnnotation {
+	t.Helper()
+	var v any
+	require.NoError(t, decodeNumbers([]byte(schema), &v))
+	return xmcpAnnotations(v)
+}
+
+func TestXmcpAnnotationsReachability(t *testing.T) {
+	anns := annotationsOf(t, `{
+		"type": "object",
+		"x-mcp-header": "Root",
+		"properties": {
+			"region": {"type": "string", "x-mcp-header": "Region"},
+			"opts": {"type": "object", "properties": {"prio": {"type": "integer", "x-mcp-header": "Prio"}}},
+			"list": {"type": "array", "items": {"type": "string", "x-mcp-header": "Item"}},
+			"choice": {"anyOf": [{"type": "string", "x-mcp-header": "Choice"}]},
+			"x-mcp-header": {"type": "string", "default": {"x-mcp-header": "NotASchema"}}
+		},
+		"$defs": {"d": {"type": "string", "x-mcp-header": "Def"}},
+		"if": {"properties": {"c": {"type": "string", "x-mcp-header": "Cond"}}}
+	}`)
+	got := map[string]bool{}
+	for _, a := range anns {
+		got[a.ptr] = a.reachable
+	}
+	assert.Equal(t, map[string]bool{
+		"":                                 false,
+		"/properties/region":               true,
+		"/properties/opts/properties/prio": true,
+		"/properties/list/items":           false,
+		"/properties/choice/anyOf/0":       false,
+		"/$defs/d":                         false,
+		"/if/properties/c":                 false,
+	}, got)
+	for _, a := range anns {
+		if a.ptr == "/properties/opts/properties/prio" {
+			assert.Equal(t, []string{"opts", "prio"}, a.path)
+			assert.Equal(t, "integer", a.typ())
+		}
+	}
+}
+
+func TestXmcpChecks(t *testing.T) {
+	one := func(prop string) xmcpAnnotation {
+		anns := annotationsOf(t, `{"type":"object","properties":{"p":`+prop+`}}`)
+		require.Len(t, anns, 1)
+		return anns[0]
+	}
+	for _, c := range []struct {
+		prop  string
+		check xmcpCheck
+		bad   bool
+	}{
+		{`{"type":"string","x-mcp-header":"Region"}`, checkToken, false},
+		{`{"type":"string","x-mcp-header":"Zone Name"}`, checkToken, true},
+		{`{"type":"string","x-mcp-header":""}`, checkToken, true},
+		{`{"type":"string","x-mcp-header":7}`, checkToken, true},
+		{`{"type":"string","x-mcp-header":"A\r\nB"}`, checkToken, true},
+		{`{"type":"string","x-mcp-header":"Région"}`, checkToken, true},
+		{`{"type":"string","x-mcp-header":"a!#$%&'*+-.^_|~1"}`, checkToken, false},
+		{`{"type":"integer","x-mcp-header":"N"}`, checkType, false},
+		{`{"type":["boolean","null"],"x-mcp-header":"N"}`, checkType, false},
+		{`{"enum":["a","b"],"x-mcp-header":"N"}`, checkType, false},
+		{`{"type":"number","x-mcp-header":"N"}`, checkType, true},
+		{`{"type":"object","x-mcp-header":"N"}`, checkType, true},
+		{`{"type":["string","integer"],"x-mcp-header":"N"}`, checkType, true},
+		{`{"x-mcp-header":"N"}`, checkType, true},
+		{`{"type":"integer","maximum":9007199254740991,"minimum":-9007199254740991,"x-mcp-header":"N"}`, checkType, false},
+		{`{"type":"integer","maximum":9007199254740992,"x-mcp-header":"N"}`, checkType, true},
+		{`{"type":"integer","exclusiveMinimum":-9007199254740993,"x-mcp-header":"N"}`, checkType, true},
+		{`{"type":"integer","enum":[1,1e300],"x-mcp-header":"N"}`, checkType, true},
+		{`{"type":"string","x-mcp-header":"Region"}`, checkReachable, false},
+		{`{"type":"string","x-mcp-header":"Api-Key"}`, checkSensitive, true},
+		{`{"type":"string","x-mcp-header":"Region"}`, checkSensitive, false},
+	} {
+		assert.Equal(t, c.bad, c.check(one(c.prop)) != "", "%s", c.prop)
+	}
+}
+
+func TestXmcpUnique(t *testing.T) {
+	tool := &hdrTool{name: "t", anns: annotationsOf(t, `{"properties":{"a":{"x-mcp-header":"Zone"},"b":{"x-mcp-header":"ZONE"},"c":{"x-mcp-header":"Other"}}}`)}
+	assert.Contains(t, checkUnique(tool), `"ZONE"`)
+	tool.anns = tool.anns[1:]
+	assert.Empty(t, checkUnique(tool))
+}
+
+func TestSensitiveWord(t *testing.T) {
+	for name, want := range map[string]string{
+		"api_key": "api key", "apiKey": "api key", "X-API-Key": "api key", "password": "password",
+		"userPassword": "password", "authToken": "auth", "Authorization": "authorization", "client_secret": "secret",
+		"user_email": "email", "ssn": "ssn",
+		"region": "", "author": "", "page_token": "", "nextPageToken": "", "max_tokens": "", "keyword": "", "tenant_id": "",
+	} {
+		assert.Equal(t, want, sensitiveWord(name), name)
+	}
+	assert.Equal(t, []string{"x", "api", "key"}, splitWords("X-API-Key"))
+	assert.Equal(t, []string{"html", "parser", "v2"}, splitWords("HTMLParserV2"))
+}
