@@ -346,9 +346,10 @@ var coreBreakCases = []breakCase{
 	{Rule: "STDIO-002", Transports: stdioOnly},
 	{Rule: "STDIO-006", Transports: stdioOnly},
 	{Rule: "STATE-002"},
-	{Rule: "CAP-006"},
-	// DISC-002 validates the DiscoverResult the break makes invalid.
-	{Rule: "SCHEMA-001", SideEffects: map[string]reports.Verdict{"DISC-002@2026-07-28": reports.Fail}},
+	// prompts/list is the fixture's only paginated list: no cursor is left for STATE-003.
+	{Rule: "CAP-006", SideEffects: map[string]reports.Verdict{"STATE-003@2026-07-28": reports.Untestable}},
+	// DISC-002 validates the DiscoverResult the break makes invalid; CAP-009 its capabilities.
+	{Rule: "SCHEMA-001", SideEffects: map[string]reports.Verdict{"DISC-002@2026-07-28": reports.Fail, "CAP-009@2026-07-28": reports.Fail}},
 	{Rule: "LEG-001", SideEffects: schema25},
 	{Rule: "LEG-002"},
 	{Rule: "LEG-003"},
