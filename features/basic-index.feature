@@ -242,8 +242,9 @@ Feature: Base protocol (basic/index)
     Spec: basic/index#Statelessness
     A connection is not a conversation: requests of three clients (different clientInfo, client
     capabilities and protocol versions) interleaved on one connection, in turn and concurrently,
-    each get what their own _meta calls for.
-    Given a connected server
+    each get what their own _meta calls for: the first two a result, the third what it got as
+    the first request of a connection of its own.
+    Given a fresh connection
     When the client interleaves requests of three clients on a fresh connection, in turn and at once
     Then each interleaved request was answered according to its own _meta
 
