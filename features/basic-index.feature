@@ -212,4 +212,60 @@ Feature: Base protocol (basic/index)
 
   # (area msg) new MSG, META-008..010, RT, ERR scenarios go above this line.
 
+  @rule:STATE-001 @MUST-NOT @since:2026-07-28
+  Scenario Outline: Each request is judged on its own _meta, not on earlier requests of the connection
+    Spec: basic/index#Statelessness
+    What an earlier request on the same connection declared (a protocol version, a client
+    capability) never applies to a later one. The first request of a fresh connection is the
+    control: after a request that declares what it lacks, the same request must be answered as
+    the control was. The capability case needs a fixture tool that requires a client capability.
+    Given a fresh connection
+    When the client sends <request> without, with, then again without what it needs
+    Then the last reply follows only its own _meta
+
+    Examples:
+      | case             | request                            |
+      | protocol version | a list request                     |
+      | capability       | a capability-needing fixture call  |
+
+  @rule:STATE-003 @SHOULD-NOT @since:2026-07-28
+  Scenario: A list cursor from one connection is honoured on another
+    Spec: basic/index#Statelessness
+    Related operations do not need the same connection or process: the next page of a list,
+    asked for with the cursor one connection received, is served on a fresh connection.
+    Given a connected server
+    When the client pages a list on one connection and asks for its next page on a fresh connection
+    Then the next page is served on the fresh connection
+
+  @rule:STATE-004 @SHOULD @since:2026-07-28
+  Scenario: Interleaved requests of different clients are each answered per their own _meta
+    Spec: basic/index#Statelessness
+    A connection is not a conversation: requests of three clients (different clientInfo, client
+    capabilities and protocol versions) interleaved on one connection, in turn and concurrently,
+    each get what their own _meta calls for: the first two a result, the third what it got as
+    the first request of a connection of its own.
+    Given a fresh connection
+    When the client interleaves requests of three clients on a fresh connection, in turn and at once
+    Then each interleaved request was answered according to its own _meta
+
+  @rule:META-007 @SHOULD-NOT @since:2026-07-28
+  Scenario: Results do not depend on the self-reported clientInfo
+    Spec: basic/index#_meta
+    clientInfo is for display and debugging; the same requests sent under two client names get
+    the same results, apart from id and _meta.
+    Given a connected server
+    When the client sends the same requests as client "mcp-conform-probe" and as client "claude-code", each on a fresh connection
+    Then both clients got the same results apart from _meta
+
+  @rule:ERR-008 @MUST @since:2026-07-28
+  Scenario: A missing-capability error names the capabilities the request lacks
+    Spec: basic/index#_meta
+    A -32021 error carries `data.requiredCapabilities`, a ClientCapabilities object naming what
+    the request lacked: checked on a fixture tool called without client capabilities, and on
+    every -32021 the run saw.
+    Given a fresh connection
+    When the client calls a fixture tool that needs a client capability without declaring any
+    Then every -32021 error the server sent in this run names the missing capabilities
+    And a -32021 reply names the needed capability in data.requiredCapabilities
+
   # (area state) new STATE, META-007, ERR-008 scenarios go above this line.
