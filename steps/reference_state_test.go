@@ -10,7 +10,8 @@ var stateBreakCases = []breakCase{
 	{Rule: "META-007"},
 	{Rule: "ERR-008"},
 	// CAP-007 sees the undeclared feature's list method succeed.
-	{Rule: "CAP-001", SideEffects: cap007},
+	// The x-mcp-header checks judge the tools of a server that declares tools.
+	{Rule: "CAP-001", SideEffects: withNA(cap007, "HDR-015@2026-07-28", "HDR-016@2026-07-28", "HDR-017@2026-07-28", "HDR-018@2026-07-28", "HDR-019@2026-07-28")},
 	{Rule: "CAP-002", SideEffects: cap007},
 	{Rule: "CAP-003", SideEffects: cap007},
 	// CAP-007 calls completion/complete too, and gets the result instead of -32601.
@@ -24,3 +25,15 @@ var stateBreakCases = []breakCase{
 }
 
 var cap007 = map[string]reports.Verdict{"CAP-007@2026-07-28": reports.Warn}
+
+// withNA returns a copy of effects that also expects na for each key.
+func withNA(effects map[string]reports.Verdict, keys ...string) map[string]reports.Verdict {
+	out := map[string]reports.Verdict{}
+	for k, v := range effects {
+		out[k] = v
+	}
+	for _, k := range keys {
+		out[k] = reports.NA
+	}
+	return out
+}
