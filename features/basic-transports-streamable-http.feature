@@ -198,9 +198,11 @@ Feature: Streamable HTTP transport (basic/transports/streamable-http)
     The data of each event on an SSE response is a single JSON-RPC message; comment lines may
     appear and are ignored, and an event with empty data carries no message. Judged over every
     SSE event of the run; the scenario asks for progress on a fixture tool call, which servers
-    may stream. A server that never answers with SSE has nothing to frame and passes.
+    may stream, and opens a subscriptions/listen stream. A server that never answers with SSE
+    has nothing to frame and passes.
     Given a connected server
     When the client calls the fixture tool "test_simple_text" asking for progress
+    And the client opens a subscriptions/listen stream and closes it after the first event
     Then every SSE event the server sent in this run carries one JSON-RPC message
 
   @rule:HTTP-007 @MUST @since:2026-07-28 @transport:http
@@ -220,10 +222,11 @@ Feature: Streamable HTTP transport (basic/transports/streamable-http)
   Scenario: No JSON-RPC request travels on an SSE stream
     Spec: basic/transports/streamable-http#Receiving Messages
     Server-to-client interactions are embedded in results (MRTR); no SSE stream of the run
-    carries a JSON-RPC request such as sampling, elicitation, roots or ping. Not applicable
-    when the server never answers with SSE.
+    carries a JSON-RPC request such as sampling, elicitation, roots or ping, listen streams
+    included. Not applicable when the server never answers with SSE.
     Given a connected server
     When the client calls the fixture tool "test_simple_text" asking for progress
+    And the client opens a subscriptions/listen stream and closes it after the first event
     Then no SSE stream of this run carries a JSON-RPC request
 
   @rule:HTTP-009 @SHOULD @since:2026-07-28 @transport:http
@@ -240,10 +243,11 @@ Feature: Streamable HTTP transport (basic/transports/streamable-http)
   @rule:HTTP-010 @SHOULD @since:2026-07-28 @transport:http
   Scenario: SSE responses disable proxy buffering
     Spec: basic/transports/streamable-http#Receiving Messages
-    Every SSE response of the run carries `X-Accel-Buffering: no`. Not applicable when the
-    server never answers with SSE.
+    Every SSE response of the run, listen streams included, carries `X-Accel-Buffering: no`.
+    Not applicable when the server never answers with SSE.
     Given a connected server
     When the client calls the fixture tool "test_simple_text" asking for progress
+    And the client opens a subscriptions/listen stream and closes it after the first event
     Then every SSE response of this run has the header X-Accel-Buffering: no
 
   @rule:HTTP-011 @MAY @since:2026-07-28 @transport:http

@@ -29,6 +29,7 @@ type httpState struct {
 	streams    map[*harness.Exchange]harness.StreamInfo
 	concurrent []*harness.Exchange
 	listen     *listenRun
+	oldInit    *harness.Exchange // the initialize asking for 2025-03-26 (VER-006)
 }
 
 // listenRun is one subscriptions/listen request held open by the suite: the exchange (frames
@@ -80,11 +81,14 @@ func registerHTTPSteps(sc *godog.ScenarioContext) {
 		return worldOf(ctx).sendAtOnce(ctx, n, tool)
 	})
 	sc.Step(`^the client opens a subscriptions/listen stream and holds it$`, wc(func(ctx context.Context, w *world) error {
-		return w.holdListen(ctx, nil)
+		return w.holdListen(ctx, nil, w.listenHold())
+	}))
+	sc.Step(`^the client opens a subscriptions/listen stream and closes it after the first event$`, wc(func(ctx context.Context, w *world) error {
+		return w.holdListen(ctx, nil, 0)
 	}))
 	sc.Step(`^the client opens a subscriptions/listen stream and, while it is open, calls the fixture tool "([^"]+)" asking for progress and log messages$`, func(ctx context.Context, tool string) error {
 		w := worldOf(ctx)
-		return w.holdListen(ctx, func(ctx context.Context) error { return w.callTool(ctx, tool, true, true) })
+		return w.holdListen(ctx, func(ctx context.Context) error { return w.callTool(ctx, tool, true, true) }, w.listenHold())
 	})
 	sc.Step(`^the client sends the intentionally invalid notification:$`, func(ctx context.Context, doc *godog.DocString) error {
 		return worldOf(ctx).sendDoc(ctx, doc.Content, true, true)
@@ -104,14 +108,27 @@ func registerHTTPSteps(sc *godog.ScenarioContext) {
 		id := w.s.env.ids.Next()
 		return w.sendLegacyShaped(ctx, harness.BuildRequest(id, "ping", nil), id, "ping")
 	}))
+	sc.Step(`^the client asks with a legacy-shaped initialize whether the server negotiates 2025-03-26$`, func(ctx context.Context) error {
+		w, st := worldOf(ctx), httpStateOf(ctx)
+		ping := w.last
+		id := w.s.env.ids.Next()
+		if err := w.sendLegacyShaped(ctx, harness.InitializeRequest(id, "2025-03-26"), id, "initialize"); err != nil {
+			return err
+		}
+		st.mu.Lock()
+		st.oldInit = w.last
+		st.mu.Unlock()
+		w.last = ping
+		return nil
+	})
 
 	// Observe: SSE streams over the whole run (run-wide sweeps).
 	sc.Step(`^every SSE event the server sent in this run carries one JSON-RPC message$`, registerSweep("HTTP-006", checkSSEFraming))
-	sc.Step(`^every notification on a request's SSE stream in this run relates to that request$`, sseSweep("HTTP-007", checkRelated))
+	sc.Step(`^every notification on a request's SSE stream in this run relates to that request$`, sseSweepOn("HTTP-007", checkRelated, false))
 	sc.Step(`^no SSE stream of this run carries a JSON-RPC request$`, sseSweep("HTTP-008", checkNoSSERequests))
 	sc.Step(`^every SSE response of this run has the header X-Accel-Buffering: no$`, sseSweep("HTTP-010", checkAccelBuffering))
 	sc.Step(`^no reply in this run carries the response to another request$`, registerSweep("HTTP-012", checkOwnReplies))
-	sc.Step(`^no event follows the response on any SSE stream of this run$`, sseSweep("HTTP-009", checkNothingAfterResponse))
+	sc.Step(`^no event follows the response on any SSE stream of this run$`, sseSweepOn("HTTP-009", checkNothingAfterResponse, false))
 	sc.Step(`^every 4xx reply to a well-formed modern request in this run carries a JSON-RPC error$`, func(ctx context.Context) error {
 		w := worldOf(ctx)
 		n := 0
@@ -200,22 +217,39 @@ func registerHTTPSteps(sc *godog.ScenarioContext) {
 		return nil
 	}))
 	sc.Step(`^the legacy-shaped POST was refused with HTTP 400 unless the server also speaks a legacy revision$`, wc(judgeLegacyShaped))
-	sc.Step(`^the server refused the ping with HTTP 400 or serves it while supporting a revision older than 2025-06-18$`, wc(judgeHeaderless))
+	sc.Step(`^the server refused the ping with HTTP 400 or serves it while supporting a revision older than 2025-06-18$`, func(ctx context.Context) error {
+		return judgeHeaderless(worldOf(ctx), httpStateOf(ctx))
+	})
 }
 
 // sseSweep is registerSweep for rules about SSE streams: the scenario's step is na when no
 // reply of the run so far was an SSE stream (the scenario's own requests gave the server the
 // chance); otherwise the check runs, now and again over the whole run.
 func sseSweep(rule string, check sweepCheck) func(context.Context) error {
+	return sseSweepOn(rule, check, true)
+}
+
+// sseSweepOn is sseSweep; without withListen, only SSE replies to requests other than
+// subscriptions/listen make the rule applicable.
+func sseSweepOn(rule string, check sweepCheck, withListen bool) func(context.Context) error {
 	step := registerSweep(rule, check)
 	return func(ctx context.Context) error {
 		w := worldOf(ctx)
-		for _, f := range w.s.env.framesOf(w.s.t.revision) {
-			if f.SSE != nil && f.Dir == harness.DirServerToClient {
+		frames := w.s.env.framesOf(w.s.t.revision)
+		idx := requestIndex(frames)
+		for _, f := range frames {
+			if f.SSE == nil || f.Dir != harness.DirServerToClient {
+				continue
+			}
+			if req, ok := idx[f.ReplyTo]; withListen || (ok && req.Method != listenMethod) {
 				return step(ctx)
 			}
 		}
-		return w.setSkip(reports.NA, noSSEInThisRun)
+		why := noSSEInThisRun
+		if !withListen {
+			why = "the server answered no request of this run other than subscriptions/listen with an SSE stream, so there is no request stream to judge"
+		}
+		return w.setSkip(reports.NA, why)
 	}
 }
 
@@ -614,10 +648,10 @@ func (w *world) listenHold() time.Duration {
 }
 
 // holdListen POSTs subscriptions/listen on a connection of its own and, once the first event
-// arrives, runs during (when not nil) and then keeps the stream open for listenHold before
-// closing it. Reading always ends: at the request timeout when no event comes, when the server
-// closes the stream, or when the suite closes it.
-func (w *world) holdListen(ctx context.Context, during func(context.Context) error) error {
+// arrives, runs during (when not nil) and then keeps the stream open for hold before closing
+// it. Reading always ends: at the request timeout when no event comes, when the server closes
+// the stream, or when the suite closes it.
+func (w *world) holdListen(ctx context.Context, during func(context.Context) error, hold time.Duration) error {
 	t, err := w.s.env.dial(ctx, w.s.t.revision)
 	if err != nil {
 		return fmt.Errorf("cannot open a connection for the listen stream: %w", err)
@@ -646,7 +680,6 @@ func (w *world) holdListen(ctx context.Context, during func(context.Context) err
 			once.Do(func() { close(first) })
 		}
 	})
-	hold := w.listenHold()
 	lctx, cancel := context.WithTimeout(ctx, 2*w.timeout()+hold)
 	defer cancel()
 	type result struct {
@@ -815,7 +848,12 @@ func judgeRefusedNotifications(ctx context.Context, w *world) error {
 				if body.HasID {
 					actual += " with \"id\": " + string(body.ID)
 				}
-				return &Mismatch{Expected: "a refusal body that is a JSON-RPC error without id", Actual: actual, Frames: exchangeSeqs(ex)}
+				m := &Mismatch{Expected: "a refusal body that is a JSON-RPC error without id", Actual: actual, Frames: exchangeSeqs(ex)}
+				if body.Kind == harness.KindError && harness.IDKey(body.ID) == "null" {
+					// JSON-RPC 2.0 writes null where no id could be read (DESIGN.md "Verdicts").
+					m.Grade = reports.Warn
+				}
+				return m
 			}
 		case status >= 200 && status < 300:
 			if isRPC && body.Kind == harness.KindError {
@@ -895,9 +933,11 @@ func (w *world) servedAsLegacy() *harness.Message {
 	return msg
 }
 
-// judgeLegacyShaped checks VER-005: a modern-only server (one whose supportedVersions names no
-// legacy revision) refuses the legacy-shaped initialize with 400; a dual-era server may serve it
-// under a legacy revision (versioning#Compatibility Matrix, Legacy client / Dual-era server).
+// judgeLegacyShaped checks VER-005: a modern-only server refuses the legacy-shaped initialize
+// with 400. A server that serves it with a legacy InitializeResult speaks a legacy revision
+// (versioning#Compatibility Matrix, Legacy client / Dual-era server) and passes; any other
+// answer fails, unless supportedVersions names a legacy revision (then that era's rules judge
+// it).
 func judgeLegacyShaped(ctx context.Context, w *world) error {
 	h, err := w.lastHTTP()
 	if err != nil {
@@ -906,25 +946,36 @@ func judgeLegacyShaped(ctx context.Context, w *world) error {
 	if h.Status == http.StatusBadRequest {
 		return nil
 	}
-	if legacy := w.legacyVersions(); len(legacy) > 0 {
-		if msg := w.servedAsLegacy(); msg != nil {
-			var ir struct {
-				ProtocolVersion string `json:"protocolVersion"`
-			}
-			if json.Unmarshal(msg.Result, &ir) == nil && harness.IsKnownRevision(ir.ProtocolVersion) && !harness.IsModern(ir.ProtocolVersion) {
-				return nil // a dual-era server serving a legacy client, as the matrix says it works
-			}
+	if msg := w.servedAsLegacy(); msg != nil {
+		var ir struct {
+			ProtocolVersion string `json:"protocolVersion"`
 		}
+		if json.Unmarshal(msg.Result, &ir) == nil && harness.IsKnownRevision(ir.ProtocolVersion) && !harness.IsModern(ir.ProtocolVersion) {
+			return nil
+		}
+	}
+	if legacy := w.legacyVersions(); len(legacy) > 0 {
 		return w.setSkip(reports.NA, fmt.Sprintf("the server also speaks %s and answered HTTP %d; legacy-era rules judge that answer", strings.Join(legacy, ", "), h.Status))
 	}
-	return &Mismatch{Expected: "HTTP 400 from a server that lists no legacy revision in supportedVersions", Actual: fmt.Sprintf("HTTP %d", h.Status), Frames: w.lastSeqs()}
+	return &Mismatch{Expected: "HTTP 400 for an initialize without MCP-Protocol-Version and Mcp-Method", Actual: fmt.Sprintf("HTTP %d (%s)", h.Status, lastBody(w)), Frames: w.lastSeqs()}
+}
+
+// lastBody returns the start of the last reply's body, or "no body".
+func lastBody(w *world) string {
+	for _, f := range w.last.Frames {
+		if len(bytes.TrimSpace(f.Raw)) > 0 {
+			return short(f.Raw)
+		}
+	}
+	return "no body"
 }
 
 // judgeHeaderless grades VER-006: a POST without MCP-Protocol-Version may be served as
-// 2025-03-26 only by a server that supports clients older than 2025-06-18; otherwise it is
-// refused with 400 (HDR-001). Serving it without supporting such a revision, or answering it
-// any other way, is reported as information.
-func judgeHeaderless(ctx context.Context, w *world) error {
+// 2025-03-26 only by a server that supports clients older than 2025-06-18 (it lists 2025-03-26
+// or 2024-11-05 in supportedVersions, or negotiates 2025-03-26 on initialize); otherwise it is
+// refused with 400 (HDR-001). Serving it without such support, or answering it any other way,
+// is reported as information. The last exchange is the ping.
+func judgeHeaderless(w *world, st *httpState) error {
 	h, err := w.lastHTTP()
 	if err != nil {
 		return err
@@ -932,18 +983,28 @@ func judgeHeaderless(ctx context.Context, w *world) error {
 	if h.Status == http.StatusBadRequest {
 		return nil
 	}
-	var old []string
+	if w.servedAsLegacy() == nil {
+		return &Mismatch{Expected: "HTTP 400, or the request served as 2025-03-26", Actual: fmt.Sprintf("HTTP %d", h.Status), Frames: w.lastSeqs()}
+	}
 	for _, v := range w.legacyVersions() {
 		if v < "2025-06-18" {
-			old = append(old, v)
-		}
-	}
-	if w.servedAsLegacy() != nil {
-		if len(old) > 0 {
 			return nil
 		}
-		return &Mismatch{Expected: "a request without MCP-Protocol-Version served only by a server supporting 2025-03-26 or 2024-11-05",
-			Actual: "served, while supportedVersions lists " + strings.Join(w.s.t.supported, ", "), Frames: w.lastSeqs()}
 	}
-	return &Mismatch{Expected: "HTTP 400, or the request served as 2025-03-26", Actual: fmt.Sprintf("HTTP %d", h.Status), Frames: w.lastSeqs()}
+	if ex := st.oldInit; ex != nil && ex.Response != nil {
+		if msg, err := harness.ParseMessage(ex.Response.Raw); err == nil && msg.Kind == harness.KindResult {
+			var ir struct {
+				ProtocolVersion string `json:"protocolVersion"`
+			}
+			if json.Unmarshal(msg.Result, &ir) == nil && harness.IsKnownRevision(ir.ProtocolVersion) && ir.ProtocolVersion < "2025-06-18" {
+				return nil
+			}
+		}
+	}
+	seqs := w.lastSeqs()
+	if st.oldInit != nil {
+		seqs = append(seqs, exchangeSeqs(st.oldInit)...)
+	}
+	return &Mismatch{Expected: "a request without MCP-Protocol-Version served only by a server supporting 2025-03-26 or 2024-11-05",
+		Actual: "served, while supportedVersions lists " + strings.Join(w.s.t.supported, ", ") + " and initialize does not negotiate 2025-03-26", Frames: seqs}
 }
