@@ -345,7 +345,8 @@ var coreBreakCases = []breakCase{
 	{Rule: "STDIO-001", Transports: stdioOnly},
 	{Rule: "STDIO-002", Transports: stdioOnly},
 	{Rule: "STDIO-006", Transports: stdioOnly},
-	{Rule: "STATE-002"},
+	// HTTP-024 opens its listen stream on a connection of its own, which the break refuses.
+	{Rule: "STATE-002", SideEffects: map[string]reports.Verdict{"HTTP-024@2026-07-28": reports.Fail}},
 	{Rule: "CAP-006"},
 	// DISC-002 validates the DiscoverResult the break makes invalid.
 	{Rule: "SCHEMA-001", SideEffects: map[string]reports.Verdict{"DISC-002@2026-07-28": reports.Fail}},
