@@ -164,6 +164,164 @@ Feature: Streamable HTTP transport (basic/transports/streamable-http)
     When the client sends a "server/discover" request with its MCP header names in upper case
     Then the response is a result
 
+  @rule:HTTP-001 @MUST @since:2026-07-28 @transport:http
+  Scenario: The MCP endpoint accepts POST
+    Spec: basic/transports/streamable-http#Sending Messages
+    The server provides one endpoint path that supports POST: a request POSTed to the
+    configured URL is served with `200 OK`.
+    Given a connected server
+    When the client sends a "server/discover" request
+    Then the HTTP status is 200
+    And the response is a result
+
+  @rule:HTTP-003 @MUST @since:2026-07-28 @transport:http
+  Scenario: A notification the server cannot accept gets an HTTP error status
+    Spec: basic/transports/streamable-http#Sending Messages
+    A refused notification is answered with a 4xx or 5xx status, never a 2xx carrying an
+    error, and a body, if any, is a JSON-RPC error without `id`. The suite offers one
+    notification whose params are not an object and one unknown notification; a server that
+    accepts both (202) refuses nothing, and the rule is then not applicable.
+    Given a connected server
+    When the client sends the intentionally invalid notification:
+      """
+      {"jsonrpc":"2.0","method":"notifications/mcpconform_unknown","params":42}
+      """
+    And the client sends the notification:
+      """
+      {"jsonrpc":"2.0","method":"notifications/mcpconform_unknown","params":{"_meta":$meta}}
+      """
+    Then every notification the server refused in this scenario got an HTTP error status and any body is an error without id
+
+  @rule:HTTP-006 @MUST @since:2025-03-26 @transport:http
+  Scenario: Every SSE event carries one JSON-RPC message
+    Spec: basic/transports/streamable-http#Receiving Messages
+    The data of each event on an SSE response is a single JSON-RPC message; comment lines may
+    appear and are ignored, and an event with empty data carries no message. Judged over every
+    SSE event of the run; the scenario asks for progress on a fixture tool call, which servers
+    may stream, and opens a subscriptions/listen stream. A server that never answers with SSE
+    has nothing to frame and passes.
+    Given a connected server
+    When the client calls the fixture tool "test_simple_text" asking for progress
+    And the client opens a subscriptions/listen stream and closes it after the first event
+    Then every SSE event the server sent in this run carries one JSON-RPC message
+
+  @rule:HTTP-007 @MUST @since:2026-07-28 @transport:http
+  Scenario: Notifications on a request's SSE stream relate to that request
+    Spec: basic/transports/streamable-http#Receiving Messages
+    On a request's SSE stream, progress carries that request's progressToken, log messages
+    appear only when the request set a log level, and change notifications (which belong to
+    subscriptions/listen streams) do not appear. Judged over every request stream of the run;
+    not applicable when the server never answers with SSE.
+    Given a connected server
+    When the client calls the fixture tool "test_simple_text" asking for progress and log messages
+    And the client calls the fixture tool "test_simple_text" asking for progress
+    And the client calls the fixture tool "test_simple_text" without progress token or log level
+    Then every notification on a request's SSE stream in this run relates to that request
+
+  @rule:HTTP-008 @MUST-NOT @since:2026-07-28 @transport:http
+  Scenario: No JSON-RPC request travels on an SSE stream
+    Spec: basic/transports/streamable-http#Receiving Messages
+    Server-to-client interactions are embedded in results (MRTR); no SSE stream of the run
+    carries a JSON-RPC request such as sampling, elicitation, roots or ping, listen streams
+    included. Not applicable when the server never answers with SSE.
+    Given a connected server
+    When the client calls the fixture tool "test_simple_text" asking for progress
+    And the client opens a subscriptions/listen stream and closes it after the first event
+    Then no SSE stream of this run carries a JSON-RPC request
+
+  @rule:HTTP-009 @SHOULD @since:2026-07-28 @transport:http
+  Scenario: The final response ends the SSE stream
+    Spec: basic/transports/streamable-http#Receiving Messages
+    After the response event the server closes the stream (within the quiet window) and sends
+    nothing more on it. Not applicable when the server answers these requests with JSON.
+    Given a connected server
+    When the client calls the fixture tool "test_simple_text" asking for progress
+    And the client calls the fixture tool "test_simple_text" asking for progress and log messages
+    Then every SSE stream in this scenario ended right after its response
+    And no event follows the response on any SSE stream of this run
+
+  @rule:HTTP-010 @SHOULD @since:2026-07-28 @transport:http
+  Scenario: SSE responses disable proxy buffering
+    Spec: basic/transports/streamable-http#Receiving Messages
+    Every SSE response of the run, listen streams included, carries `X-Accel-Buffering: no`.
+    Not applicable when the server never answers with SSE.
+    Given a connected server
+    When the client calls the fixture tool "test_simple_text" asking for progress
+    And the client opens a subscriptions/listen stream and closes it after the first event
+    Then every SSE response of this run has the header X-Accel-Buffering: no
+
+  @rule:HTTP-011 @MAY @since:2026-07-28 @transport:http
+  Scenario: Keep-alives on a listen stream are SSE comments
+    Spec: basic/transports/streamable-http#Receiving Messages
+    A long-lived stream may carry keep-alive comment lines, which the suite ignores. A
+    keep-alive sent as an event whose data is no JSON-RPC message misuses the permission
+    (reported as information). Not applicable when the server does not offer
+    subscriptions/listen.
+    Given a connected server
+    When the client opens a subscriptions/listen stream and holds it
+    Then any keep-alive on the listen stream is an SSE comment
+
+  @rule:HTTP-012 @MUST @since:2026-07-28 @transport:http
+  Scenario: Each reply travels on the HTTP response of its own POST
+    Spec: basic/transports/streamable-http#Message Flow
+    Requests sent at once are each answered on their own POST's body or stream, and no reply
+    of the run carries the response to another request.
+    Given a connected server
+    When the client sends a "server/discover" request
+    And the client sends 6 requests at once, some calling the fixture tool "test_simple_text" with progress
+    Then each of those requests got its own response on its own POST
+    And no reply in this run carries the response to another request
+
+  @rule:HTTP-018 @MUST @since:2025-11-25 @transport:http
+  Scenario: A foreign Origin is refused with 403
+    Spec: basic/transports/streamable-http#Security & Endpoint
+    The server validates Origin against DNS rebinding; a request with a present, invalid
+    Origin (`http://evil.example`) gets `403 Forbidden`. Judged only for a server reached on a
+    loopback address; elsewhere the suite cannot know which origins are valid.
+    Given a connected server
+    When the client sends a harmless request with a foreign Origin header
+    Then the HTTP status is 403
+
+  @rule:HTTP-019 @MAY @since:2025-11-25 @transport:http
+  Scenario: A JSON-RPC body of the Origin refusal has no id
+    Spec: basic/transports/streamable-http#Security & Endpoint
+    The 403 body may be a JSON-RPC error response; if it is one, it carries no `id`.
+    Given a connected server
+    When the client sends a harmless request with a foreign Origin header
+    Then a JSON-RPC error body of the 403 reply, if any, has no id
+
+  @rule:HTTP-023 @MUST @since:2026-07-28 @transport:http
+  Scenario: Progress and log messages never travel on a listen stream
+    Spec: basic/transports/streamable-http#Receiving Messages
+    Request-scoped notifications flow only on the stream of their request: while a
+    subscriptions/listen stream is open, a fixture tool call asking for progress and log
+    messages puts neither on the listen stream. Not applicable when the server does not offer
+    subscriptions/listen.
+    Given a connected server
+    When the client opens a subscriptions/listen stream and, while it is open, calls the fixture tool "test_simple_text" asking for progress and log messages
+    Then the listen stream carried no notifications/progress or notifications/message
+
+  @rule:HTTP-024 @MUST @since:2026-07-28 @transport:http
+  Scenario: The reply to subscriptions/listen is an SSE stream that stays open
+    Spec: basic/transports/streamable-http#Receiving Messages
+    The listen reply is `200` with `text/event-stream`, opens with the acknowledgement and is
+    still open when the suite closes it (after at least one second). Not applicable when the
+    server does not offer subscriptions/listen (-32601 or 404).
+    Given a connected server
+    When the client opens a subscriptions/listen stream and holds it
+    Then the listen reply is an SSE stream that opens with the acknowledgement and stays open
+
+  @rule:ERR-010 @MUST @since:2026-07-28 @transport:http
+  Scenario: Modern 400 and 404 replies carry a JSON-RPC error body
+    Spec: basic/transports/streamable-http#Backward Compatibility
+    A dual-era client tells a modern server from a legacy one by the body of a 400 or 404:
+    every such reply to a well-formed 2026-07-28 request carries a JSON-RPC error, never an
+    empty or other body. Judged over every reply of the run; the scenario provokes an unknown
+    method, a missing header, an unsupported version and an unknown prompt.
+    Given a connected server
+    When the client sends requests that a modern server refuses with a 4xx status
+    Then every 4xx reply to a well-formed modern request in this run carries a JSON-RPC error
+
   # (area http) new HTTP, ERR-010, VER-005/006 scenarios go above this line.
 
   @rule:HDR-005 @MUST @since:2026-07-28 @transport:http

@@ -32,3 +32,28 @@ Feature: Versioning (basic/versioning)
     And the value at "/error/data/requested" is "1900-01-01"
     And the value at "/error/data/supported" is a non-empty array of strings
     And the value at "/error/data/supported" does not contain "1900-01-01"
+
+  @rule:VER-005 @MUST @since:2026-07-28 @transport:http
+  Scenario: A modern-only server refuses a legacy-shaped POST with 400
+    Spec: basic/versioning#Compatibility Matrix
+    An `initialize` POSTed the way a legacy client opens (no MCP-Protocol-Version, no
+    Mcp-Method) fails server validation with `400 Bad Request`. A dual-era server serves it
+    under a legacy revision instead (the matrix's Legacy client / Dual-era server row); other
+    answers fail unless supportedVersions names a legacy revision.
+    Given a connected server
+    When the client POSTs a legacy-shaped initialize without MCP request headers
+    Then the legacy-shaped POST was refused with HTTP 400 unless the server also speaks a legacy revision
+
+  @rule:VER-006 @MAY @since:2026-07-28 @transport:http
+  Scenario: A request without MCP-Protocol-Version is served as 2025-03-26 only by servers supporting it
+    Spec: basic/transports/streamable-http#Protocol Version Header
+    A server supporting clients older than 2025-06-18 may treat a POST without
+    MCP-Protocol-Version as 2025-03-26; any other server refuses it with `400`. Serving it
+    while neither listing 2025-03-26 or 2024-11-05 in supportedVersions nor negotiating
+    2025-03-26 on initialize is reported as information.
+    Given a connected server
+    When the client POSTs a legacy-shaped ping without MCP-Protocol-Version
+    And the client asks with a legacy-shaped initialize whether the server negotiates 2025-03-26
+    Then the server refused the ping with HTTP 400 or serves it while supporting a revision older than 2025-06-18
+
+  # (area http) new VER-005/006 scenarios go above this line.

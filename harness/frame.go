@@ -71,6 +71,11 @@ type Frame struct {
 	Method    string        `json:"method,omitempty"`
 	Problem   string        `json:"problem,omitempty"`
 
+	// ReplyTo, on a server frame of the HTTP transport, is the Seq of the client frame (the
+	// POST, GET or DELETE) whose HTTP response carried it, so run-wide checks can tell which
+	// request's body or SSE stream an event travelled on; 0 elsewhere.
+	ReplyTo int `json:"replyTo,omitempty"`
+
 	// Intentional marks a client frame that a scenario made invalid on purpose, so its schema
 	// violations are expected rather than a harness bug.
 	Intentional bool `json:"intentional,omitempty"`

@@ -369,7 +369,7 @@ func (h *HTTP) roundTrip(ctx context.Context, sp rtSpec) (*Exchange, StreamInfo)
 // readBody reads a whole (non-SSE) body, bounded by MaxFrame, into one frame.
 func (h *HTTP) readBody(ctx context.Context, sp rtSpec, body io.Reader, ex *Exchange, info *StreamInfo, isJSON bool, problem string) {
 	raw, size, err := readCapped(body, h.cfg.MaxFrame)
-	f := &Frame{Dir: DirServerToClient, Raw: raw, Size: size, Truncated: size > len(raw), HTTP: ex.HTTP}
+	f := &Frame{Dir: DirServerToClient, Raw: raw, Size: size, Truncated: size > len(raw), HTTP: ex.HTTP, ReplyTo: ex.Sent.Seq}
 	var problems []string
 	if problem != "" {
 		problems = append(problems, problem)
@@ -565,7 +565,7 @@ loop:
 // HTTP status and headers.
 func (h *HTTP) sseFrame(ev SSEEvent, ex *Exchange) *Frame {
 	f := &Frame{Dir: DirServerToClient, Raw: []byte(ev.Data), Size: ev.Size, Truncated: ev.Truncated,
-		SSE: &SSEMeta{Event: ev.Event, ID: ev.ID, HasID: ev.HasID, Retry: ev.Retry}, Problem: ev.Problem}
+		SSE: &SSEMeta{Event: ev.Event, ID: ev.ID, HasID: ev.HasID, Retry: ev.Retry}, Problem: ev.Problem, ReplyTo: ex.Sent.Seq}
 	if len(ex.Frames) == 0 {
 		f.HTTP = ex.HTTP
 	}

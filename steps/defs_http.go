@@ -1,8 +1,1010 @@
 package steps
 
-import "github.com/cucumber/godog"
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cucumber/godog"
+
+	"github.com/mcp-conform/mcp-conform/harness"
+	"github.com/mcp-conform/mcp-conform/reports"
+)
+
+// httpStateKey keys the per-scenario httpState in the step context.
+type httpStateKey struct{}
+
+// httpState is what the Streamable HTTP steps of one scenario keep besides the world: how each
+// SSE reply they read ended, the requests they sent at once, and the listen stream they held.
+type httpState struct {
+	mu         sync.Mutex
+	streams    map[*harness.Exchange]harness.StreamInfo
+	concurrent []*harness.Exchange
+	listen     *listenRun
+	oldInit    *harness.Exchange // the initialize asking for 2025-03-26 (VER-006)
+}
+
+// listenRun is one subscriptions/listen request held open by the suite: the exchange (frames
+// up to the moment the suite closed it), how its reading ended, and whether the server closed
+// the stream itself before the suite did.
+type listenRun struct {
+	ex           *harness.Exchange
+	info         harness.StreamInfo
+	serverClosed bool
+	hold         time.Duration
+}
+
+func httpStateOf(ctx context.Context) *httpState {
+	st, _ := ctx.Value(httpStateKey{}).(*httpState)
+	if st == nil {
+		st = &httpState{}
+	}
+	return st
+}
+
+// Names of the Streamable HTTP checks that look at SSE traffic.
+const (
+	progressMeta     = "progressToken"
+	logLevelMeta     = "io.modelcontextprotocol/logLevel"
+	listenMethod     = "subscriptions/listen"
+	foreignOrigin    = "http://evil.example"
+	unknownPrompt    = "mcpconform-no-such-prompt"
+	noSSEInThisRun   = "the server answered no request of this run with an SSE stream, so there is no stream to judge"
+	noListenDeclared = "the server does not offer subscriptions/listen"
+)
 
 // registerHTTPSteps binds the steps of Streamable HTTP transport (HTTP, ERR-010, VER-005/006).
 func registerHTTPSteps(sc *godog.ScenarioContext) {
-	_ = sc
+	sc.Before(func(ctx context.Context, _ *godog.Scenario) (context.Context, error) {
+		return context.WithValue(ctx, httpStateKey{}, &httpState{streams: map[*harness.Exchange]harness.StreamInfo{}}), nil
+	})
+
+	// Send.
+	sc.Step(`^the client calls the fixture tool "([^"]+)" asking for progress$`, func(ctx context.Context, tool string) error {
+		return worldOf(ctx).callTool(ctx, tool, true, false)
+	})
+	sc.Step(`^the client calls the fixture tool "([^"]+)" asking for progress and log messages$`, func(ctx context.Context, tool string) error {
+		return worldOf(ctx).callTool(ctx, tool, true, true)
+	})
+	sc.Step(`^the client calls the fixture tool "([^"]+)" without progress token or log level$`, func(ctx context.Context, tool string) error {
+		return worldOf(ctx).callTool(ctx, tool, false, false)
+	})
+	sc.Step(`^the client sends (\d+) requests at once, some calling the fixture tool "([^"]+)" with progress$`, func(ctx context.Context, n int, tool string) error {
+		return worldOf(ctx).sendAtOnce(ctx, n, tool)
+	})
+	sc.Step(`^the client opens a subscriptions/listen stream and holds it$`, wc(func(ctx context.Context, w *world) error {
+		return w.holdListen(ctx, nil, w.listenHold())
+	}))
+	sc.Step(`^the client opens a subscriptions/listen stream and closes it after the first event$`, wc(func(ctx context.Context, w *world) error {
+		return w.holdListen(ctx, nil, 0)
+	}))
+	sc.Step(`^the client opens a subscriptions/listen stream and, while it is open, calls the fixture tool "([^"]+)" asking for progress and log messages$`, func(ctx context.Context, tool string) error {
+		w := worldOf(ctx)
+		return w.holdListen(ctx, func(ctx context.Context) error { return w.callTool(ctx, tool, true, true) }, w.listenHold())
+	})
+	sc.Step(`^the client sends the intentionally invalid notification:$`, func(ctx context.Context, doc *godog.DocString) error {
+		return worldOf(ctx).sendDoc(ctx, doc.Content, true, true)
+	})
+	sc.Step(`^the client sends a harmless request with a foreign Origin header$`, wc(func(ctx context.Context, w *world) error {
+		if why := nonLoopback(w.s.env.cfg.URL); why != "" {
+			return w.setSkip(reports.Untestable, why)
+		}
+		return w.sendMethod(ctx, harmless(w), "", nil, func(h http.Header) []string { h.Set("Origin", foreignOrigin); return nil })
+	}))
+	sc.Step(`^the client sends requests that a modern server refuses with a 4xx status$`, wc(sendRefusable))
+	sc.Step(`^the client POSTs a legacy-shaped initialize without MCP request headers$`, wc(func(ctx context.Context, w *world) error {
+		id := w.s.env.ids.Next()
+		return w.sendLegacyShaped(ctx, harness.InitializeRequest(id, harness.LegacyRevision), id, "initialize")
+	}))
+	sc.Step(`^the client POSTs a legacy-shaped ping without MCP-Protocol-Version$`, wc(func(ctx context.Context, w *world) error {
+		id := w.s.env.ids.Next()
+		return w.sendLegacyShaped(ctx, harness.BuildRequest(id, "ping", nil), id, "ping")
+	}))
+	sc.Step(`^the client asks with a legacy-shaped initialize whether the server negotiates 2025-03-26$`, func(ctx context.Context) error {
+		w, st := worldOf(ctx), httpStateOf(ctx)
+		ping := w.last
+		id := w.s.env.ids.Next()
+		if err := w.sendLegacyShaped(ctx, harness.InitializeRequest(id, "2025-03-26"), id, "initialize"); err != nil {
+			return err
+		}
+		st.mu.Lock()
+		st.oldInit = w.last
+		st.mu.Unlock()
+		w.last = ping
+		return nil
+	})
+
+	// Observe: SSE streams over the whole run (run-wide sweeps).
+	sc.Step(`^every SSE event the server sent in this run carries one JSON-RPC message$`, registerSweep("HTTP-006", checkSSEFraming))
+	sc.Step(`^every notification on a request's SSE stream in this run relates to that request$`, sseSweepOn("HTTP-007", checkRelated, false))
+	sc.Step(`^no SSE stream of this run carries a JSON-RPC request$`, sseSweep("HTTP-008", checkNoSSERequests))
+	sc.Step(`^every SSE response of this run has the header X-Accel-Buffering: no$`, sseSweep("HTTP-010", checkAccelBuffering))
+	sc.Step(`^no reply in this run carries the response to another request$`, registerSweep("HTTP-012", checkOwnReplies))
+	sc.Step(`^no event follows the response on any SSE stream of this run$`, sseSweepOn("HTTP-009", checkNothingAfterResponse, false))
+	sc.Step(`^every 4xx reply to a well-formed modern request in this run carries a JSON-RPC error$`, func(ctx context.Context) error {
+		w := worldOf(ctx)
+		n := 0
+		for _, ex := range w.exchanges {
+			if ex.HTTP != nil && refusable(ex.HTTP.Status) {
+				n++
+			}
+		}
+		if n == 0 {
+			return w.setSkip(reports.NA, "the server refused none of the requests with 400 or 404")
+		}
+		return registerSweep("ERR-010", checkErrorBodies)(ctx)
+	})
+
+	// Observe: this scenario.
+	sc.Step(`^every SSE stream in this scenario ended right after its response$`, func(ctx context.Context) error {
+		return worldOf(ctx).streamsEnded(httpStateOf(ctx))
+	})
+	sc.Step(`^each of those requests got its own response on its own POST$`, func(ctx context.Context) error {
+		st := httpStateOf(ctx)
+		for _, ex := range st.concurrent {
+			if ex.Response == nil {
+				actual := "no response"
+				if ex.Err != nil {
+					actual += ": " + ex.Err.Error()
+				}
+				return &Mismatch{Expected: "the response to " + ex.Sent.Method + " on the reply to its own POST", Actual: actual, Frames: exchangeSeqs(ex)}
+			}
+		}
+		return nil
+	})
+	sc.Step(`^the listen reply is an SSE stream that opens with the acknowledgement and stays open$`, func(ctx context.Context) error {
+		return worldOf(ctx).listenStaysOpen(httpStateOf(ctx))
+	})
+	sc.Step(`^the listen stream carried no notifications/progress or notifications/message$`, func(ctx context.Context) error {
+		w, st := worldOf(ctx), httpStateOf(ctx)
+		lr, err := w.listenOffered(st)
+		if err != nil {
+			return err
+		}
+		for _, f := range lr.ex.Frames {
+			if msg, err := harness.ParseMessage(f.Raw); err == nil && msg.Kind == harness.KindNotification &&
+				(msg.Method == "notifications/progress" || msg.Method == "notifications/message") {
+				return &Mismatch{Expected: "request-scoped notifications only on the stream of their request", Actual: msg.Method + " on the listen stream: " + short(f.Raw), Frames: []int{f.Seq}}
+			}
+		}
+		return nil
+	})
+	sc.Step(`^any keep-alive on the listen stream is an SSE comment$`, func(ctx context.Context) error {
+		w, st := worldOf(ctx), httpStateOf(ctx)
+		lr, err := w.listenOffered(st)
+		if err != nil {
+			return err
+		}
+		for _, f := range lr.ex.Frames {
+			if f.SSE == nil || len(bytes.TrimSpace(f.Raw)) == 0 && f.Problem == "" {
+				continue
+			}
+			if _, err := harness.ParseMessage(f.Raw); err != nil {
+				return &Mismatch{Expected: "keep-alives sent as SSE comment lines (\":\")", Actual: "an event whose data is no JSON-RPC message: " + short(f.Raw), Frames: []int{f.Seq}}
+			}
+		}
+		return nil
+	})
+	sc.Step(`^every notification the server refused in this scenario got an HTTP error status and any body is an error without id$`, wc(judgeRefusedNotifications))
+	sc.Step(`^a JSON-RPC error body of the 403 reply, if any, has no id$`, wc(func(ctx context.Context, w *world) error {
+		h, err := w.lastHTTP()
+		if err != nil {
+			return err
+		}
+		if h.Status != http.StatusForbidden {
+			return w.setSkip(reports.NA, fmt.Sprintf("the server answered the foreign Origin with HTTP %d, not 403 (judged by HTTP-018)", h.Status))
+		}
+		for _, f := range w.last.Frames {
+			msg, err := harness.ParseMessage(f.Raw)
+			if err != nil || msg.Kind == harness.KindInvalid {
+				continue // no JSON-RPC body: the permission is not used
+			}
+			if msg.HasID {
+				return &Mismatch{Expected: "a JSON-RPC error without id in the 403 body", Actual: "a body with \"id\": " + string(msg.ID), Frames: w.lastSeqs()}
+			}
+			if msg.Kind != harness.KindError {
+				return &Mismatch{Expected: "a JSON-RPC error without id in the 403 body", Actual: describe(msg), Frames: w.lastSeqs()}
+			}
+		}
+		return nil
+	}))
+	sc.Step(`^the legacy-shaped POST was refused with HTTP 400 unless the server also speaks a legacy revision$`, wc(judgeLegacyShaped))
+	sc.Step(`^the server refused the ping with HTTP 400 or serves it while supporting a revision older than 2025-06-18$`, func(ctx context.Context) error {
+		return judgeHeaderless(worldOf(ctx), httpStateOf(ctx))
+	})
+}
+
+// sseSweep is registerSweep for rules about SSE streams: the scenario's step is na when no
+// reply of the run so far was an SSE stream (the scenario's own requests gave the server the
+// chance); otherwise the check runs, now and again over the whole run.
+func sseSweep(rule string, check sweepCheck) func(context.Context) error {
+	return sseSweepOn(rule, check, true)
+}
+
+// sseSweepOn is sseSweep; without withListen, only SSE replies to requests other than
+// subscriptions/listen make the rule applicable.
+func sseSweepOn(rule string, check sweepCheck, withListen bool) func(context.Context) error {
+	step := registerSweep(rule, check)
+	return func(ctx context.Context) error {
+		w := worldOf(ctx)
+		frames := w.s.env.framesOf(w.s.t.revision)
+		idx := requestIndex(frames)
+		for _, f := range frames {
+			if f.SSE == nil || f.Dir != harness.DirServerToClient {
+				continue
+			}
+			if req, ok := idx[f.ReplyTo]; withListen || (ok && req.Method != listenMethod) {
+				return step(ctx)
+			}
+		}
+		why := noSSEInThisRun
+		if !withListen {
+			why = "the server answered no request of this run other than subscriptions/listen with an SSE stream, so there is no request stream to judge"
+		}
+		return w.setSkip(reports.NA, why)
+	}
+}
+
+// requestIndex maps the seq of every client frame to the frame.
+func requestIndex(frames []*harness.Frame) map[int]*harness.Frame {
+	idx := map[int]*harness.Frame{}
+	for _, f := range frames {
+		if f.Dir == harness.DirClientToServer {
+			idx[f.Seq] = f
+		}
+	}
+	return idx
+}
+
+// checkSSEFraming (HTTP-006): the data of every SSE event is one JSON-RPC message. Events with
+// empty data carry no message (2025-11-25 primes resumable streams with them) and are left
+// alone, as are events the suite itself cut at --max-frame.
+func checkSSEFraming(frames []*harness.Frame) *Mismatch {
+	for _, f := range frames {
+		if f.Dir != harness.DirServerToClient || f.SSE == nil || f.Truncated || f.Problem == "" {
+			continue
+		}
+		if len(f.Raw) == 0 && !strings.Contains(f.Problem, "blank line") && !strings.Contains(f.Problem, "UTF-8") {
+			continue
+		}
+		return &Mismatch{Expected: "the data of every SSE event to be one JSON-RPC message",
+			Actual: fmt.Sprintf("frame %d: %s: %s", f.Seq, f.Problem, short(f.Raw)), Frames: []int{f.ReplyTo, f.Seq}}
+	}
+	return nil
+}
+
+// checkRelated (HTTP-007): a notification on the SSE stream of a request (other than
+// subscriptions/listen, judged by HTTP-023 and the subscription rules) relates to it: progress
+// carries the request's progressToken, log messages come only for a request that set a log
+// level, and change notifications belong to listen streams.
+func checkRelated(frames []*harness.Frame) *Mismatch {
+	idx := requestIndex(frames)
+	for _, f := range frames {
+		if f.Dir != harness.DirServerToClient || f.SSE == nil {
+			continue
+		}
+		msg, err := harness.ParseMessage(f.Raw)
+		if err != nil || msg.Kind != harness.KindNotification {
+			continue
+		}
+		req, ok := idx[f.ReplyTo]
+		if !ok {
+			continue
+		}
+		rm, err := harness.ParseMessage(req.Raw)
+		if err != nil || rm.Kind != harness.KindRequest || rm.Method == listenMethod {
+			continue
+		}
+		meta := requestMeta(rm.Params)
+		mismatch := func(expected, actual string) *Mismatch {
+			return &Mismatch{Expected: expected, Actual: fmt.Sprintf("%s on the stream of %s (id %s)", actual, rm.Method, harness.IDKey(rm.ID)), Frames: []int{req.Seq, f.Seq}}
+		}
+		switch msg.Method {
+		case "notifications/progress":
+			var p struct {
+				Token json.RawMessage `json:"progressToken"`
+			}
+			_ = json.Unmarshal(msg.Params, &p)
+			want, asked := meta[progressMeta]
+			switch {
+			case !asked:
+				return mismatch("progress only for a request that set a progressToken", "notifications/progress with token "+string(p.Token))
+			case harness.IDKey(p.Token) != harness.IDKey(want):
+				return mismatch("notifications/progress with the request's progressToken "+harness.IDKey(want), "progressToken "+harness.IDKey(p.Token))
+			}
+		case "notifications/message":
+			if _, asked := meta[logLevelMeta]; !asked {
+				return mismatch("notifications/message only for a request that set "+logLevelMeta, "notifications/message")
+			}
+		case "notifications/tools/list_changed", "notifications/prompts/list_changed", "notifications/resources/list_changed",
+			"notifications/resources/updated", "notifications/subscriptions/acknowledged":
+			return mismatch("only notifications about the request (change notifications travel on subscriptions/listen streams)", msg.Method)
+		}
+	}
+	return nil
+}
+
+// requestMeta returns params._meta of a request as raw members (empty when absent).
+func requestMeta(params json.RawMessage) map[string]json.RawMessage {
+	var p struct {
+		Meta map[string]json.RawMessage `json:"_meta"`
+	}
+	_ = json.Unmarshal(params, &p)
+	if p.Meta == nil {
+		return map[string]json.RawMessage{}
+	}
+	return p.Meta
+}
+
+// checkNoSSERequests (HTTP-008): no SSE event is a JSON-RPC request.
+func checkNoSSERequests(frames []*harness.Frame) *Mismatch {
+	for _, f := range frames {
+		if f.Dir != harness.DirServerToClient || f.SSE == nil {
+			continue
+		}
+		if msg, err := harness.ParseMessage(f.Raw); err == nil && msg.Kind == harness.KindRequest {
+			return &Mismatch{Expected: "no JSON-RPC request on an SSE stream (server-to-client requests are embedded in results, MRTR)",
+				Actual: fmt.Sprintf("a %s request on an SSE stream: %s", msg.Method, short(f.Raw)), Frames: []int{f.ReplyTo, f.Seq}}
+		}
+	}
+	return nil
+}
+
+// checkAccelBuffering (HTTP-010): every SSE response carries X-Accel-Buffering: no.
+func checkAccelBuffering(frames []*harness.Frame) *Mismatch {
+	for _, f := range frames {
+		if f.Dir != harness.DirServerToClient || f.SSE == nil || f.HTTP == nil {
+			continue
+		}
+		vs := f.HTTP.Headers.Values("X-Accel-Buffering")
+		if len(vs) == 1 && strings.EqualFold(strings.TrimSpace(vs[0]), "no") {
+			continue
+		}
+		actual := "no X-Accel-Buffering header"
+		if len(vs) > 0 {
+			actual = "X-Accel-Buffering: " + strings.Join(vs, ", ")
+		}
+		return &Mismatch{Expected: "X-Accel-Buffering: no on the SSE response", Actual: actual, Frames: []int{f.ReplyTo, f.Seq}}
+	}
+	return nil
+}
+
+// checkOwnReplies (HTTP-012): the body or stream answering a POST never carries the response to
+// another request of the run. A response whose id matches no request (a mangled id) is the
+// business of the id rules, not this one.
+func checkOwnReplies(frames []*harness.Frame) *Mismatch {
+	idx := requestIndex(frames)
+	sent := map[string]int{}
+	for _, f := range frames {
+		if f.Dir == harness.DirClientToServer {
+			if msg, err := harness.ParseMessage(f.Raw); err == nil && msg.Kind == harness.KindRequest {
+				if _, seen := sent[harness.IDKey(msg.ID)]; !seen {
+					sent[harness.IDKey(msg.ID)] = f.Seq
+				}
+			}
+			continue
+		}
+		if f.ReplyTo == 0 {
+			continue
+		}
+		msg, err := harness.ParseMessage(f.Raw)
+		if err != nil || (msg.Kind != harness.KindResult && msg.Kind != harness.KindError) || !msg.HasID {
+			continue
+		}
+		key := harness.IDKey(msg.ID)
+		if key == "null" {
+			continue
+		}
+		own := ""
+		if req, ok := idx[f.ReplyTo]; ok {
+			if rm, err := harness.ParseMessage(req.Raw); err == nil && rm.HasID {
+				own = harness.IDKey(rm.ID)
+			}
+		}
+		if other, ok := sent[key]; ok && key != own && other != f.ReplyTo {
+			return &Mismatch{Expected: "each response on the HTTP reply of its own POST",
+				Actual: fmt.Sprintf("the reply to frame %d carries the response to frame %d (id %s)", f.ReplyTo, other, key), Frames: []int{other, f.ReplyTo, f.Seq}}
+		}
+	}
+	return nil
+}
+
+// checkNothingAfterResponse (HTTP-009, run-wide part): no SSE event follows the response on the
+// stream that carried it.
+func checkNothingAfterResponse(frames []*harness.Frame) *Mismatch {
+	idx := requestIndex(frames)
+	answered := map[int]int{} // request seq -> seq of the response event
+	for _, f := range frames {
+		if f.Dir != harness.DirServerToClient || f.SSE == nil || f.ReplyTo == 0 {
+			continue
+		}
+		if at, done := answered[f.ReplyTo]; done {
+			if len(bytes.TrimSpace(f.Raw)) > 0 {
+				return &Mismatch{Expected: "the final response to end the SSE stream",
+					Actual: fmt.Sprintf("an event after the response (frame %d): %s", at, short(f.Raw)), Frames: []int{f.ReplyTo, at, f.Seq}}
+			}
+			continue
+		}
+		req, ok := idx[f.ReplyTo]
+		if !ok {
+			continue
+		}
+		rm, err1 := harness.ParseMessage(req.Raw)
+		msg, err2 := harness.ParseMessage(f.Raw)
+		if err1 != nil || err2 != nil || rm.Kind != harness.KindRequest || (msg.Kind != harness.KindResult && msg.Kind != harness.KindError) {
+			continue
+		}
+		if !msg.HasID || harness.IDKey(msg.ID) == harness.IDKey(rm.ID) {
+			answered[f.ReplyTo] = f.Seq
+		}
+	}
+	return nil
+}
+
+// refusable reports whether status is one a modern server refuses a request with and whose
+// body a dual-era client inspects before falling back (400, 404).
+func refusable(status int) bool {
+	return status == http.StatusBadRequest || status == http.StatusNotFound
+}
+
+// checkErrorBodies (ERR-010): every 400 or 404 reply to a well-formed modern request (a valid
+// JSON-RPC request POSTed with the 2026-07-28 `_meta` protocol version or MCP-Protocol-Version
+// header) carries a JSON-RPC error, never an empty or foreign body.
+func checkErrorBodies(frames []*harness.Frame) *Mismatch {
+	idx := requestIndex(frames)
+	replies := map[int][]*harness.Frame{}
+	var order []int
+	for _, f := range frames {
+		if f.Dir == harness.DirServerToClient && f.ReplyTo != 0 {
+			if _, seen := replies[f.ReplyTo]; !seen {
+				order = append(order, f.ReplyTo)
+			}
+			replies[f.ReplyTo] = append(replies[f.ReplyTo], f)
+		}
+	}
+	for _, seq := range order {
+		fs := replies[seq]
+		req, ok := idx[seq]
+		if !ok || fs[0].HTTP == nil || !refusable(fs[0].HTTP.Status) || !modernRequest(req) {
+			continue
+		}
+		found := false
+		for _, f := range fs {
+			if msg, err := harness.ParseMessage(f.Raw); err == nil && msg.Kind == harness.KindError {
+				found = true
+			}
+		}
+		if found {
+			continue
+		}
+		actual := fmt.Sprintf("HTTP %d with an empty body", fs[0].HTTP.Status)
+		if len(bytes.TrimSpace(fs[0].Raw)) > 0 {
+			actual = fmt.Sprintf("HTTP %d with Content-Type %q and body %s", fs[0].HTTP.Status, fs[0].HTTP.Headers.Get("Content-Type"), short(fs[0].Raw))
+		}
+		seqs := []int{seq}
+		for _, f := range fs {
+			seqs = append(seqs, f.Seq)
+		}
+		return &Mismatch{Expected: "a JSON-RPC error body on the " + strconv.Itoa(fs[0].HTTP.Status) + " reply to " + req.Method, Actual: actual, Frames: seqs}
+	}
+	return nil
+}
+
+// modernRequest reports whether a client frame is a well-formed JSON-RPC request POSTed as a
+// 2026-07-28 request: `_meta` carries a protocol version, or MCP-Protocol-Version names a
+// modern one.
+func modernRequest(f *harness.Frame) bool {
+	if f.HTTP == nil || f.HTTP.Method != http.MethodPost {
+		return false
+	}
+	msg, err := harness.ParseMessage(f.Raw)
+	if err != nil || msg.Kind != harness.KindRequest {
+		return false
+	}
+	if _, ok := requestMeta(msg.Params)[harness.MetaProtocolVersion]; ok {
+		return true
+	}
+	v := f.HTTP.Headers.Get(harness.HeaderProtocolVersion)
+	return v != "" && harness.IsModern(v)
+}
+
+// callTool sends a tools/call of tool (a fixture name: the call is harmless), asking for
+// progress with a fresh string progressToken and, when logs is set, for log messages at level
+// debug, and keeps how its reply stream ended.
+func (w *world) callTool(ctx context.Context, tool string, progress, logs bool) error {
+	id := w.s.env.ids.Next()
+	meta := map[string]any{}
+	if w.s.t.modern {
+		meta = harness.ModernMeta(harness.ModernRevision)
+	}
+	if progress {
+		meta[progressMeta] = fmt.Sprintf("mcpconform-progress-%d", id)
+	}
+	if logs && w.s.t.modern {
+		meta[logLevelMeta] = "debug"
+	}
+	params := map[string]any{"name": tool, "arguments": map[string]any{}}
+	if len(meta) > 0 {
+		params["_meta"] = meta
+	}
+	req := harness.Request{Raw: harness.BuildRequest(id, "tools/call", params), ID: json.RawMessage(strconv.FormatInt(id, 10)), Method: "tools/call"}
+	w.headers(&req, w.s.t.modern)
+	return w.sendStream(ctx, req, httpStateOf(ctx))
+}
+
+// sendStream is world.send over HTTP keeping how the reply was read (SSE or not, how it ended).
+func (w *world) sendStream(ctx context.Context, req harness.Request, st *httpState) error {
+	h, ok := w.conn.(*harness.HTTP)
+	if !ok {
+		return fmt.Errorf("this step needs an HTTP connection")
+	}
+	cctx, cancel := context.WithTimeout(ctx, w.timeout())
+	defer cancel()
+	ex, info := h.SendStream(cctx, req)
+	st.mu.Lock()
+	st.streams[ex] = info
+	st.mu.Unlock()
+	w.lastID = req.ID
+	w.note(ex)
+	return ctx.Err()
+}
+
+// sendAtOnce sends n modern requests concurrently: calls of tool with progress (answered with an
+// SSE stream by servers that stream progress), server/discover and list requests.
+func (w *world) sendAtOnce(ctx context.Context, n int, tool string) error {
+	h, ok := w.conn.(*harness.HTTP)
+	if !ok {
+		return fmt.Errorf("this step needs an HTTP connection")
+	}
+	methods := []string{"tools/call", harmless(w)}
+	for _, lm := range listMethods {
+		if _, ok := w.s.t.caps[lm.capability]; ok {
+			methods = append(methods, lm.method)
+		}
+	}
+	reqs := make([]harness.Request, n)
+	for i := range reqs {
+		id := w.s.env.ids.Next()
+		method := methods[i%len(methods)]
+		var params map[string]any
+		if method == "tools/call" {
+			params = map[string]any{"name": tool, "arguments": map[string]any{}}
+		}
+		raw := harness.ModernRequest(id, method, harness.ModernRevision, params)
+		if method == "tools/call" {
+			var m map[string]any
+			_ = json.Unmarshal(raw, &m)
+			m["params"].(map[string]any)["_meta"].(map[string]any)[progressMeta] = fmt.Sprintf("mcpconform-progress-%d", id)
+			raw, _ = json.Marshal(m)
+		}
+		reqs[i] = harness.Request{Raw: raw, ID: json.RawMessage(strconv.FormatInt(id, 10)), Method: method}
+		w.headers(&reqs[i], true)
+	}
+	cctx, cancel := context.WithTimeout(ctx, w.timeout())
+	defer cancel()
+	st := httpStateOf(ctx)
+	exs := make([]*harness.Exchange, n)
+	infos := make([]harness.StreamInfo, n)
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for i := range reqs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			exs[i], infos[i] = h.SendStream(cctx, reqs[i])
+		}()
+	}
+	close(start)
+	wg.Wait()
+	st.mu.Lock()
+	for i, ex := range exs {
+		st.streams[ex] = infos[i]
+		st.concurrent = append(st.concurrent, ex)
+	}
+	st.mu.Unlock()
+	for _, ex := range exs {
+		w.note(ex)
+	}
+	return ctx.Err()
+}
+
+// streamsEnded checks HTTP-009 for the SSE replies of this scenario: each was closed by the
+// server right after the response (within the quiet window), then the run-wide part.
+func (w *world) streamsEnded(st *httpState) error {
+	n := 0
+	for _, ex := range w.exchanges {
+		info, ok := st.streams[ex]
+		if !ok || !info.SSE || ex.Response == nil {
+			continue
+		}
+		n++
+		if info.End != harness.EndEOF || info.EventsAfterResponse > 0 {
+			actual := fmt.Sprintf("the stream was still open %s after the response", w.s.env.cfg.QuietWindow)
+			if info.EventsAfterResponse > 0 {
+				actual = fmt.Sprintf("%d events after the response", info.EventsAfterResponse)
+			}
+			return &Mismatch{Expected: "the final response to end the SSE stream", Actual: actual, Frames: exchangeSeqs(ex)}
+		}
+	}
+	if n == 0 {
+		return w.setSkip(reports.NA, "the server answered none of this scenario's requests with an SSE stream")
+	}
+	return nil
+}
+
+// listenHold is how long the suite keeps a subscriptions/listen stream open to see that the
+// server keeps it open too.
+func (w *world) listenHold() time.Duration {
+	return max(time.Second, 2*w.s.env.cfg.QuietWindow)
+}
+
+// holdListen POSTs subscriptions/listen on a connection of its own and, once the first event
+// arrives, runs during (when not nil) and then keeps the stream open for hold before closing
+// it. Reading always ends: at the request timeout when no event comes, when the server closes
+// the stream, or when the suite closes it.
+func (w *world) holdListen(ctx context.Context, during func(context.Context) error, hold time.Duration) error {
+	t, err := w.s.env.dial(ctx, w.s.t.revision)
+	if err != nil {
+		return fmt.Errorf("cannot open a connection for the listen stream: %w", err)
+	}
+	w.own = append(w.own, t)
+	h, ok := t.(*harness.HTTP)
+	if !ok {
+		return fmt.Errorf("this step needs an HTTP connection")
+	}
+	filter := map[string]any{}
+	if _, ok := w.s.t.caps["tools"]; ok {
+		filter["toolsListChanged"] = true
+	}
+	id := w.s.env.ids.Next()
+	req := harness.Request{Raw: harness.ModernRequest(id, listenMethod, harness.ModernRevision, map[string]any{"notifications": filter}),
+		ID: json.RawMessage(strconv.FormatInt(id, 10)), Method: listenMethod}
+	w.headers(&req, true)
+
+	first := make(chan struct{})
+	var once sync.Once
+	conn := h.Conn()
+	// The observer stays registered for the rest of the run; after the first event it only
+	// compares a connection number.
+	w.s.env.rec.OnFrame(func(f *harness.Frame) {
+		if f.Conn == conn && f.Dir == harness.DirServerToClient {
+			once.Do(func() { close(first) })
+		}
+	})
+	lctx, cancel := context.WithTimeout(ctx, 2*w.timeout()+hold)
+	defer cancel()
+	type result struct {
+		ex   *harness.Exchange
+		info harness.StreamInfo
+	}
+	done := make(chan result, 1)
+	go func() {
+		ex, info := h.SendStream(lctx, req)
+		done <- result{ex, info}
+	}()
+	var res result
+	ended := false
+	timer := time.NewTimer(w.timeout())
+	defer timer.Stop()
+	select {
+	case <-first:
+	case res = <-done:
+		ended = true
+	case <-timer.C:
+		cancel()
+	}
+	var duringErr error
+	if !ended {
+		if during != nil {
+			duringErr = during(ctx)
+		}
+		holdTimer := time.NewTimer(hold)
+		defer holdTimer.Stop()
+		select {
+		case res = <-done:
+			ended = true
+		case <-holdTimer.C:
+		}
+		cancel()
+		if !ended {
+			res = <-done
+		}
+	}
+	lr := &listenRun{ex: res.ex, info: res.info, serverClosed: res.info.End == harness.EndEOF, hold: hold}
+	st := httpStateOf(ctx)
+	st.mu.Lock()
+	st.listen = lr
+	st.mu.Unlock()
+	w.note(res.ex)
+	if duringErr != nil {
+		return duringErr
+	}
+	return ctx.Err()
+}
+
+// listenOffered returns the held listen stream, or ends the scenario as na when the server
+// does not offer subscriptions/listen (-32601 or 404).
+func (w *world) listenOffered(st *httpState) (*listenRun, error) {
+	lr := st.listen
+	if lr == nil || lr.ex == nil {
+		return nil, fmt.Errorf("feature bug: no subscriptions/listen stream was opened")
+	}
+	if lr.ex.HTTP == nil {
+		return nil, &Mismatch{Expected: "an HTTP reply to subscriptions/listen", Actual: fmt.Sprint(lr.ex.Err), Frames: exchangeSeqs(lr.ex)}
+	}
+	if lr.ex.HTTP.Status == http.StatusNotFound {
+		return nil, w.setSkip(reports.NA, noListenDeclared+" (HTTP 404)")
+	}
+	if lr.ex.Response != nil {
+		if msg, err := harness.ParseMessage(lr.ex.Response.Raw); err == nil && msg.Kind == harness.KindError && msg.Error.Code == -32601 {
+			return nil, w.setSkip(reports.NA, noListenDeclared+" (-32601)")
+		}
+	}
+	return lr, nil
+}
+
+// listenStaysOpen checks HTTP-024 on the held listen stream.
+func (w *world) listenStaysOpen(st *httpState) error {
+	lr, err := w.listenOffered(st)
+	if err != nil {
+		return err
+	}
+	ex := lr.ex
+	seqs := exchangeSeqs(ex)
+	ct := ex.HTTP.Headers.Get("Content-Type")
+	if ex.HTTP.Status != http.StatusOK || mediaType(ct) != "text/event-stream" {
+		return &Mismatch{Expected: "HTTP 200 with an SSE stream (text/event-stream)", Actual: fmt.Sprintf("HTTP %d with Content-Type %q", ex.HTTP.Status, ct), Frames: seqs}
+	}
+	var firstMsg *harness.Message
+	for _, f := range ex.Frames {
+		if msg, err := harness.ParseMessage(f.Raw); err == nil {
+			firstMsg = msg
+			break
+		}
+	}
+	if firstMsg == nil || firstMsg.Method != "notifications/subscriptions/acknowledged" {
+		actual := "no event"
+		if firstMsg != nil {
+			actual = describe(firstMsg)
+			if firstMsg.Method != "" {
+				actual = firstMsg.Method
+			}
+		}
+		return &Mismatch{Expected: "the stream to open with notifications/subscriptions/acknowledged", Actual: actual, Frames: seqs}
+	}
+	switch lr.info.End {
+	case harness.EndContext:
+		return nil
+	case harness.EndEOF:
+		actual := "the server closed the stream"
+		if ex.Response != nil {
+			actual += " after a subscriptions/listen response"
+		}
+		return &Mismatch{Expected: fmt.Sprintf("the listen stream still open after %s", lr.hold), Actual: actual, Frames: seqs}
+	}
+	return &Mismatch{Expected: fmt.Sprintf("the listen stream still open after %s", lr.hold), Actual: fmt.Sprintf("reading ended (%s): %v", lr.info.End, ex.Err), Frames: seqs}
+}
+
+// sendRefusable sends requests a 2026-07-28 server refuses with 400 or 404: an unknown method,
+// a missing Mcp-Method header, an unsupported protocol version and, when prompts are declared,
+// prompts/get of a prompt that does not exist.
+func sendRefusable(ctx context.Context, w *world) error {
+	unknown := `{"jsonrpc":"2.0","id":$id,"method":"mcpconform/nonexistent","params":$params}`
+	if err := w.sendDoc(ctx, unknown, false, false); err != nil {
+		return err
+	}
+	if err := w.sendMethod(ctx, "server/discover", "", nil, func(h http.Header) []string { h.Del(harness.HeaderMethod); return []string{harness.HeaderMethod} }); err != nil {
+		return err
+	}
+	if err := w.sendMethod(ctx, "server/discover", "2099-01-01", nil, nil); err != nil {
+		return err
+	}
+	if _, ok := w.s.t.caps["prompts"]; ok {
+		doc := `{"jsonrpc":"2.0","id":$id,"method":"prompts/get","params":{"name":"` + unknownPrompt + `","_meta":$meta}}`
+		if err := w.sendDoc(ctx, doc, false, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// judgeRefusedNotifications checks HTTP-003 over the notifications of the scenario.
+func judgeRefusedNotifications(ctx context.Context, w *world) error {
+	refused := 0
+	for _, ex := range w.exchanges {
+		if ex.Sent == nil || ex.HTTP == nil {
+			continue
+		}
+		if sent, err := harness.ParseMessage(ex.Sent.Raw); err != nil || sent.Kind != harness.KindNotification {
+			continue
+		}
+		status := ex.HTTP.Status
+		var body *harness.Message
+		var raw []byte
+		for _, f := range ex.Frames {
+			if len(bytes.TrimSpace(f.Raw)) > 0 {
+				raw = f.Raw
+				body, _ = harness.ParseMessage(f.Raw)
+				break
+			}
+		}
+		isRPC := body != nil && body.Kind != harness.KindInvalid
+		switch {
+		case status == http.StatusAccepted:
+			continue // accepted (HTTP-002 judges the empty body)
+		case status >= 400 && status < 600:
+			refused++
+			if isRPC && (body.Kind != harness.KindError || body.HasID) {
+				actual := describe(body)
+				if body.HasID {
+					actual += " with \"id\": " + string(body.ID)
+				}
+				m := &Mismatch{Expected: "a refusal body that is a JSON-RPC error without id", Actual: actual, Frames: exchangeSeqs(ex)}
+				if body.Kind == harness.KindError && harness.IDKey(body.ID) == "null" {
+					// JSON-RPC 2.0 writes null where no id could be read (DESIGN.md "Verdicts").
+					m.Grade = reports.Warn
+				}
+				return m
+			}
+		case status >= 200 && status < 300:
+			if isRPC && body.Kind == harness.KindError {
+				return &Mismatch{Expected: "an HTTP error status (4xx/5xx) for a refused notification", Actual: fmt.Sprintf("HTTP %d with %s", status, short(raw)), Frames: exchangeSeqs(ex)}
+			}
+		default:
+			return &Mismatch{Expected: "202 Accepted or an HTTP error status", Actual: fmt.Sprintf("HTTP %d", status), Frames: exchangeSeqs(ex)}
+		}
+	}
+	if refused == 0 {
+		return w.setSkip(reports.NA, "the server accepted every notification the suite sent, so no refusal could be judged")
+	}
+	return nil
+}
+
+// nonLoopback returns why the Origin rules cannot be judged on target, or "" when its host is a
+// loopback address (a server reached there is a local one that must refuse foreign origins).
+func nonLoopback(target string) string {
+	u, err := url.Parse(target)
+	if err != nil {
+		return "cannot parse the target URL: " + err.Error()
+	}
+	host := u.Hostname()
+	if strings.EqualFold(host, "localhost") {
+		return ""
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		return ""
+	}
+	return fmt.Sprintf("the target %s is not a loopback address: which origins a remote server trusts is its deployment's choice, so the suite cannot tell a valid Origin from an invalid one", host)
+}
+
+// sendLegacyShaped POSTs raw the way a 2025-06-18..2025-11-25 client opens (no
+// MCP-Protocol-Version, no Mcp-Method) on a connection of its own whose frames are validated
+// against the legacy schema, so they do not count as modern traffic.
+func (w *world) sendLegacyShaped(ctx context.Context, raw []byte, id int64, method string) error {
+	t, err := w.s.env.dial(ctx, harness.LegacyRevision)
+	if err != nil {
+		return fmt.Errorf("cannot open a connection: %w", err)
+	}
+	w.own = append(w.own, t)
+	cctx, cancel := context.WithTimeout(ctx, w.timeout())
+	defer cancel()
+	ex, _ := t.Send(cctx, harness.Request{Raw: raw, ID: json.RawMessage(strconv.FormatInt(id, 10)), Method: method, Header: http.Header{}})
+	if ex == nil || ex.HTTP == nil {
+		if ex != nil && ex.Err != nil {
+			return ex.Err
+		}
+		return fmt.Errorf("no HTTP reply to the legacy-shaped POST")
+	}
+	w.lastID = json.RawMessage(strconv.FormatInt(id, 10))
+	w.note(ex)
+	return ctx.Err()
+}
+
+// legacyVersions returns the known legacy revisions the server lists in supportedVersions.
+func (w *world) legacyVersions() []string {
+	var out []string
+	for _, v := range w.s.t.supported {
+		if harness.IsKnownRevision(v) && !harness.IsModern(v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// servedAsLegacy returns the legacy result of the last exchange: a 2xx reply whose response is
+// a JSON-RPC result; nil otherwise.
+func (w *world) servedAsLegacy() *harness.Message {
+	if w.last == nil || w.last.HTTP == nil || w.last.HTTP.Status/100 != 2 || w.last.Response == nil {
+		return nil
+	}
+	msg, err := harness.ParseMessage(w.last.Response.Raw)
+	if err != nil || msg.Kind != harness.KindResult {
+		return nil
+	}
+	return msg
+}
+
+// judgeLegacyShaped checks VER-005: a modern-only server refuses the legacy-shaped initialize
+// with 400. A server that serves it with a legacy InitializeResult speaks a legacy revision
+// (versioning#Compatibility Matrix, Legacy client / Dual-era server) and passes; any other
+// answer fails, unless supportedVersions names a legacy revision (then that era's rules judge
+// it).
+func judgeLegacyShaped(ctx context.Context, w *world) error {
+	h, err := w.lastHTTP()
+	if err != nil {
+		return err
+	}
+	if h.Status == http.StatusBadRequest {
+		return nil
+	}
+	if msg := w.servedAsLegacy(); msg != nil {
+		var ir struct {
+			ProtocolVersion string `json:"protocolVersion"`
+		}
+		if json.Unmarshal(msg.Result, &ir) == nil && harness.IsKnownRevision(ir.ProtocolVersion) && !harness.IsModern(ir.ProtocolVersion) {
+			return nil
+		}
+	}
+	if legacy := w.legacyVersions(); len(legacy) > 0 {
+		return w.setSkip(reports.NA, fmt.Sprintf("the server also speaks %s and answered HTTP %d; legacy-era rules judge that answer", strings.Join(legacy, ", "), h.Status))
+	}
+	return &Mismatch{Expected: "HTTP 400 for an initialize without MCP-Protocol-Version and Mcp-Method", Actual: fmt.Sprintf("HTTP %d (%s)", h.Status, lastBody(w)), Frames: w.lastSeqs()}
+}
+
+// lastBody returns the start of the last reply's body, or "no body".
+func lastBody(w *world) string {
+	for _, f := range w.last.Frames {
+		if len(bytes.TrimSpace(f.Raw)) > 0 {
+			return short(f.Raw)
+		}
+	}
+	return "no body"
+}
+
+// judgeHeaderless grades VER-006: a POST without MCP-Protocol-Version may be served as
+// 2025-03-26 only by a server that supports clients older than 2025-06-18 (it lists 2025-03-26
+// or 2024-11-05 in supportedVersions, or negotiates 2025-03-26 on initialize); otherwise it is
+// refused with 400 (HDR-001). Serving it without such support, or answering it any other way,
+// is reported as information. The last exchange is the ping.
+func judgeHeaderless(w *world, st *httpState) error {
+	h, err := w.lastHTTP()
+	if err != nil {
+		return err
+	}
+	if h.Status == http.StatusBadRequest {
+		return nil
+	}
+	if w.servedAsLegacy() == nil {
+		return &Mismatch{Expected: "HTTP 400, or the request served as 2025-03-26", Actual: fmt.Sprintf("HTTP %d", h.Status), Frames: w.lastSeqs()}
+	}
+	for _, v := range w.legacyVersions() {
+		if v < "2025-06-18" {
+			return nil
+		}
+	}
+	if ex := st.oldInit; ex != nil && ex.Response != nil {
+		if msg, err := harness.ParseMessage(ex.Response.Raw); err == nil && msg.Kind == harness.KindResult {
+			var ir struct {
+				ProtocolVersion string `json:"protocolVersion"`
+			}
+			if json.Unmarshal(msg.Result, &ir) == nil && harness.IsKnownRevision(ir.ProtocolVersion) && ir.ProtocolVersion < "2025-06-18" {
+				return nil
+			}
+		}
+	}
+	seqs := w.lastSeqs()
+	if st.oldInit != nil {
+		seqs = append(seqs, exchangeSeqs(st.oldInit)...)
+	}
+	return &Mismatch{Expected: "a request without MCP-Protocol-Version served only by a server supporting 2025-03-26 or 2024-11-05",
+		Actual: "served, while supportedVersions lists " + strings.Join(w.s.t.supported, ", ") + " and initialize does not negotiate 2025-03-26", Frames: seqs}
 }

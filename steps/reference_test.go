@@ -350,10 +350,12 @@ var coreBreakCases = []breakCase{
 	{Rule: "STDIO-002", Transports: stdioOnly},
 	{Rule: "STDIO-006", Transports: stdioOnly},
 	// Scenarios whose first request on a fresh connection is not server/discover: the fixture
-	// tool lookup fails (untestable) and the next page is refused there.
+	// tool lookup fails (untestable) and the next page is refused there; HTTP-024 opens its
+	// listen stream on a connection of its own, which the break refuses.
 	{Rule: "STATE-002", SideEffects: map[string]reports.Verdict{
 		"CAP-008@2026-07-28": reports.Untestable, "ERR-008@2026-07-28": reports.Untestable,
 		"STATE-001@2026-07-28": reports.Untestable, "STATE-003@2026-07-28": reports.Warn,
+		"HTTP-024@2026-07-28": reports.Fail,
 	}},
 	// prompts/list is the fixture's only paginated list: no cursor is left for STATE-003.
 	{Rule: "CAP-006", SideEffects: map[string]reports.Verdict{"STATE-003@2026-07-28": reports.Untestable}},
