@@ -39,6 +39,7 @@ func TestRealResultsValidateAgainstResultsSchema(t *testing.T) {
 				Frames []struct {
 					Transport string          `json:"transport"`
 					HTTP      json.RawMessage `json:"http"`
+					SSE       json.RawMessage `json:"sse"`
 				} `json:"frames"`
 			}
 			require.NoError(t, json.Unmarshal(doc.Bytes(), &parsed))
@@ -51,7 +52,8 @@ func TestRealResultsValidateAgainstResultsSchema(t *testing.T) {
 			}
 			for _, f := range parsed.Frames {
 				require.Equal(t, tc.transport, f.Transport)
-				if f.HTTP != nil {
+				// The later events of an SSE stream share the envelope of its first frame.
+				if f.HTTP != nil || f.SSE != nil {
 					httpFrames++
 				}
 			}
