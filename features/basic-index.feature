@@ -210,6 +210,206 @@ Feature: Base protocol (basic/index)
     When the client sends a list request for a declared capability
     Then the response is a result
 
+  @rule:MSG-001 @MUST @since:2024-11-05
+  Scenario: Every message the server sends is a JSON-RPC 2.0 object
+    Spec: basic/index#Messages
+    Every JSON object the server writes in the whole run (stdio line, JSON body, SSE event) has
+    `"jsonrpc": "2.0"` and the shape of a request, notification, result or error. Frames that are
+    not JSON objects, and responses with both result and error or a malformed error object, are
+    judged by the transport rules, MSG-004 and MSG-007.
+    Given a connected server
+    When the client exercises the server's declared features
+    And the client provokes the errors a client can provoke without side effects
+    Then every JSON object the server sent in this run is a JSON-RPC 2.0 message
+
+  @rule:MSG-002 @MUST @since:2024-11-05
+  Scenario: Every message the server sends is UTF-8 without a byte order mark
+    Spec: basic/transports/index#Messages
+    The raw bytes of every stdio line, JSON body and SSE event of the run decode as strict UTF-8,
+    and none starts with a byte order mark (RFC 8259 forbids one before networked JSON text).
+    Non-ASCII text sent to the echo fixture tool, when the server has one, comes back unchanged.
+    Given a connected server
+    When the client exercises the server's declared features
+    And the client round-trips non-ASCII text through the echo fixture tool, if the server offers one
+    Then every message the server sent in this run is UTF-8 without a byte order mark
+
+  @rule:MSG-004 @MUST @since:2024-11-05
+  Scenario: No response has both a result and an error
+    Spec: basic/index#Result Responses
+    A response carries `result` or `error`, never both; judged on every frame of the run.
+    Given a connected server
+    When the client exercises the server's declared features
+    And the client provokes the errors a client can provoke without side effects
+    Then no response the server sent in this run has both result and error
+
+  @rule:MSG-005 @MUST @since:2024-11-05
+  Scenario: Every result is a JSON object
+    Spec: basic/index#Result Responses
+    The `result` member of every response of the run is an object, never an array, a string,
+    a number or null.
+    Given a connected server
+    When the client exercises the server's declared features
+    Then every result the server sent in this run is a JSON object
+
+  @rule:MSG-007 @MUST @since:2024-11-05
+  Scenario: Every error has an integer code and a string message
+    Spec: basic/index#Error Responses
+    Each error object of the run has a `code` written as a JSON integer (`-32602.0` or `-3.2602e4`
+    do not count) and a string `message`.
+    Given a connected server
+    When the client provokes the errors a client can provoke without side effects
+    Then every error the server sent in this run has an integer code and a string message
+
+  @rule:MSG-010 @MUST-NOT @since:2024-11-05
+  Scenario: No notification from the server carries an id
+    Spec: basic/index#Notifications
+    A frame with a `notifications/...` method and an `id` member is a notification that wrongly
+    carries an id. Other methods with an id are server requests, judged by MSG-012.
+    Given a connected server
+    When the client exercises the server's declared features
+    Then no notification the server sent in this run has an id
+
+  @rule:MSG-012 @MUST-NOT @since:2026-07-28
+  Scenario: The server never sends a request
+    Spec: basic/transports/index#Messages
+    A 2026-07-28 server answers requests and may send notifications, but never initiates a
+    request (a frame with a method that is not a notification, and an id), on any stream.
+    Given a connected server
+    When the client exercises the server's declared features
+    And the client provokes the errors a client can provoke without side effects
+    Then the server sent no request in this run
+
+  @rule:MSG-013 @MUST @since:2024-11-05
+  Scenario: Each request gets exactly one response with its id
+    Spec: basic/patterns/index#Request and Response
+    Twenty requests sent at once each get a response carrying their id; over the whole run no
+    response repeats an id already answered or carries an id the client never sent on that
+    connection (responses without an id, or with a null one, are judged by MSG-006 and MSG-009).
+    Given a connected server
+    When the client sends 20 harmless requests at once
+    Then every request of this scenario got a response carrying its id
+    And no response the server sent in this run repeats an answered id or carries an id the client never sent
+
+  @rule:MSG-017 @SHOULD @since:2024-11-05
+  Scenario: Error messages are one short sentence
+    Spec: basic/index#Error Responses
+    The schema asks for a concise single sentence in `error.message`: every error of the run
+    has a message without line breaks and of at most 200 characters.
+    Given a connected server
+    When the client provokes the errors a client can provoke without side effects
+    Then every error message the server sent in this run is one short line
+
+  @rule:META-008 @MUST @since:2024-11-05
+  Scenario: Every _meta key the server sends is a valid key name
+    Spec: basic/index#_meta
+    Each key of every `_meta` object in the server's messages (results, notifications, tool,
+    resource and prompt entries, content blocks) is an optional prefix of dot-separated labels
+    and a slash, then a name that is empty or starts and ends alphanumeric. JSON Schemas and
+    structured content are application data and not inspected.
+    Given a connected server
+    When the client exercises the server's declared features
+    And the client provokes the errors a client can provoke without side effects
+    Then every _meta key the server sent in this run is a valid key name
+
+  @rule:META-009 @MUST-NOT @since:2024-11-05
+  Scenario: The server invents no _meta keys under reserved prefixes
+    Spec: basic/index#_meta
+    Prefixes whose second label is `modelcontextprotocol` or `mcp` belong to MCP: the server
+    uses only the keys the specification defines there (2026-07-28: protocolVersion, clientInfo,
+    clientCapabilities, logLevel, subscriptionId, serverInfo; 2025-11-25: related-task,
+    model-immediate-response).
+    Given a connected server
+    When the client exercises the server's declared features
+    And the client provokes the errors a client can provoke without side effects
+    Then no _meta key the server sent in this run is an undefined key under a reserved prefix
+
+  @rule:META-010 @MUST @since:2026-07-28
+  Scenario: Trace context the server emits follows the W3C formats
+    Spec: basic/index#_meta
+    Every `traceparent`, `tracestate` and `baggage` value in a server `_meta` follows W3C Trace
+    Context and W3C Baggage. The client sends a valid trace context first, so a server that
+    propagates one has a reason to emit it; a run in which the server emits none holds the rule
+    (pass), since the rule constrains only values that are present.
+    Given a connected server
+    When the client exercises the server's declared features
+    Then every trace context value in the server's _meta in this run follows the W3C syntax
+
+  @rule:RT-003 @MUST @since:2026-07-28
+  Scenario: input_required marks only an InputRequiredResult
+    Spec: basic/index#ResultType
+    A result with `resultType: "input_required"` is an InputRequiredResult: `inputRequests` (an
+    object) and/or `requestState` (a string), without the payload of a method result.
+    Given a connected server
+    When the client exercises the server's declared features
+    Then every input_required result the server sent in this run is an InputRequiredResult
+
+  @rule:RT-004 @MUST @since:2026-07-28
+  Scenario: resultType values come from the core set
+    Spec: basic/index#ResultType
+    The client advertises no extension, so every `resultType` of the run is `complete` or
+    `input_required`.
+    Given a connected server
+    When the client exercises the server's declared features
+    And the client provokes the errors a client can provoke without side effects
+    Then every resultType the server sent in this run is complete or input_required
+
+  @rule:ERR-001 @MUST-NOT @since:2026-07-28
+  Scenario: No undefined code from the MCP-reserved range
+    Spec: basic/index#Error Codes
+    Codes -32020 to -32099 belong to the specification, which defines only -32020, -32021 and
+    -32022 (-32042 is judged by ERR-005).
+    Given a connected server
+    When the client provokes the errors a client can provoke without side effects
+    Then the server sent no error code in -32020..-32099 that the specification does not define
+
+  @rule:ERR-002 @MUST @since:2026-07-28
+  Scenario: The MCP error codes keep their defined meanings
+    Spec: basic/index#Error Codes
+    -32020 HeaderMismatch appears only on HTTP and never for a request whose headers mirror its
+    body; -32021 MissingRequiredClientCapability carries `data.requiredCapabilities`; -32022
+    UnsupportedProtocolVersion carries `data.supported` and never refuses a version the server
+    lists in supportedVersions. The HTTP status of these errors is judged by ERR-009.
+    Given a connected server
+    When the client exercises the server's declared features
+    And the client provokes the errors a client can provoke without side effects
+    Then every -32020, -32021 and -32022 error the server sent in this run has its defined meaning
+
+  @rule:ERR-003 @SHOULD-NOT @since:2026-07-28
+  Scenario: No codes from the legacy range
+    Spec: basic/index#Error Codes
+    New implementations avoid -32000 to -32019 (-32002 is judged by ERR-004).
+    Given a connected server
+    When the client provokes the errors a client can provoke without side effects
+    Then the server sent no error code in the legacy range -32000..-32019 in this run
+
+  @rule:ERR-004 @MUST-NOT @since:2026-07-28
+  Scenario: No -32002 for a missing resource
+    Spec: basic/index#Error Codes
+    -32002 (resource not found) belongs to 2025-11-25 and earlier; a 2026-07-28 server reports
+    an unknown resource with -32602.
+    Given a connected server
+    When the client provokes the errors a client can provoke without side effects
+    Then the server sent no -32002 error in this run
+
+  @rule:ERR-005 @MUST-NOT @since:2026-07-28
+  Scenario: No -32042 URL elicitation error
+    Spec: basic/index#Error Codes
+    -32042 (URL elicitation required) belongs to 2025-11-25 only.
+    Given a connected server
+    When the client exercises the server's declared features
+    And the client provokes the errors a client can provoke without side effects
+    Then the server sent no -32042 error in this run
+
+  @rule:ERR-006 @SHOULD @since:2026-07-28
+  Scenario: Application error codes lie outside the JSON-RPC reserved range
+    Spec: basic/index#Error Codes
+    Codes in -32768 to -32100 other than the JSON-RPC 2.0 codes (-32700, -32600 to -32603) are
+    application codes allocated inside the reserved range (-32099 to -32000 is judged by
+    ERR-001, ERR-003, ERR-004 and ERR-005).
+    Given a connected server
+    When the client provokes the errors a client can provoke without side effects
+    Then every other error code the server sent in this run lies outside the JSON-RPC reserved range
+
   # (area msg) new MSG, META-008..010, RT, ERR scenarios go above this line.
 
   @rule:STATE-001 @MUST-NOT @since:2026-07-28

@@ -885,7 +885,8 @@ func xmcpAnnotations(schema any) []xmcpAnnotation {
 	return out
 }
 
-func sortedKeys(m map[string]any) []string {
+// sortedKeys returns the keys of m in order.
+func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)

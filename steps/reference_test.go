@@ -315,12 +315,14 @@ var coreBreakCases = []breakCase{
 	{Rule: "META-005"},
 	{Rule: "META-006"},
 	{Rule: "RT-001", SideEffects: schema26},
-	{Rule: "RT-002"},
+	// "done" is also outside the core resultType set (RT-004).
+	{Rule: "RT-002", SideEffects: map[string]reports.Verdict{"RT-004@2026-07-28": reports.Fail}},
 	{Rule: "VER-001"},
 	// ERR-009 checks the status of every -32022 reply, the discover one included.
 	{Rule: "VER-002", Transports: httpOnly, SideEffects: map[string]reports.Verdict{"ERR-009@2026-07-28": reports.Fail}},
 	{Rule: "ERR-007", SideEffects: schema26},
-	{Rule: "MSG-003"},
+	// The trimmed id "" answers a request the client never sent (MSG-013).
+	{Rule: "MSG-003", SideEffects: map[string]reports.Verdict{"MSG-013@2026-07-28": reports.Fail, "MSG-013@2025-11-25": reports.Fail}},
 	{Rule: "MSG-006"},
 	// The break writes "id": null on a parse error, where the id was unreadable: a warning.
 	{Rule: "MSG-009", Verdict: reports.Warn},

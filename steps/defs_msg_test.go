@@ -1,0 +1,126 @@
+package steps
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcp-conform/mcp-conform/harness"
+)
+
+// msgFrames builds a conversation on connection 1 (stdio unless a frame says otherwise): lines
+// starting with "> " are client frames, others server frames.
+func msgFrames(lines ...string) []*harness.Frame {
+	var out []*harness.Frame
+	for i, l := range lines {
+		f := &harness.Frame{Seq: i + 1, Conn: 1, Transport: harness.TransportStdio, Dir: harness.DirServerToClient, Raw: []byte(l)}
+		if len(l) > 2 && l[:2] == "> " {
+			f.Dir, f.Raw = harness.DirClientToServer, []byte(l[2:])
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+func TestMsgSweepsOnRawFrames(t *testing.T) {
+	req := `> {"jsonrpc":"2.0","id":7,"method":"tools/list","params":{}}`
+	ok := `{"jsonrpc":"2.0","id":7,"result":{"resultType":"complete","tools":[]}}`
+	cases := []struct {
+		name  string
+		check sweepCheck
+		good  []string
+		bad   []string
+	}{
+		{"MSG-001 jsonrpc", checkJSONRPC, []string{req, ok, "not json at all"}, []string{req, `{"jsonrpc":"2.0 ","id":7,"result":{}}`}},
+		{"MSG-001 shape", checkJSONRPC, []string{req, `{"jsonrpc":"2.0","id":7,"result":{},"error":{"code":1,"message":"x"}}`}, []string{req, `{"jsonrpc":"2.0","result":{}}`}},
+		{"MSG-002 BOM", checkUTF8, []string{req, `{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"héllo 🚀"}}`}, []string{req, "\xef\xbb\xbf" + ok}},
+		{"MSG-002 invalid", checkUTF8, []string{req, ok}, []string{req, "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{\"x\":\"\xff\"}}"}},
+		{"MSG-004", checkResultXorError, []string{req, ok}, []string{req, `{"jsonrpc":"2.0","id":7,"result":{},"error":{"code":1,"message":"x"}}`}},
+		{"MSG-005", checkResultObject, []string{req, ok}, []string{req, `{"jsonrpc":"2.0","id":7,"result":null}`}},
+		{"MSG-007", checkErrorObject, []string{req, `{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"x"}}`}, []string{req, `{"jsonrpc":"2.0","id":7,"error":{"code":-32602.0,"message":"x"}}`}},
+		{"MSG-010", checkNotificationIDs, []string{req, `{"jsonrpc":"2.0","id":1,"method":"ping"}`}, []string{req, `{"jsonrpc":"2.0","id":1,"method":"notifications/progress"}`}},
+		{"MSG-012", checkNoServerRequests, []string{req, `{"jsonrpc":"2.0","method":"notifications/progress"}`}, []string{req, `{"jsonrpc":"2.0","id":"s1","method":"sampling/createMessage"}`}},
+		{"MSG-013 duplicate", checkResponseIDs, []string{req, ok, req, ok}, []string{req, ok, ok}},
+		{"MSG-013 unknown", checkResponseIDs, []string{req, ok, `{"jsonrpc":"2.0","error":{"code":-32700,"message":"x"}}`}, []string{req, `{"jsonrpc":"2.0","id":"7","result":{}}`}},
+		{"MSG-017", checkErrorMessages, []string{req, `{"jsonrpc":"2.0","id":7,"error":{"code":1,"message":"Unknown tool."}}`}, []string{req, `{"jsonrpc":"2.0","id":7,"error":{"code":1,"message":"a\nb"}}`}},
+		{"META-008", checkMetaKeyNames, []string{req, `{"jsonrpc":"2.0","id":7,"result":{"_meta":{"com.example/x":1,"progressToken":1,"a/":1,"x-y.z_1":1},"tools":[{"inputSchema":{"properties":{"_meta":{"1bad/":1}}}}]}}`},
+			[]string{req, `{"jsonrpc":"2.0","id":7,"result":{"tools":[{"name":"t","_meta":{"com.example-/x":1}}]}}`}},
+		{"META-009", checkReservedMetaKeys, []string{req, `{"jsonrpc":"2.0","id":7,"result":{"_meta":{"io.modelcontextprotocol/serverInfo":{},"com.example.mcp/x":1}}}`},
+			[]string{req, `{"jsonrpc":"2.0","id":7,"result":{"_meta":{"dev.mcp/x":1}}}`}},
+		{"META-010", checkTraceContext, []string{req, `{"jsonrpc":"2.0","id":7,"result":{"_meta":{"traceparent":"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01","tracestate":"congo=t61rcWkgMzE, rojo@vendor=00f067aa0ba902b7","baggage":"userId=alice; p1=v, serverNode=DF%2028"}}}`},
+			[]string{req, `{"jsonrpc":"2.0","id":7,"result":{"_meta":{"traceparent":"00-0AF7651916CD43DD8448EB211C80319C-b7ad6b7169203331-01"}}}`}},
+		{"RT-003", checkInputRequired, []string{req, `{"jsonrpc":"2.0","id":7,"result":{"resultType":"input_required","requestState":"s"}}`},
+			[]string{req, `{"jsonrpc":"2.0","id":7,"result":{"resultType":"input_required","requestState":"s","content":[]}}`}},
+		{"RT-004", checkResultTypes, []string{req, ok}, []string{req, `{"jsonrpc":"2.0","id":7,"result":{"resultType":"task"}}`}},
+		{"ERR-001", checkReservedCodes, []string{req, `{"jsonrpc":"2.0","id":7,"error":{"code":-32042,"message":"x"}}`}, []string{req, `{"jsonrpc":"2.0","id":7,"error":{"code":-32099,"message":"x"}}`}},
+		{"ERR-003", checkLegacyRange, []string{req, `{"jsonrpc":"2.0","id":7,"error":{"code":-32002,"message":"x"}}`}, []string{req, `{"jsonrpc":"2.0","id":7,"error":{"code":-32000,"message":"x"}}`}},
+		{"ERR-006", checkApplicationCodes, []string{req, `{"jsonrpc":"2.0","id":7,"error":{"code":-32603,"message":"x"}}`, `{"jsonrpc":"2.0","id":7,"error":{"code":-31999,"message":"x"}}`},
+			[]string{req, `{"jsonrpc":"2.0","id":7,"error":{"code":-32100,"message":"x"}}`}},
+		{"ERR-002 -32021", checkDefinedCodes, []string{req, `{"jsonrpc":"2.0","id":7,"error":{"code":-32021,"message":"x","data":{"requiredCapabilities":{"sampling":{}}}}}`},
+			[]string{req, `{"jsonrpc":"2.0","id":7,"error":{"code":-32021,"message":"x"}}`}},
+		{"ERR-002 -32020 on stdio", checkDefinedCodes, []string{req, ok}, []string{req, `{"jsonrpc":"2.0","id":7,"error":{"code":-32020,"message":"x"}}`}},
+		{"ERR-002 -32022", checkDefinedCodes, []string{req, `{"jsonrpc":"2.0","id":7,"error":{"code":-32022,"message":"x","data":{"supported":["2026-07-28"],"requested":"1"}}}`},
+			[]string{req, `{"jsonrpc":"2.0","id":7,"error":{"code":-32022,"message":"x","data":{"requested":"1"}}}`}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			assert.Nil(t, c.check(msgFrames(c.good...)), "good frames")
+			m := c.check(msgFrames(c.bad...))
+			require.NotNil(t, m, "bad frames")
+			assert.NotEmpty(t, m.Frames)
+		})
+	}
+}
+
+func TestERR002JudgesHTTPHeaderMismatchByIntent(t *testing.T) {
+	fs := msgFrames(`> {"jsonrpc":"2.0","id":7,"method":"tools/list","params":{}}`, `{"jsonrpc":"2.0","id":7,"error":{"code":-32020,"message":"x"}}`)
+	for _, f := range fs {
+		f.Transport = harness.TransportHTTP
+		f.HTTP = &harness.HTTPMeta{Status: http.StatusBadRequest}
+	}
+	require.NotNil(t, checkDefinedCodes(fs), "headers built from the body cannot mismatch")
+	fs[0].Intentional = true
+	assert.Nil(t, checkDefinedCodes(fs))
+	// -32022 for a version the server advertises.
+	fs = msgFrames(
+		`> {"jsonrpc":"2.0","id":1,"method":"server/discover","params":{}}`,
+		`{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","supportedVersions":["2026-07-28"]}}`,
+		`> {"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`,
+		`{"jsonrpc":"2.0","id":2,"error":{"code":-32022,"message":"x","data":{"supported":["2026-07-28"],"requested":"2026-07-28"}}}`)
+	fs[1].Method = "server/discover"
+	require.NotNil(t, checkDefinedCodes(fs))
+}
+
+func TestMetaKeyGrammar(t *testing.T) {
+	for _, k := range []string{"", "x", "progressToken", "traceparent", "a/", "com.example/x", "io.modelcontextprotocol/serverInfo", "a-1.b2/n_a-m.e", "A/Z9"} {
+		assert.True(t, validMetaKey(k), k)
+	}
+	for _, k := range []string{"1bad/x", "-a/x", "a-/x", "a..b/x", "/x", "a/b/c", "_x", "x-", "x y", "é", "com.example/x!"} {
+		assert.False(t, validMetaKey(k), k)
+	}
+	assert.True(t, reservedPrefix("dev.mcp/x"))
+	assert.True(t, reservedPrefix("org.modelcontextprotocol.api/x"))
+	assert.False(t, reservedPrefix("com.example.mcp/x"))
+	assert.False(t, reservedPrefix("mcp/x"))
+}
+
+func TestTraceContextSyntax(t *testing.T) {
+	assert.Empty(t, traceparentProblem("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"))
+	assert.Empty(t, traceparentProblem("01-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01-extra"))
+	for _, v := range []string{"", "ff-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
+		"00-00000000000000000000000000000000-b7ad6b7169203331-01", "00-0af7651916cd43dd8448eb211c80319c-0000000000000000-01",
+		"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01-x", "00-0af7651916cd43dd8448eb211c80319-b7ad6b7169203331-01"} {
+		assert.NotEmpty(t, traceparentProblem(v), v)
+	}
+	assert.Empty(t, tracestateProblem("rojo=00f067aa0ba902b7,congo=t61rcWkgMzE"))
+	assert.Empty(t, tracestateProblem(""))
+	assert.NotEmpty(t, tracestateProblem("Rojo=1"))
+	assert.NotEmpty(t, tracestateProblem("rojo=a,b"))
+	assert.NotEmpty(t, tracestateProblem("rojo=a=b"))
+	assert.Empty(t, baggageProblem("key1=value1;property1;property2, key2 = value2, key3=value3; propertyKey=propertyValue"))
+	assert.NotEmpty(t, baggageProblem("key1"))
+	assert.NotEmpty(t, baggageProblem("k=v v"))
+	assert.NotEmpty(t, baggageProblem("k(=v"))
+}
