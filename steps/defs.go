@@ -283,7 +283,7 @@ func registerSteps(sc *godog.ScenarioContext) {
 		if _, err := w.responseMessage(); err != nil {
 			return err
 		}
-		errs, err := validateFrame(w.s.env.cfg.Schemas, w.s.t.revision, w.last.Response)
+		errs, err := validateFrame(w.s.env.cfg.Schemas, w.s.t.revision, w.last.Response, w.s.env.nullIDExcused)
 		if err != nil {
 			return err
 		}
@@ -512,7 +512,7 @@ func registerSteps(sc *godog.ScenarioContext) {
 			if f.Dir != harness.DirServerToClient || rev != w.s.t.revision {
 				continue
 			}
-			errs, err := validateFrame(e.cfg.Schemas, rev, f)
+			errs, err := validateFrame(e.cfg.Schemas, rev, f, e.nullIDExcused)
 			if err != nil {
 				return err
 			}

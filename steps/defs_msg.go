@@ -610,8 +610,10 @@ func (t *idTracker) clientFrame(f *harness.Frame) bool {
 	if json.Unmarshal(f.Raw, &m) != nil {
 		return true
 	}
+	// Any client message with an id counts: a server that refuses a malformed or misplaced
+	// message (a response sent to it, a PROBE) may repeat the id it read.
 	id, hasID := m["id"]
-	if _, hasMethod := m["method"]; !hasID || !hasMethod {
+	if !hasID {
 		return true
 	}
 	key := harness.IDKey(id)
@@ -1234,7 +1236,9 @@ func checkDefinedCodes(frames []*harness.Frame) *Mismatch {
 				return bad("-32022 UnsupportedProtocolVersion with the supported versions in data.supported", describeError(e)+" with data "+short(e.Data))
 			}
 			if req != nil && !req.Intentional {
-				if v := requestVersion(req); v != "" && supported[v] {
+				// A legacy version may be refused on a modern request: it is served only after
+				// initialize (PROBE-010).
+				if v := requestVersion(req); v != "" && supported[v] && v >= harness.ModernRevision {
 					return bad("-32022 UnsupportedProtocolVersion only for versions the server does not support",
 						fmt.Sprintf("%s for version %s, which the server lists in supportedVersions", describeError(e), v))
 				}

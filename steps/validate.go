@@ -25,7 +25,10 @@ func mustDecode(s string) []byte {
 // validateFrame validates one recorded frame against the schema of revision rev, by its most
 // specific type. Frames that are not JSON-RPC messages at all (stdio framing violations) and
 // empty HTTP bodies are not schema-checked: the transport rules judge them.
-func validateFrame(set *schemas.Set, rev string, f *harness.Frame) ([]reports.SchemaError, error) {
+//
+// excuse, when not nil, is asked about an error frame with "id": null whose code is not -32700:
+// true when the id could not be known either (see nullIDExcused).
+func validateFrame(set *schemas.Set, rev string, f *harness.Frame, excuse func(*harness.Frame) bool) ([]reports.SchemaError, error) {
 	if len(f.Raw) == 0 || f.Truncated {
 		return nil, nil
 	}
@@ -47,11 +50,12 @@ func validateFrame(set *schemas.Set, rev string, f *harness.Frame) ([]reports.Sc
 	}
 	out := make([]reports.SchemaError, 0, len(vs))
 	for _, x := range vs {
-		if x.InstancePath == "/id" && msg.Kind == harness.KindError && msg.Error != nil && msg.Error.Code == -32700 &&
-			string(bytes.TrimSpace(msg.ID)) == "null" {
-			// A parse error cannot repeat an id it could not read; JSON-RPC 2.0 writes null there
-			// while the MCP schema wants the member omitted. MSG-009 grades that (a warning), so
-			// it does not also fail SCHEMA-001 (DESIGN.md "Verdicts").
+		if x.InstancePath == "/id" && msg.Kind == harness.KindError && msg.Error != nil &&
+			string(bytes.TrimSpace(msg.ID)) == "null" && (msg.Error.Code == -32700 || excuse != nil && excuse(f)) {
+			// A parse error cannot repeat an id it could not read, nor can the refusal of a
+			// message that had none; JSON-RPC 2.0 writes null there while the MCP schema wants
+			// the member omitted. MSG-009 and HTTP-003 grade that (a warning), so it does not
+			// also fail SCHEMA-001 (DESIGN.md "Verdicts").
 			continue
 		}
 		out = append(out, reports.SchemaError{Frame: f.Seq, Type: typ, InstancePath: x.InstancePath, SchemaPath: x.SchemaPath, Message: x.Message})
@@ -75,7 +79,7 @@ func (e *env) validateFrames(run *reports.Run) {
 		if rev == "" {
 			continue
 		}
-		errs, err := validateFrame(e.cfg.Schemas, rev, f)
+		errs, err := validateFrame(e.cfg.Schemas, rev, f, e.nullIDExcused)
 		if err != nil {
 			run.Notes = append(run.Notes, fmt.Sprintf("frame %d not validated: %v", f.Seq, err))
 			continue
@@ -135,4 +139,21 @@ func dedupe(a []int) []int {
 	}
 	sort.Ints(out)
 	return out
+}
+
+// nullIDExcused reports whether server frame f answers (over HTTP) a client message that had
+// no readable id: a notification, a body that is not a JSON-RPC request, or a GET or DELETE.
+// Only then may an error's "id": null be excused as the JSON-RPC 2.0 habit.
+func (e *env) nullIDExcused(f *harness.Frame) bool {
+	if f.ReplyTo == 0 {
+		return false
+	}
+	for _, c := range e.rec.Frames() {
+		if c.Seq != f.ReplyTo {
+			continue
+		}
+		msg, err := harness.ParseMessage(c.Raw)
+		return err != nil || !msg.HasID || msg.Kind == harness.KindInvalid && string(bytes.TrimSpace(msg.ID)) == "null"
+	}
+	return false
 }
