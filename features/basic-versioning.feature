@@ -32,3 +32,64 @@ Feature: Versioning (basic/versioning)
     And the value at "/error/data/requested" is "1900-01-01"
     And the value at "/error/data/supported" is a non-empty array of strings
     And the value at "/error/data/supported" does not contain "1900-01-01"
+
+  @rule:VER-003 @SHOULD @since:2026-07-28
+  Scenario: A modern-only server's error to initialize names the versions it supports
+    Spec: basic/versioning#Backward Compatibility with Initialization-Based Versions
+    A legacy client cannot fall forward; the error it gets for initialize is its only diagnostic,
+    so it names the protocol versions the server supports. Dual-era servers are not concerned.
+    Given a fresh connection
+    When the client initializes with protocol version "2025-11-25"
+    Then a modern-only server's error names the protocol versions it supports
+
+  @rule:VER-004 @SHOULD @since:2026-07-28 @transport:stdio
+  Scenario: A modern-only stdio server rejects initialize with a JSON-RPC error
+    Spec: basic/versioning#Compatibility Matrix
+    A legacy client's initialize gets a JSON-RPC error (any code), not silence, and the server
+    process keeps running. Dual-era servers are not concerned.
+    Given a fresh connection
+    When the client initializes with protocol version "2025-11-25"
+    Then a modern-only server answered it with a JSON-RPC error and is still running
+
+  @rule:VER-007 @SHOULD @since:2026-07-28
+  Scenario: A dual-era server serves requests with modern _meta under 2026-07-28 rules
+    Spec: basic/versioning#Compatibility Matrix
+    A request carrying the per-request `_meta` is served statelessly as 2026-07-28, even on a
+    process or endpoint where a legacy initialize was made. Modern-only servers are not concerned.
+    Given a fresh connection
+    When a dual-era session is opened with a legacy initialize
+    And the client sends a list request for a declared capability
+    Then the reply is a 2026-07-28 result of its method
+
+  @rule:VER-008 @SHOULD @since:2026-07-28
+  Scenario: After initialize a dual-era server serves the session under the negotiated legacy revision
+    Spec: basic/versioning#Compatibility Matrix
+    initialize selects legacy semantics for the stdio process or HTTP session: a legacy request
+    without `_meta` gets a result of the negotiated revision. Modern-only servers are not concerned.
+    Given a fresh connection
+    When a dual-era session is opened with a legacy initialize
+    And the client sends a legacy list request for a declared capability in that session
+    Then the reply is a result of the negotiated legacy revision
+
+  @rule:VER-009 @MAY @since:2026-07-28
+  Scenario: A dual-era server may serve both eras at once on one process or endpoint
+    Spec: basic/versioning#Compatibility Matrix
+    Serving a modern request next to a legacy session is allowed; it must not break that
+    session. Refusing the modern request there is fine too.
+    Given a fresh connection
+    When a dual-era session is opened with a legacy initialize
+    And the client sends a list request for a declared capability
+    And the client sends a legacy list request for a declared capability in that session
+    Then the legacy session still works after the modern request
+
+  @rule:VER-010 @MUST @since:2026-07-28 @transport:stdio
+  Scenario: The stdio era probe gets a DiscoverResult or a recognised modern error
+    Spec: basic/transports/stdio#Backward Compatibility
+    A dual-era client probes with server/discover first; a modern server's answer, for a version
+    it does not support as much as for its own, is one it recognises as modern, never an
+    unrelated error or silence.
+    Given a fresh connection
+    When the client sends a "server/discover" request with protocol version "2099-01-01"
+    Then the reply to the era probe is a DiscoverResult or a recognised modern error
+    When the client sends a "server/discover" request with protocol version "2026-07-28"
+    Then the reply to the era probe is a DiscoverResult or a recognised modern error
