@@ -54,12 +54,12 @@ Feature: Versioning (basic/versioning)
   @rule:VER-007 @SHOULD @since:2026-07-28
   Scenario: A dual-era server serves requests with modern _meta under 2026-07-28 rules
     Spec: basic/versioning#Compatibility Matrix
-    A request carrying the per-request `_meta` is served statelessly as 2026-07-28, even on a
-    process or endpoint where a legacy initialize was made. Modern-only servers are not concerned.
+    A request carrying the per-request `_meta` is served statelessly as 2026-07-28, also as the
+    first message of a stdio process, where no discover preceded it. Only dual-era servers (a
+    legacy revision in supportedVersions) are concerned.
     Given a fresh connection
-    When a dual-era session is opened with a legacy initialize
-    And the client sends a list request for a declared capability
-    Then the reply is a 2026-07-28 result of its method
+    When the client sends a list request for a declared capability
+    Then a dual-era server's reply is a 2026-07-28 result of its method
 
   @rule:VER-008 @SHOULD @since:2026-07-28
   Scenario: After initialize a dual-era server serves the session under the negotiated legacy revision
@@ -74,12 +74,14 @@ Feature: Versioning (basic/versioning)
   @rule:VER-009 @MAY @since:2026-07-28
   Scenario: A dual-era server may serve both eras at once on one process or endpoint
     Spec: basic/versioning#Compatibility Matrix
-    Serving a modern request next to a legacy session is allowed; it must not break that
-    session. Refusing the modern request there is fine too.
+    Serving a modern request inside a legacy session is allowed, as 2026-07-28, and must not
+    break that session; refusing it with an error is fine too. Answering it in legacy shape, or
+    losing the session, is noted.
     Given a fresh connection
     When a dual-era session is opened with a legacy initialize
     And the client sends a list request for a declared capability
-    And the client sends a legacy list request for a declared capability in that session
+    Then the modern request was served as 2026-07-28 or refused with an error
+    When the client sends a legacy list request for a declared capability in that session
     Then the legacy session still works after the modern request
 
   @rule:VER-010 @MUST @since:2026-07-28 @transport:stdio

@@ -46,9 +46,10 @@ type stdioScenario struct {
 	mu sync.Mutex
 	// listens are the subscriptions/listen requests the scenario opened, in order.
 	listens []*openListen
-	// cancelledAt is the number of connection frames seen once the grace after the client's
-	// cancellation had passed (STDIO-008): later frames for the request are violations.
-	cancelledAt int
+	// cancelFrame is the index in the connection's frames of the client's first
+	// notifications/cancelled, cancelledAt the number of frames once the quiet window after
+	// the cancellations had passed (STDIO-008).
+	cancelFrame, cancelledAt int
 	// pipelined are the ids of the requests sent without waiting (STDIO-005).
 	pipelined []json.RawMessage
 	// session is the legacy session opened on a dual-era server (VER-007/008/009).
@@ -162,7 +163,30 @@ func registerStdioSteps(sc *godog.ScenarioContext) {
 		st, _ := stdioState(ctx)
 		return st.sendLegacyList(ctx, worldOf(ctx))
 	})
-	sc.Step(`^the reply is a 2026-07-28 result of its method$`, wc(expectModernResult))
+	sc.Step(`^a dual-era server's reply is a 2026-07-28 result of its method$`, wc(func(ctx context.Context, w *world) error {
+		dual, err := dualEra(ctx, w)
+		if err != nil {
+			return err
+		}
+		if !dual {
+			return w.setSkip(reports.NA, "the server answers no initialize: it is not dual-era")
+		}
+		return expectModernResult(ctx, w)
+	}))
+	sc.Step(`^the modern request was served as 2026-07-28 or refused with an error$`, wc(func(ctx context.Context, w *world) error {
+		if msg, err := w.responseMessage(); err == nil && msg.Kind == harness.KindError {
+			return nil // the server does not serve both eras on one process: allowed
+		}
+		if err := expectModernResult(ctx, w); err != nil {
+			var m *Mismatch
+			if errors.As(err, &m) {
+				m.Expected = "inside a legacy session, a request with modern _meta is served as 2026-07-28 or refused with an error"
+				m.Grade = reports.Info
+			}
+			return err
+		}
+		return nil
+	}))
 	sc.Step(`^the reply is a result of the negotiated legacy revision$`, func(ctx context.Context) error {
 		st, _ := stdioState(ctx)
 		return st.expectLegacyResult(worldOf(ctx), "")
@@ -506,9 +530,8 @@ func subscriptionOf(msg *harness.Message) string {
 	return ""
 }
 
-// cancelListens sends notifications/cancelled for every open listen and waits the quiet
-// window; frames for them after that count as sent after the cancellation (a frame inside the
-// window may have been written before the server read the cancellation).
+// cancelListens sends notifications/cancelled for every open listen, each followed by the quiet
+// window the transport waits after a notification.
 func (st *stdioScenario) cancelListens(ctx context.Context, w *world) error {
 	s, err := w.stdio()
 	if err != nil {
@@ -517,12 +540,20 @@ func (st *stdioScenario) cancelListens(ctx context.Context, w *world) error {
 	st.mu.Lock()
 	listens := append([]*openListen{}, st.listens...)
 	st.mu.Unlock()
+	st.cancelFrame = -1
 	for _, l := range listens {
 		raw := harness.BuildRequest(nil, "notifications/cancelled", map[string]any{
 			"requestId": l.id, "reason": "mcp-conform: the scenario is done with this subscription",
 		})
 		if err := w.send(ctx, harness.Request{Raw: raw, Method: "notifications/cancelled", Notification: true}); err != nil {
 			return err
+		}
+		if st.cancelFrame < 0 {
+			for i, f := range s.Frames() {
+				if f == w.last.Sent {
+					st.cancelFrame = i
+				}
+			}
 		}
 	}
 	st.cancelledAt = len(s.Frames())
@@ -574,8 +605,12 @@ func (st *stdioScenario) expectNothingAfterCancel(w *world) error {
 	for _, l := range st.listens {
 		keys[harness.IDKey(l.id)] = true
 	}
+	// A response is never due once the client cancelled (the subscription was idle, so none was
+	// on its way); a notification inside the quiet window after the cancellation may have been
+	// written before the server read it, later ones may not.
 	frames := s.Frames()
-	for _, f := range frames[min(st.cancelledAt, len(frames)):] {
+	for i := st.cancelFrame + 1; st.cancelFrame >= 0 && i < len(frames); i++ {
+		f := frames[i]
 		if f.Dir != harness.DirServerToClient {
 			continue
 		}
@@ -586,15 +621,16 @@ func (st *stdioScenario) expectNothingAfterCancel(w *world) error {
 		hit := ""
 		switch {
 		case (msg.Kind == harness.KindResult || msg.Kind == harness.KindError) && msg.HasID && keys[harness.IDKey(msg.ID)]:
-			hit = "a response to it"
+			hit = "a response to it (" + describe(msg) + ")"
+		case i < st.cancelledAt:
 		case msg.Kind == harness.KindNotification && keys[subscriptionOf(msg)]:
-			hit = msg.Method + " for its subscription"
+			hit = msg.Method + " for its subscription, a quiet window after the cancellation"
 		case msg.Kind == harness.KindNotification && msg.Method == "notifications/cancelled" && keys[requestIDOf(msg)]:
-			hit = "notifications/cancelled for it"
+			hit = "notifications/cancelled for it, a quiet window after the cancellation"
 		}
 		if hit != "" {
 			return &Mismatch{Expected: "no message for the subscriptions/listen request after the client cancelled it",
-				Actual: fmt.Sprintf("frame %d: %s, a quiet window after the cancellation", f.Seq, hit), Frames: []int{f.Seq}}
+				Actual: fmt.Sprintf("frame %d: %s", f.Seq, hit), Frames: []int{f.Seq}}
 		}
 	}
 	return nil
@@ -873,6 +909,29 @@ func (st *stdioScenario) sendLegacyList(ctx context.Context, w *world) error {
 	return w.setSkip(reports.NA, "the server declares none of the tools, resources and prompts capabilities")
 }
 
+// dualEra reports whether the server also speaks a legacy revision: its DiscoverResult lists
+// one, or, failing that, it answers initialize on a connection of its own.
+func dualEra(ctx context.Context, w *world) (bool, error) {
+	for _, v := range w.s.t.supported {
+		if harness.IsKnownRevision(v) && !harness.IsModern(v) {
+			return true, nil
+		}
+	}
+	t, err := w.s.env.dial(ctx, "")
+	if err != nil {
+		return false, fmt.Errorf("cannot start a connection to try initialize: %w", err)
+	}
+	w.own = append(w.own, t)
+	cctx, cancel := context.WithTimeout(ctx, min(w.s.env.cfg.StartupTimeout, w.s.env.cfg.Timeout+2*w.s.env.startup))
+	defer cancel()
+	h, err := harness.Initialize(cctx, t, &w.s.env.ids, harness.LegacyRevision)
+	if err != nil || !harness.IsKnownRevision(h.Version) || harness.IsModern(h.Version) {
+		return false, ctx.Err()
+	}
+	w.s.env.setRev(t.Conn(), h.Version)
+	return true, nil
+}
+
 // expectModernResult checks that the last reply is a result valid against the 2026-07-28
 // schema for its method, with resultType.
 func expectModernResult(ctx context.Context, w *world) error {
@@ -881,10 +940,10 @@ func expectModernResult(ctx context.Context, w *world) error {
 		return err
 	}
 	if msg.Kind != harness.KindResult {
-		return &Mismatch{Expected: "a 2026-07-28 result to a request carrying modern _meta on a process that completed initialize", Actual: describe(msg), Frames: w.lastSeqs()}
+		return &Mismatch{Expected: "a 2026-07-28 result to a request carrying modern _meta", Actual: describe(msg), Frames: w.lastSeqs()}
 	}
 	if v, ok, _ := pointer(msg.Raw, "/result/resultType"); !ok {
-		return &Mismatch{Expected: "a 2026-07-28 result (with resultType) to a request carrying modern _meta after initialize",
+		return &Mismatch{Expected: "a 2026-07-28 result (with resultType) to a request carrying modern _meta",
 			Actual: "a result without resultType (served as a legacy revision?): " + short(msg.Raw), Frames: w.lastSeqs()}
 	} else if _, str := v.(string); !str {
 		return &Mismatch{Expected: "a string resultType", Actual: jsonText(v), Frames: w.lastSeqs()}

@@ -33,9 +33,8 @@ var stdioBreakCases = []breakCase{
 	// The break makes the fixture modern-only, so the run has no legacy revision.
 	{Rule: "VER-003", SideEffects: modernOnlySide(map[string]reports.Verdict{"VER-004@2026-07-28": reports.Pass})},
 	{Rule: "VER-004", Transports: stdioOnly, SideEffects: modernOnlySide(map[string]reports.Verdict{"VER-003@2026-07-28": reports.NA})},
-	// VER-009 sends the modern request inside the legacy session, which the break serves as legacy
-	// too; a legacy session that keeps working is all VER-009 asks.
-	{Rule: "VER-007", Transports: stdioOnly},
+	// The legacy-shaped result is also invalid against the 2026-07-28 schema.
+	{Rule: "VER-007", Transports: stdioOnly, SideEffects: schema26},
 	// The break leaves no working legacy session, so the run is forced to 2026-07-28; VER-009's
 	// legacy request after the modern one fails the same way.
 	{Rule: "VER-008", Transports: stdioOnly, Revision: "2026-07-28", SideEffects: map[string]reports.Verdict{"VER-009@2026-07-28": reports.Info}},
