@@ -80,7 +80,8 @@ Feature: stdio transport (basic/transports/stdio)
     After notifications/cancelled for an in-flight request (here a subscriptions/listen request),
     no response and no notification for it follows, even when a change it listened for happens.
     Given a fresh connection
-    When the client opens a subscriptions/listen request for tool list changes and it is acknowledged
+    When the client sends a harmless request
+    And the client opens a subscriptions/listen request for tool list changes and it is acknowledged
     And the client cancels that subscriptions/listen request
     And the client triggers a tool list change, if the server has the fixture tool for it
     Then nothing more arrived for the cancelled request after a quiet window
@@ -91,7 +92,8 @@ Feature: stdio transport (basic/transports/stdio)
     With two subscriptions open on one channel, each notification delivered for a subscription
     names it in `_meta` io.modelcontextprotocol/subscriptionId, so they can be told apart.
     Given a fresh connection
-    When the client opens two subscriptions/listen requests for tool list changes
+    When the client sends a harmless request
+    And the client opens two subscriptions/listen requests for tool list changes
     And the client triggers a tool list change, if the server has the fixture tool for it
     And the client cancels the open subscriptions/listen requests
     Then every subscription notification carried the subscriptionId of an open subscription

@@ -348,7 +348,8 @@ var coreBreakCases = []breakCase{
 	{Rule: "STDIO-001", Transports: stdioOnly},
 	{Rule: "STDIO-002", Transports: stdioOnly},
 	{Rule: "STDIO-006", Transports: stdioOnly},
-	{Rule: "STATE-002"},
+	// VER-007 sends a modern request as the first message of a process, before any discover.
+	{Rule: "STATE-002", SideEffects: map[string]reports.Verdict{"VER-007@2026-07-28": reports.Warn}},
 	{Rule: "CAP-006"},
 	// DISC-002 validates the DiscoverResult the break makes invalid.
 	{Rule: "SCHEMA-001", SideEffects: map[string]reports.Verdict{"DISC-002@2026-07-28": reports.Fail}},
