@@ -44,8 +44,10 @@ var recognisedModern = map[int64]bool{
 // stdioScenario is the state the stdio and versioning steps keep in a scenario's context.
 type stdioScenario struct {
 	mu sync.Mutex
-	// listens are the subscriptions/listen requests the scenario opened, in order.
-	listens []*openListen
+	// listens are the subscriptions/listen requests the scenario opened, in order; listenFrom
+	// is the index in the connection's frames where the first was sent.
+	listens    []*openListen
+	listenFrom int
 	// cancelFrame is the index in the connection's frames of the client's first
 	// notifications/cancelled, cancelledAt the number of frames once the quiet window after
 	// the cancellations had passed (STDIO-008).
@@ -467,6 +469,9 @@ func (st *stdioScenario) openListen(ctx context.Context, w *world, required bool
 		l.ex, _ = w.conn.Send(lctx, harness.Request{Raw: raw, ID: idRaw, Method: "subscriptions/listen"})
 	}()
 	st.mu.Lock()
+	if len(st.listens) == 0 {
+		st.listenFrom = mark
+	}
 	st.listens = append(st.listens, l)
 	st.mu.Unlock()
 	key := harness.IDKey(idRaw)
@@ -664,7 +669,8 @@ func (st *stdioScenario) expectSubscriptionIDs(w *world) error {
 	}
 	sort.Strings(names)
 	seen := 0
-	for _, f := range s.Frames() {
+	frames := s.Frames()
+	for _, f := range frames[min(st.listenFrom, len(frames)):] {
 		if f.Dir != harness.DirServerToClient {
 			continue
 		}
