@@ -208,6 +208,9 @@ func registerStdioSteps(sc *godog.ScenarioContext) {
 // STDIO-003: stderr.
 
 func stderrIsUTF8(ctx context.Context, w *world) error {
+	for _, t := range w.own {
+		_ = t.Close() // the scenario's own process: shut down, its stderr read to the end
+	}
 	w.s.env.mu.Lock()
 	conns := append([]harness.Transport{}, w.s.env.conns...)
 	w.s.env.mu.Unlock()
@@ -712,10 +715,10 @@ func noLostRequests(ctx context.Context, w *world) error {
 	}
 	e.mu.Unlock()
 	for _, s := range procs {
-		if !s.IsDead() {
+		code, exited := s.ExitCode()
+		if !exited && !s.IsDead() {
 			continue
 		}
-		code, exited := s.ExitCode()
 		step := s.ShutdownStep()
 		if exited && step != harness.StepNone {
 			continue // the client shut it down

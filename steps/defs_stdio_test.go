@@ -97,13 +97,11 @@ func stdioWorld(t *testing.T, script string) (*world, *harness.Stdio) {
 
 func TestStderrIsUTF8(t *testing.T) {
 	w, s := stdioWorld(t, `printf 'fine, ünïcode\n' >&2; cat >/dev/null`)
-	require.NoError(t, s.CloseStdin())
-	require.True(t, s.WaitExit(5*time.Second))
+	w.own = append(w.own, s)
 	assert.NoError(t, stderrIsUTF8(context.Background(), w))
 
 	w, s = stdioWorld(t, `printf 'bad \377\376 bytes\n' >&2; cat >/dev/null`)
-	require.NoError(t, s.CloseStdin())
-	require.True(t, s.WaitExit(5*time.Second))
+	w.own = append(w.own, s)
 	err := stderrIsUTF8(context.Background(), w)
 	var m *Mismatch
 	require.ErrorAs(t, err, &m)
