@@ -56,4 +56,66 @@ Feature: Versioning (basic/versioning)
     And the client asks with a legacy-shaped initialize whether the server negotiates 2025-03-26
     Then the server refused the ping with HTTP 400 or serves it while supporting a revision older than 2025-06-18
 
-  # (area http) new VER-005/006 scenarios go above this line.
+
+  @rule:VER-003 @SHOULD @since:2026-07-28
+  Scenario: A modern-only server's error to initialize names the versions it supports
+    Spec: basic/versioning#Backward Compatibility with Initialization-Based Versions
+    A legacy client cannot fall forward; the error it gets for initialize is its only diagnostic,
+    so it names the protocol versions the server supports. Dual-era servers are not concerned.
+    Given a fresh connection
+    When the client initializes with protocol version "2025-11-25"
+    Then a modern-only server's error names the protocol versions it supports
+
+  @rule:VER-004 @SHOULD @since:2026-07-28 @transport:stdio
+  Scenario: A modern-only stdio server rejects initialize with a JSON-RPC error
+    Spec: basic/versioning#Compatibility Matrix
+    A legacy client's initialize gets a JSON-RPC error (any code), not silence, and the server
+    process keeps running. Dual-era servers are not concerned.
+    Given a fresh connection
+    When the client initializes with protocol version "2025-11-25"
+    Then a modern-only server answered it with a JSON-RPC error and is still running
+
+  @rule:VER-007 @SHOULD @since:2026-07-28
+  Scenario: A dual-era server serves requests with modern _meta under 2026-07-28 rules
+    Spec: basic/versioning#Compatibility Matrix
+    A request carrying the per-request `_meta` is served statelessly as 2026-07-28, also as the
+    first message of a stdio process, where no discover preceded it. Only dual-era servers (a
+    legacy revision in supportedVersions) are concerned.
+    Given a fresh connection
+    When the client sends a list request for a declared capability
+    Then a dual-era server's reply is a 2026-07-28 result of its method
+
+  @rule:VER-008 @SHOULD @since:2026-07-28
+  Scenario: After initialize a dual-era server serves the session under the negotiated legacy revision
+    Spec: basic/versioning#Compatibility Matrix
+    initialize selects legacy semantics for the stdio process or HTTP session: a legacy request
+    without `_meta` gets a result of the negotiated revision. Modern-only servers are not concerned.
+    Given a fresh connection
+    When a dual-era session is opened with a legacy initialize
+    And the client sends a legacy list request for a declared capability in that session
+    Then the reply is a result of the negotiated legacy revision
+
+  @rule:VER-009 @MAY @since:2026-07-28
+  Scenario: A dual-era server may serve both eras at once on one process or endpoint
+    Spec: basic/versioning#Compatibility Matrix
+    Serving a modern request inside a legacy session is allowed, as 2026-07-28, and must not
+    break that session; refusing it with an error is fine too. Answering it in legacy shape, or
+    losing the session, is noted.
+    Given a fresh connection
+    When a dual-era session is opened with a legacy initialize
+    And the client sends a list request for a declared capability
+    Then the modern request was served as 2026-07-28 or refused with an error
+    When the client sends a legacy list request for a declared capability in that session
+    Then the legacy session still works after the modern request
+
+  @rule:VER-010 @MUST @since:2026-07-28 @transport:stdio
+  Scenario: The stdio era probe gets a DiscoverResult or a recognised modern error
+    Spec: basic/transports/stdio#Backward Compatibility
+    A dual-era client probes with server/discover first; a modern server's answer, for a version
+    it does not support as much as for its own, is one it recognises as modern, never an
+    unrelated error or silence.
+    Given a fresh connection
+    When the client sends a "server/discover" request with protocol version "2099-01-01"
+    Then the reply to the era probe is a DiscoverResult or a recognised modern error
+    When the client sends a "server/discover" request with protocol version "2026-07-28"
+    Then the reply to the era probe is a DiscoverResult or a recognised modern error

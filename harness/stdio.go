@@ -96,6 +96,7 @@ type Stdio struct {
 	sentMethods map[string]string
 	frames      []*Frame
 	unsolicited []*Frame
+	grew        chan struct{} // closed and replaced whenever a server frame is added to frames
 	step        ShutdownStep
 	exitStep    ShutdownStep
 	exitState   *os.ProcessState
@@ -209,6 +210,7 @@ func StartStdio(ctx context.Context, cfg StdioConfig) (*Stdio, error) {
 		stderr:      errR,
 		writeSem:    make(chan struct{}, 1),
 		sentMethods: map[string]string{},
+		grew:        make(chan struct{}),
 		exited:      make(chan struct{}),
 		readerDone:  make(chan struct{}),
 		stderrDone:  make(chan struct{}),
@@ -284,6 +286,35 @@ func (s *Stdio) Frames() []*Frame {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]*Frame(nil), s.frames...)
+}
+
+// WaitFrame waits until a server frame for which match returns true is among the connection's
+// frames from index from on (an index into Frames), and returns it. It returns nil when ctx ends
+// or the server can no longer write first.
+func (s *Stdio) WaitFrame(ctx context.Context, from int, match func(*Frame) bool) *Frame {
+	dead := false
+	for {
+		s.mu.Lock()
+		for i := max(from, 0); i < len(s.frames); i++ {
+			if f := s.frames[i]; f.Dir == DirServerToClient && match(f) {
+				s.mu.Unlock()
+				return f
+			}
+		}
+		from = len(s.frames)
+		grew := s.grew
+		s.mu.Unlock()
+		if dead {
+			return nil
+		}
+		select {
+		case <-grew:
+		case <-ctx.Done():
+			return nil
+		case <-s.dead:
+			dead = true // the reader is done: look once more at what it delivered
+		}
+	}
 }
 
 // Unsolicited returns the server frames that were attributed to no request: responses whose id
@@ -558,6 +589,8 @@ func (s *Stdio) deliver(fl framedLine) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.frames = append(s.frames, f)
+	close(s.grew)
+	s.grew = make(chan struct{})
 	switch {
 	case resp != nil:
 		resp.ex.Frames = append(resp.ex.Frames, f)
