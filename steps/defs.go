@@ -32,13 +32,13 @@ const jsonLiteral = `("(?:[^"\\]|\\.)*"|-?[0-9][0-9.eE+-]*|true|false|null|\{.*\
 // registerSteps binds the shared step vocabulary: setup, send, observe, transport.
 func registerSteps(sc *godog.ScenarioContext) {
 	// Setup.
-	sc.Step(`^a connected server$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^a connected server$`, wc(func(ctx context.Context, w *world) error {
 		t, err := w.s.sharedConn(ctx)
 		w.conn = t
 		return err
 	}))
-	sc.Step(`^a fresh connection$`, wc(freshConnection))
-	sc.Step(`^the server declares the "([^"]+)" capability$`, func(ctx context.Context, name string) error {
+	step(sc, `^a fresh connection$`, wc(freshConnection))
+	step(sc, `^the server declares the "([^"]+)" capability$`, func(ctx context.Context, name string) error {
 		w := worldOf(ctx)
 		if _, ok := w.s.t.caps[name]; !ok {
 			return w.setSkip(reports.NA, fmt.Sprintf("the server does not declare the %q capability", name))
@@ -47,29 +47,29 @@ func registerSteps(sc *godog.ScenarioContext) {
 	})
 
 	// Send.
-	sc.Step(`^the client sends a harmless request$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^the client sends a harmless request$`, wc(func(ctx context.Context, w *world) error {
 		return w.sendMethod(ctx, harmless(w), "", nil, nil)
 	}))
-	sc.Step(`^the client sends a harmless request with id (.+)$`, func(ctx context.Context, id string) error {
+	step(sc, `^the client sends a harmless request with id (.+)$`, func(ctx context.Context, id string) error {
 		w := worldOf(ctx)
 		if !json.Valid([]byte(id)) {
 			return fmt.Errorf("feature bug: id %s is not JSON", id)
 		}
 		return w.sendMethod(ctx, harmless(w), "", json.RawMessage(id), nil)
 	})
-	sc.Step(`^the client sends a "([^"]+)" request$`, func(ctx context.Context, method string) error {
+	step(sc, `^the client sends a "([^"]+)" request$`, func(ctx context.Context, method string) error {
 		return worldOf(ctx).sendMethod(ctx, method, "", nil, nil)
 	})
-	sc.Step(`^the client sends a "([^"]+)" request with protocol version "([^"]+)"$`, func(ctx context.Context, method, v string) error {
+	step(sc, `^the client sends a "([^"]+)" request with protocol version "([^"]+)"$`, func(ctx context.Context, method, v string) error {
 		return worldOf(ctx).sendMethod(ctx, method, v, nil, nil)
 	})
-	sc.Step(`^the client sends a list request for a declared capability$`, func(ctx context.Context) error {
+	step(sc, `^the client sends a list request for a declared capability$`, func(ctx context.Context) error {
 		return worldOf(ctx).sendList(ctx, "")
 	})
-	sc.Step(`^the client sends a list request for a declared capability with protocol version "([^"]+)"$`, func(ctx context.Context, v string) error {
+	step(sc, `^the client sends a list request for a declared capability with protocol version "([^"]+)"$`, func(ctx context.Context, v string) error {
 		return worldOf(ctx).sendList(ctx, v)
 	})
-	sc.Step(`^the client sends a list request for each declared capability$`, func(ctx context.Context) error {
+	step(sc, `^the client sends a list request for each declared capability$`, func(ctx context.Context) error {
 		w := worldOf(ctx)
 		for _, lm := range listMethods {
 			if _, ok := w.s.t.caps[lm.capability]; ok {
@@ -80,22 +80,22 @@ func registerSteps(sc *godog.ScenarioContext) {
 		}
 		return nil
 	})
-	sc.Step(`^the client sends:$`, func(ctx context.Context, doc *godog.DocString) error {
+	step(sc, `^the client sends:$`, func(ctx context.Context, doc *godog.DocString) error {
 		return worldOf(ctx).sendDoc(ctx, doc.Content, false, false)
 	})
-	sc.Step(`^the client sends the malformed message:$`, func(ctx context.Context, doc *godog.DocString) error {
+	step(sc, `^the client sends the malformed message:$`, func(ctx context.Context, doc *godog.DocString) error {
 		return worldOf(ctx).sendDoc(ctx, doc.Content, true, false)
 	})
-	sc.Step(`^the client sends the notification:$`, func(ctx context.Context, doc *godog.DocString) error {
+	step(sc, `^the client sends the notification:$`, func(ctx context.Context, doc *godog.DocString) error {
 		return worldOf(ctx).sendDoc(ctx, doc.Content, false, true)
 	})
-	sc.Step(`^the client sends a "([^"]+)" request without the "([^"]+)" header$`, func(ctx context.Context, method, name string) error {
+	step(sc, `^the client sends a "([^"]+)" request without the "([^"]+)" header$`, func(ctx context.Context, method, name string) error {
 		return worldOf(ctx).sendMethod(ctx, method, "", nil, func(h http.Header) []string { h.Del(name); return []string{name} })
 	})
-	sc.Step(`^the client sends a "([^"]+)" request with the "([^"]+)" header set to "([^"]*)"$`, func(ctx context.Context, method, name, value string) error {
+	step(sc, `^the client sends a "([^"]+)" request with the "([^"]+)" header set to "([^"]*)"$`, func(ctx context.Context, method, name, value string) error {
 		return worldOf(ctx).sendMethod(ctx, method, "", nil, func(h http.Header) []string { h.Set(name, value); return nil })
 	})
-	sc.Step(`^the client sends a "([^"]+)" request with its MCP header names in (lower|upper) case$`, func(ctx context.Context, method, spelling string) error {
+	step(sc, `^the client sends a "([^"]+)" request with its MCP header names in (lower|upper) case$`, func(ctx context.Context, method, spelling string) error {
 		spell := strings.ToLower
 		if spelling == "upper" {
 			spell = strings.ToUpper
@@ -110,20 +110,20 @@ func registerSteps(sc *godog.ScenarioContext) {
 			return nil
 		})
 	})
-	sc.Step(`^the client closes the server's standard input$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^the client closes the server's standard input$`, wc(func(ctx context.Context, w *world) error {
 		s, err := w.stdio()
 		if err != nil {
 			return err
 		}
 		return s.CloseStdin()
 	}))
-	sc.Step(`^the client initializes with the revision under test$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^the client initializes with the revision under test$`, wc(func(ctx context.Context, w *world) error {
 		return w.initialize(ctx, w.s.t.revision)
 	}))
-	sc.Step(`^the client initializes with protocol version "([^"]+)"$`, func(ctx context.Context, v string) error {
+	step(sc, `^the client initializes with protocol version "([^"]+)"$`, func(ctx context.Context, v string) error {
 		return worldOf(ctx).initialize(ctx, v)
 	})
-	sc.Step(`^the client initializes with each legacy version the server supports$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^the client initializes with each legacy version the server supports$`, wc(func(ctx context.Context, w *world) error {
 		versions := []string{w.s.t.revision}
 		for _, v := range w.s.t.supported {
 			if harness.IsKnownRevision(v) && !harness.IsModern(v) && v != w.s.t.revision {
@@ -144,25 +144,25 @@ func registerSteps(sc *godog.ScenarioContext) {
 	}))
 
 	// Observe.
-	sc.Step(`^the response is a result$`, func(ctx context.Context) error {
+	step(sc, `^the response is a result$`, func(ctx context.Context) error {
 		return worldOf(ctx).expectKind(harness.KindResult, 0)
 	})
-	sc.Step(`^the response is a result \(an error with code (-?\d+) is a warning\)$`, func(ctx context.Context, soft int64) error {
+	step(sc, `^the response is a result \(an error with code (-?\d+) is a warning\)$`, func(ctx context.Context, soft int64) error {
 		return worldOf(ctx).expectKind(harness.KindResult, soft)
 	})
-	sc.Step(`^the response is an error$`, func(ctx context.Context) error {
+	step(sc, `^the response is an error$`, func(ctx context.Context) error {
 		return worldOf(ctx).expectKind(harness.KindError, 0)
 	})
-	sc.Step(`^the response is an error with code (-?\d+)$`, func(ctx context.Context, code int64) error {
+	step(sc, `^the response is an error with code (-?\d+)$`, func(ctx context.Context, code int64) error {
 		return worldOf(ctx).expectCode(code, 0)
 	})
-	sc.Step(`^the response is an error with code (-?\d+) \(code (-?\d+) is a warning\)$`, func(ctx context.Context, code, soft int64) error {
+	step(sc, `^the response is an error with code (-?\d+) \(code (-?\d+) is a warning\)$`, func(ctx context.Context, code, soft int64) error {
 		return worldOf(ctx).expectCode(code, soft)
 	})
-	sc.Step(`^the response id is exactly (.+)$`, func(ctx context.Context, want string) error {
+	step(sc, `^the response id is exactly (.+)$`, func(ctx context.Context, want string) error {
 		return worldOf(ctx).expectID(json.RawMessage(want))
 	})
-	sc.Step(`^a response, if any, has no null id$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^a response, if any, has no null id$`, wc(func(ctx context.Context, w *world) error {
 		if w.last == nil {
 			return fmt.Errorf("no message was sent before this step")
 		}
@@ -183,10 +183,10 @@ func registerSteps(sc *godog.ScenarioContext) {
 		}
 		return nil
 	}))
-	sc.Step(`^the response id is the request id$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^the response id is the request id$`, wc(func(ctx context.Context, w *world) error {
 		return w.expectID(w.lastID)
 	}))
-	sc.Step(`^the HTTP status is (\d+)$`, func(ctx context.Context, status int) error {
+	step(sc, `^the HTTP status is (\d+)$`, func(ctx context.Context, status int) error {
 		w := worldOf(ctx)
 		if w.last == nil || w.last.HTTP == nil {
 			return fmt.Errorf("no HTTP reply to check (transport %s)", w.s.env.cfg.Transport)
@@ -196,19 +196,19 @@ func registerSteps(sc *godog.ScenarioContext) {
 		}
 		return nil
 	})
-	sc.Step(`^the value at "([^"]*)" is `+jsonLiteral+`$`, func(ctx context.Context, ptr, lit string) error {
+	step(sc, `^the value at "([^"]*)" is `+jsonLiteral+`$`, func(ctx context.Context, ptr, lit string) error {
 		return worldOf(ctx).compareAt(ptr, lit, true)
 	})
-	sc.Step(`^the value at "([^"]*)" is not `+jsonLiteral+`$`, func(ctx context.Context, ptr, lit string) error {
+	step(sc, `^the value at "([^"]*)" is not `+jsonLiteral+`$`, func(ctx context.Context, ptr, lit string) error {
 		return worldOf(ctx).compareAt(ptr, lit, false)
 	})
-	sc.Step(`^the value at "([^"]*)" contains `+jsonLiteral+`$`, func(ctx context.Context, ptr, lit string) error {
+	step(sc, `^the value at "([^"]*)" contains `+jsonLiteral+`$`, func(ctx context.Context, ptr, lit string) error {
 		return worldOf(ctx).containsAt(ptr, lit, true)
 	})
-	sc.Step(`^the value at "([^"]*)" does not contain `+jsonLiteral+`$`, func(ctx context.Context, ptr, lit string) error {
+	step(sc, `^the value at "([^"]*)" does not contain `+jsonLiteral+`$`, func(ctx context.Context, ptr, lit string) error {
 		return worldOf(ctx).containsAt(ptr, lit, false)
 	})
-	sc.Step(`^the value at "([^"]*)" is a non-empty array of strings$`, func(ctx context.Context, ptr string) error {
+	step(sc, `^the value at "([^"]*)" is a non-empty array of strings$`, func(ctx context.Context, ptr string) error {
 		w := worldOf(ctx)
 		v, err := w.valueAt(ptr)
 		if err != nil {
@@ -226,7 +226,7 @@ func registerSteps(sc *godog.ScenarioContext) {
 		}
 		return nil
 	})
-	sc.Step(`^the value at "([^"]*)" is a known protocol revision$`, func(ctx context.Context, ptr string) error {
+	step(sc, `^the value at "([^"]*)" is a known protocol revision$`, func(ctx context.Context, ptr string) error {
 		w := worldOf(ctx)
 		v, err := w.valueAt(ptr)
 		if err != nil {
@@ -237,7 +237,7 @@ func registerSteps(sc *godog.ScenarioContext) {
 		}
 		return nil
 	})
-	sc.Step(`^the value at "([^"]*)" validates as "([^"]+)"$`, func(ctx context.Context, ptr, typ string) error {
+	step(sc, `^the value at "([^"]*)" validates as "([^"]+)"$`, func(ctx context.Context, ptr, typ string) error {
 		w := worldOf(ctx)
 		msg, err := w.responseMessage()
 		if err != nil {
@@ -245,7 +245,7 @@ func registerSteps(sc *godog.ScenarioContext) {
 		}
 		return w.validateAt(msg.Raw, ptr, typ, w.lastSeqs())
 	})
-	sc.Step(`^every entry at "([^"]*)" matches "([^"]+)"$`, func(ctx context.Context, ptr, expr string) error {
+	step(sc, `^every entry at "([^"]*)" matches "([^"]+)"$`, func(ctx context.Context, ptr, expr string) error {
 		w := worldOf(ctx)
 		re, err := regexp.Compile(expr)
 		if err != nil {
@@ -263,7 +263,7 @@ func registerSteps(sc *godog.ScenarioContext) {
 		}
 		return nil
 	})
-	sc.Step(`^the response validates as "([^"]+)"$`, func(ctx context.Context, typ string) error {
+	step(sc, `^the response validates as "([^"]+)"$`, func(ctx context.Context, typ string) error {
 		w := worldOf(ctx)
 		msg, err := w.responseMessage()
 		if err != nil {
@@ -271,7 +271,7 @@ func registerSteps(sc *godog.ScenarioContext) {
 		}
 		return w.validateAt(msg.Raw, "", typ, w.lastSeqs())
 	})
-	sc.Step(`^the result validates as "([^"]+)"$`, func(ctx context.Context, typ string) error {
+	step(sc, `^the result validates as "([^"]+)"$`, func(ctx context.Context, typ string) error {
 		w := worldOf(ctx)
 		msg, err := w.responseMessage()
 		if err != nil {
@@ -279,7 +279,7 @@ func registerSteps(sc *godog.ScenarioContext) {
 		}
 		return w.validateAt(msg.Raw, "/result", typ, w.lastSeqs())
 	})
-	sc.Step(`^the response validates against the schema$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^the response validates against the schema$`, wc(func(ctx context.Context, w *world) error {
 		if _, err := w.responseMessage(); err != nil {
 			return err
 		}
@@ -293,7 +293,7 @@ func registerSteps(sc *godog.ScenarioContext) {
 		}
 		return nil
 	}))
-	sc.Step(`^every result in this scenario has a string at "([^"]*)"$`, func(ctx context.Context, ptr string) error {
+	step(sc, `^every result in this scenario has a string at "([^"]*)"$`, func(ctx context.Context, ptr string) error {
 		return worldOf(ctx).eachResult(ptr, func(v any, present bool) string {
 			if _, ok := v.(string); !present || !ok {
 				return "a string at " + ptr
@@ -301,7 +301,7 @@ func registerSteps(sc *godog.ScenarioContext) {
 			return ""
 		})
 	})
-	sc.Step(`^every result in this scenario that has "([^"]*)" has the value (.+) there$`, func(ctx context.Context, ptr, lit string) error {
+	step(sc, `^every result in this scenario that has "([^"]*)" has the value (.+) there$`, func(ctx context.Context, ptr, lit string) error {
 		want, err := parseLiteral(lit)
 		if err != nil {
 			return err
@@ -313,7 +313,7 @@ func registerSteps(sc *godog.ScenarioContext) {
 			return ""
 		})
 	})
-	sc.Step(`^every result in this scenario has a value at "([^"]*)" that validates as "([^"]+)"$`, func(ctx context.Context, ptr, typ string) error {
+	step(sc, `^every result in this scenario has a value at "([^"]*)" that validates as "([^"]+)"$`, func(ctx context.Context, ptr, typ string) error {
 		w := worldOf(ctx)
 		for _, ex := range w.exchanges {
 			if ex.Response == nil {
@@ -332,8 +332,8 @@ func registerSteps(sc *godog.ScenarioContext) {
 		}
 		return nil
 	})
-	sc.Step(`^no message arrives in reply$`, wc(expectSilence))
-	sc.Step(`^the client waits up to (\d+) seconds for the server to exit$`, func(ctx context.Context, secs int) error {
+	step(sc, `^no message arrives in reply$`, wc(expectSilence))
+	step(sc, `^the client waits up to (\d+) seconds for the server to exit$`, func(ctx context.Context, secs int) error {
 		s, err := worldOf(ctx).stdio()
 		if err != nil {
 			return err
@@ -341,7 +341,7 @@ func registerSteps(sc *godog.ScenarioContext) {
 		s.WaitExit(time.Duration(secs) * time.Second)
 		return nil
 	})
-	sc.Step(`^the server exits within (\d+) seconds$`, func(ctx context.Context, secs int) error {
+	step(sc, `^the server exits within (\d+) seconds$`, func(ctx context.Context, secs int) error {
 		w := worldOf(ctx)
 		s, err := w.stdio()
 		if err != nil {
@@ -352,15 +352,15 @@ func registerSteps(sc *godog.ScenarioContext) {
 		}
 		return nil
 	})
-	sc.Step(`^every line the server wrote to stdout is a JSON-RPC message$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^every line the server wrote to stdout is a JSON-RPC message$`, wc(func(ctx context.Context, w *world) error {
 		return w.stdoutProblems(func(p string) bool { return !strings.HasPrefix(p, harness.ProblemSplit) },
 			"every stdout line to be one JSON-RPC message")
 	}))
-	sc.Step(`^no message the server wrote was split over several lines$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^no message the server wrote was split over several lines$`, wc(func(ctx context.Context, w *world) error {
 		return w.stdoutProblems(func(p string) bool { return strings.HasPrefix(p, harness.ProblemSplit) },
 			"each message on a single line")
 	}))
-	sc.Step(`^each initialize result echoes the requested version$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^each initialize result echoes the requested version$`, wc(func(ctx context.Context, w *world) error {
 		if len(w.inits) == 0 {
 			return fmt.Errorf("feature bug: no initialize was sent")
 		}
@@ -384,11 +384,11 @@ func registerSteps(sc *godog.ScenarioContext) {
 		return nil
 	}))
 	// Streamable HTTP (basic/transports/streamable-http).
-	sc.Step(`^the client sends an HTTP (GET|DELETE) to the endpoint$`, func(ctx context.Context, method string) error {
+	step(sc, `^the client sends an HTTP (GET|DELETE) to the endpoint$`, func(ctx context.Context, method string) error {
 		return worldOf(ctx).sendBare(ctx, method)
 	})
-	sc.Step(`^the HTTP status is 405 \(a dual-era server may answer as its legacy transport does\)$`, wc(expect405))
-	sc.Step(`^the notification, unless refused with an error status, gets 202 Accepted with no body$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^the HTTP status is 405 \(a dual-era server may answer as its legacy transport does\)$`, wc(expect405))
+	step(sc, `^the notification, unless refused with an error status, gets 202 Accepted with no body$`, wc(func(ctx context.Context, w *world) error {
 		h, err := w.lastHTTP()
 		if err != nil {
 			return err
@@ -398,7 +398,7 @@ func registerSteps(sc *godog.ScenarioContext) {
 		}
 		return expectSilence(ctx, w)
 	}))
-	sc.Step(`^every reply to a request in this scenario has Content-Type application/json or text/event-stream$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^every reply to a request in this scenario has Content-Type application/json or text/event-stream$`, wc(func(ctx context.Context, w *world) error {
 		n := 0
 		for _, ex := range w.exchanges {
 			if ex.HTTP == nil || ex.Sent == nil {
@@ -419,7 +419,7 @@ func registerSteps(sc *godog.ScenarioContext) {
 		}
 		return nil
 	}))
-	sc.Step(`^every application/json reply in this scenario is one response object with the request id$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^every application/json reply in this scenario is one response object with the request id$`, wc(func(ctx context.Context, w *world) error {
 		n := 0
 		for _, ex := range w.exchanges {
 			if ex.HTTP == nil || ex.Sent == nil || mediaType(ex.HTTP.Headers.Get("Content-Type")) != "application/json" {
@@ -453,7 +453,7 @@ func registerSteps(sc *godog.ScenarioContext) {
 		}
 		return nil
 	}))
-	sc.Step(`^no reply in this scenario has the "([^"]+)" header$`, func(ctx context.Context, name string) error {
+	step(sc, `^no reply in this scenario has the "([^"]+)" header$`, func(ctx context.Context, name string) error {
 		w := worldOf(ctx)
 		for _, ex := range w.exchanges {
 			if ex.HTTP == nil {
@@ -465,7 +465,7 @@ func registerSteps(sc *godog.ScenarioContext) {
 		}
 		return nil
 	})
-	sc.Step(`^the reply carries nothing but the response$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^the reply carries nothing but the response$`, wc(func(ctx context.Context, w *world) error {
 		if _, err := w.responseMessage(); err != nil {
 			return err
 		}
@@ -476,7 +476,7 @@ func registerSteps(sc *godog.ScenarioContext) {
 		}
 		return nil
 	}))
-	sc.Step(`^every error in this scenario with code (-?\d+(?:, -?\d+)*) came with HTTP status (\d+)$`, func(ctx context.Context, codes string, status int) error {
+	step(sc, `^every error in this scenario with code (-?\d+(?:, -?\d+)*) came with HTTP status (\d+)$`, func(ctx context.Context, codes string, status int) error {
 		w := worldOf(ctx)
 		want := map[int64]bool{}
 		for _, c := range strings.Split(codes, ", ") {
@@ -503,7 +503,7 @@ func registerSteps(sc *godog.ScenarioContext) {
 		}
 		return nil
 	})
-	sc.Step(`^every message the server sent in this run validates against the schema$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^every message the server sent in this run validates against the schema$`, wc(func(ctx context.Context, w *world) error {
 		e := w.s.env
 		for _, f := range e.rec.Frames() {
 			e.mu.Lock()

@@ -24,23 +24,23 @@ func registerHdrSteps(sc *godog.ScenarioContext) {
 	})
 
 	// Mcp-Name (HDR-005..009): one safe target per name-carrying method.
-	sc.Step(`^the client finds a safe target for each of tools/call, resources/read and prompts/get$`, hdrStep(func(ctx context.Context, w *world, st *hdrState) error {
+	step(sc, `^the client finds a safe target for each of tools/call, resources/read and prompts/get$`, hdrStep(func(ctx context.Context, w *world, st *hdrState) error {
 		return w.hdrFindTargets(ctx, st)
 	}))
-	sc.Step(`^the client sends each target request with its Mcp-Name header (omitted|naming something else|sentinel-encoded|wrapped in upper-case sentinel markers|as raw non-ASCII bytes)$`, func(ctx context.Context, how string) error {
+	step(sc, `^the client sends each target request with its Mcp-Name header (omitted|naming something else|sentinel-encoded|wrapped in upper-case sentinel markers|as raw non-ASCII bytes)$`, func(ctx context.Context, how string) error {
 		return hdrStep(func(ctx context.Context, w *world, st *hdrState) error {
 			return w.hdrSendTargets(ctx, st, how)
 		})(ctx)
 	})
-	sc.Step(`^every one of those requests was rejected with HTTP 400 and error -32020$`, hdrStep(func(_ context.Context, w *world, st *hdrState) error {
+	step(sc, `^every one of those requests was rejected with HTTP 400 and error -32020$`, hdrStep(func(_ context.Context, w *world, st *hdrState) error {
 		return st.expectRejected()
 	}))
-	sc.Step(`^the server rejected none of those requests for their headers$`, hdrStep(func(_ context.Context, w *world, st *hdrState) error {
+	step(sc, `^the server rejected none of those requests for their headers$`, hdrStep(func(_ context.Context, w *world, st *hdrState) error {
 		return st.expectAccepted()
 	}))
 
 	// x-mcp-header parameters (HDR-007, HDR-010..014).
-	sc.Step(`^the client finds a safe tool with an x-mcp-header (parameter|integer parameter)$`, func(ctx context.Context, kind string) error {
+	step(sc, `^the client finds a safe tool with an x-mcp-header (parameter|integer parameter)$`, func(ctx context.Context, kind string) error {
 		return hdrStep(func(ctx context.Context, w *world, st *hdrState) error {
 			typ := ""
 			if kind == "integer parameter" {
@@ -49,7 +49,7 @@ func registerHdrSteps(sc *godog.ScenarioContext) {
 			return w.hdrFindTool(ctx, st, typ, true)
 		})(ctx)
 	})
-	sc.Step(`^the client calls a safe tool with a sentinel-encoded Mcp-Param header, if one has x-mcp-header parameters$`, hdrStep(func(ctx context.Context, w *world, st *hdrState) error {
+	step(sc, `^the client calls a safe tool with a sentinel-encoded Mcp-Param header, if one has x-mcp-header parameters$`, hdrStep(func(ctx context.Context, w *world, st *hdrState) error {
 		if err := w.hdrFindTool(ctx, st, "", false); err != nil || st.tool == nil {
 			return err
 		}
@@ -60,27 +60,27 @@ func registerHdrSteps(sc *godog.ScenarioContext) {
 		header := "=?base64?" + base64.StdEncoding.EncodeToString([]byte(headerText(value))) + "?="
 		return w.hdrCall(ctx, st, map[string]any{st.param.key(): value}, st.param.name(), header, "a sentinel-encoded "+st.param.name())
 	}))
-	sc.Step(`^the client calls that tool with every x-mcp-header argument mirrored into its header$`, hdrToolStep(func(ctx context.Context, w *world, st *hdrState) error {
+	step(sc, `^the client calls that tool with every x-mcp-header argument mirrored into its header$`, hdrToolStep(func(ctx context.Context, w *world, st *hdrState) error {
 		args := map[string]any{}
 		for _, p := range st.tool.params {
 			args[p.key()] = p.sample(false)
 		}
 		return w.hdrCall(ctx, st, args, "", "", "every x-mcp-header argument with its header")
 	}))
-	sc.Step(`^the client calls that tool with the header of that argument set to a different value$`, hdrToolStep(func(ctx context.Context, w *world, st *hdrState) error {
+	step(sc, `^the client calls that tool with the header of that argument set to a different value$`, hdrToolStep(func(ctx context.Context, w *world, st *hdrState) error {
 		return w.hdrCall(ctx, st, map[string]any{st.param.key(): st.sample(false)}, st.param.name(), headerText(st.sample(true)),
 			st.param.name()+" differing from the argument")
 	}))
-	sc.Step(`^the client calls that tool with that argument but without its header$`, hdrToolStep(func(ctx context.Context, w *world, st *hdrState) error {
+	step(sc, `^the client calls that tool with that argument but without its header$`, hdrToolStep(func(ctx context.Context, w *world, st *hdrState) error {
 		return w.hdrCall(ctx, st, map[string]any{st.param.key(): st.sample(false)}, st.param.name(), hdrOmit, "the argument without "+st.param.name())
 	}))
-	sc.Step(`^the client calls that tool without that argument$`, hdrToolStep(func(ctx context.Context, w *world, st *hdrState) error {
+	step(sc, `^the client calls that tool without that argument$`, hdrToolStep(func(ctx context.Context, w *world, st *hdrState) error {
 		return w.hdrCall(ctx, st, map[string]any{}, "", "", "no "+strings.Join(st.param.path, ".")+" argument")
 	}))
-	sc.Step(`^the client calls that tool with that argument set to null$`, hdrToolStep(func(ctx context.Context, w *world, st *hdrState) error {
+	step(sc, `^the client calls that tool with that argument set to null$`, hdrToolStep(func(ctx context.Context, w *world, st *hdrState) error {
 		return w.hdrCall(ctx, st, map[string]any{st.param.key(): nil}, "", "", strings.Join(st.param.path, ".")+" null")
 	}))
-	sc.Step(`^the client calls that tool with the header of that argument carrying raw non-ASCII bytes$`, hdrToolStep(func(ctx context.Context, w *world, st *hdrState) error {
+	step(sc, `^the client calls that tool with the header of that argument carrying raw non-ASCII bytes$`, hdrToolStep(func(ctx context.Context, w *world, st *hdrState) error {
 		value := st.sample(false)
 		header := headerText(value) + "\u00e9"
 		if st.param.typ == "string" {
@@ -88,7 +88,7 @@ func registerHdrSteps(sc *godog.ScenarioContext) {
 		}
 		return w.hdrCall(ctx, st, map[string]any{st.param.key(): value}, st.param.name(), header, st.param.name()+" with raw UTF-8 bytes")
 	}))
-	sc.Step(`^the client calls that tool with that integer argument written (with a fraction|as an integer) in the body and (with a fraction|as an integer) in its header$`, func(ctx context.Context, body, header string) error {
+	step(sc, `^the client calls that tool with that integer argument written (with a fraction|as an integer) in the body and (with a fraction|as an integer) in its header$`, func(ctx context.Context, body, header string) error {
 		return hdrToolStep(func(ctx context.Context, w *world, st *hdrState) error {
 			n := st.sample(false).(int64)
 			form := func(how string) string {
@@ -103,22 +103,22 @@ func registerHdrSteps(sc *godog.ScenarioContext) {
 	})
 
 	// Static checks of every listed inputSchema (HDR-015..019).
-	sc.Step(`^the client lists every tool and its x-mcp-header annotations$`, hdrStep(func(ctx context.Context, w *world, st *hdrState) error {
+	step(sc, `^the client lists every tool and its x-mcp-header annotations$`, hdrStep(func(ctx context.Context, w *world, st *hdrState) error {
 		return w.hdrScan(ctx, st)
 	}))
-	sc.Step(`^every x-mcp-header value is a non-empty HTTP token$`, hdrStep(func(_ context.Context, _ *world, st *hdrState) error {
+	step(sc, `^every x-mcp-header value is a non-empty HTTP token$`, hdrStep(func(_ context.Context, _ *world, st *hdrState) error {
 		return st.judge(checkToken)
 	}))
-	sc.Step(`^no two x-mcp-header values of one inputSchema differ only in letter case$`, hdrStep(func(_ context.Context, _ *world, st *hdrState) error {
+	step(sc, `^no two x-mcp-header values of one inputSchema differ only in letter case$`, hdrStep(func(_ context.Context, _ *world, st *hdrState) error {
 		return st.judgeTools(checkUnique)
 	}))
-	sc.Step(`^every x-mcp-header annotation sits on a string, integer or boolean parameter within the safe integer range$`, hdrStep(func(_ context.Context, _ *world, st *hdrState) error {
+	step(sc, `^every x-mcp-header annotation sits on a string, integer or boolean parameter within the safe integer range$`, hdrStep(func(_ context.Context, _ *world, st *hdrState) error {
 		return st.judge(checkType)
 	}))
-	sc.Step(`^every x-mcp-header annotation is reachable from the root through properties alone$`, hdrStep(func(_ context.Context, _ *world, st *hdrState) error {
+	step(sc, `^every x-mcp-header annotation is reachable from the root through properties alone$`, hdrStep(func(_ context.Context, _ *world, st *hdrState) error {
 		return st.judge(checkReachable)
 	}))
-	sc.Step(`^no x-mcp-header annotation mirrors a sensitive-looking parameter$`, hdrStep(func(_ context.Context, _ *world, st *hdrState) error {
+	step(sc, `^no x-mcp-header annotation mirrors a sensitive-looking parameter$`, hdrStep(func(_ context.Context, _ *world, st *hdrState) error {
 		return st.judge(checkSensitive)
 	}))
 }

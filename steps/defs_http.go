@@ -68,47 +68,47 @@ func registerHTTPSteps(sc *godog.ScenarioContext) {
 	})
 
 	// Send.
-	sc.Step(`^the client calls the fixture tool "([^"]+)" asking for progress$`, func(ctx context.Context, tool string) error {
+	step(sc, `^the client calls the fixture tool "([^"]+)" asking for progress$`, func(ctx context.Context, tool string) error {
 		return worldOf(ctx).callTool(ctx, tool, true, false)
 	})
-	sc.Step(`^the client calls the fixture tool "([^"]+)" asking for progress and log messages$`, func(ctx context.Context, tool string) error {
+	step(sc, `^the client calls the fixture tool "([^"]+)" asking for progress and log messages$`, func(ctx context.Context, tool string) error {
 		return worldOf(ctx).callTool(ctx, tool, true, true)
 	})
-	sc.Step(`^the client calls the fixture tool "([^"]+)" without progress token or log level$`, func(ctx context.Context, tool string) error {
+	step(sc, `^the client calls the fixture tool "([^"]+)" without progress token or log level$`, func(ctx context.Context, tool string) error {
 		return worldOf(ctx).callTool(ctx, tool, false, false)
 	})
-	sc.Step(`^the client sends (\d+) requests at once, some calling the fixture tool "([^"]+)" with progress$`, func(ctx context.Context, n int, tool string) error {
+	step(sc, `^the client sends (\d+) requests at once, some calling the fixture tool "([^"]+)" with progress$`, func(ctx context.Context, n int, tool string) error {
 		return worldOf(ctx).sendAtOnce(ctx, n, tool)
 	})
-	sc.Step(`^the client opens a subscriptions/listen stream and holds it$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^the client opens a subscriptions/listen stream and holds it$`, wc(func(ctx context.Context, w *world) error {
 		return w.holdListen(ctx, nil, w.listenHold())
 	}))
-	sc.Step(`^the client opens a subscriptions/listen stream and closes it after the first event$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^the client opens a subscriptions/listen stream and closes it after the first event$`, wc(func(ctx context.Context, w *world) error {
 		return w.holdListen(ctx, nil, 0)
 	}))
-	sc.Step(`^the client opens a subscriptions/listen stream and, while it is open, calls the fixture tool "([^"]+)" asking for progress and log messages$`, func(ctx context.Context, tool string) error {
+	step(sc, `^the client opens a subscriptions/listen stream and, while it is open, calls the fixture tool "([^"]+)" asking for progress and log messages$`, func(ctx context.Context, tool string) error {
 		w := worldOf(ctx)
 		return w.holdListen(ctx, func(ctx context.Context) error { return w.callTool(ctx, tool, true, true) }, w.listenHold())
 	})
-	sc.Step(`^the client sends the intentionally invalid notification:$`, func(ctx context.Context, doc *godog.DocString) error {
+	step(sc, `^the client sends the intentionally invalid notification:$`, func(ctx context.Context, doc *godog.DocString) error {
 		return worldOf(ctx).sendDoc(ctx, doc.Content, true, true)
 	})
-	sc.Step(`^the client sends a harmless request with a foreign Origin header$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^the client sends a harmless request with a foreign Origin header$`, wc(func(ctx context.Context, w *world) error {
 		if why := nonLoopback(w.s.env.cfg.URL); why != "" {
 			return w.setSkip(reports.Untestable, why)
 		}
 		return w.sendMethod(ctx, harmless(w), "", nil, func(h http.Header) []string { h.Set("Origin", foreignOrigin); return nil })
 	}))
-	sc.Step(`^the client sends requests that a modern server refuses with a 4xx status$`, wc(sendRefusable))
-	sc.Step(`^the client POSTs a legacy-shaped initialize without MCP request headers$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^the client sends requests that a modern server refuses with a 4xx status$`, wc(sendRefusable))
+	step(sc, `^the client POSTs a legacy-shaped initialize without MCP request headers$`, wc(func(ctx context.Context, w *world) error {
 		id := w.s.env.ids.Next()
 		return w.sendLegacyShaped(ctx, harness.InitializeRequest(id, harness.LegacyRevision), id, "initialize")
 	}))
-	sc.Step(`^the client POSTs a legacy-shaped ping without MCP-Protocol-Version$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^the client POSTs a legacy-shaped ping without MCP-Protocol-Version$`, wc(func(ctx context.Context, w *world) error {
 		id := w.s.env.ids.Next()
 		return w.sendLegacyShaped(ctx, harness.BuildRequest(id, "ping", nil), id, "ping")
 	}))
-	sc.Step(`^the client asks with a legacy-shaped initialize whether the server negotiates 2025-03-26$`, func(ctx context.Context) error {
+	step(sc, `^the client asks with a legacy-shaped initialize whether the server negotiates 2025-03-26$`, func(ctx context.Context) error {
 		w, st := worldOf(ctx), httpStateOf(ctx)
 		ping := w.last
 		id := w.s.env.ids.Next()
@@ -123,13 +123,13 @@ func registerHTTPSteps(sc *godog.ScenarioContext) {
 	})
 
 	// Observe: SSE streams over the whole run (run-wide sweeps).
-	sc.Step(`^every SSE event the server sent in this run carries one JSON-RPC message$`, registerSweep("HTTP-006", checkSSEFraming))
-	sc.Step(`^every notification on a request's SSE stream in this run relates to that request$`, sseSweepOn("HTTP-007", checkRelated, false))
-	sc.Step(`^no SSE stream of this run carries a JSON-RPC request$`, sseSweep("HTTP-008", checkNoSSERequests))
-	sc.Step(`^every SSE response of this run has the header X-Accel-Buffering: no$`, sseSweep("HTTP-010", checkAccelBuffering))
-	sc.Step(`^no reply in this run carries the response to another request$`, registerSweep("HTTP-012", checkOwnReplies))
-	sc.Step(`^no event follows the response on any SSE stream of this run$`, sseSweepOn("HTTP-009", checkNothingAfterResponse, false))
-	sc.Step(`^every 4xx reply to a well-formed modern request in this run carries a JSON-RPC error$`, func(ctx context.Context) error {
+	step(sc, `^every SSE event the server sent in this run carries one JSON-RPC message$`, registerSweep("HTTP-006", checkSSEFraming))
+	step(sc, `^every notification on a request's SSE stream in this run relates to that request$`, sseSweepOn("HTTP-007", checkRelated, false))
+	step(sc, `^no SSE stream of this run carries a JSON-RPC request$`, sseSweep("HTTP-008", checkNoSSERequests))
+	step(sc, `^every SSE response of this run has the header X-Accel-Buffering: no$`, sseSweep("HTTP-010", checkAccelBuffering))
+	step(sc, `^no reply in this run carries the response to another request$`, registerSweep("HTTP-012", checkOwnReplies))
+	step(sc, `^no event follows the response on any SSE stream of this run$`, sseSweepOn("HTTP-009", checkNothingAfterResponse, false))
+	step(sc, `^every 4xx reply to a well-formed modern request in this run carries a JSON-RPC error$`, func(ctx context.Context) error {
 		w := worldOf(ctx)
 		n := 0
 		for _, ex := range w.exchanges {
@@ -144,10 +144,10 @@ func registerHTTPSteps(sc *godog.ScenarioContext) {
 	})
 
 	// Observe: this scenario.
-	sc.Step(`^every SSE stream in this scenario ended right after its response$`, func(ctx context.Context) error {
+	step(sc, `^every SSE stream in this scenario ended right after its response$`, func(ctx context.Context) error {
 		return worldOf(ctx).streamsEnded(httpStateOf(ctx))
 	})
-	sc.Step(`^each of those requests got its own response on its own POST$`, func(ctx context.Context) error {
+	step(sc, `^each of those requests got its own response on its own POST$`, func(ctx context.Context) error {
 		st := httpStateOf(ctx)
 		for _, ex := range st.concurrent {
 			if ex.Response == nil {
@@ -160,10 +160,10 @@ func registerHTTPSteps(sc *godog.ScenarioContext) {
 		}
 		return nil
 	})
-	sc.Step(`^the listen reply is an SSE stream that opens with the acknowledgement and stays open$`, func(ctx context.Context) error {
+	step(sc, `^the listen reply is an SSE stream that opens with the acknowledgement and stays open$`, func(ctx context.Context) error {
 		return worldOf(ctx).listenStaysOpen(httpStateOf(ctx))
 	})
-	sc.Step(`^the listen stream carried no notifications/progress or notifications/message$`, func(ctx context.Context) error {
+	step(sc, `^the listen stream carried no notifications/progress or notifications/message$`, func(ctx context.Context) error {
 		w, st := worldOf(ctx), httpStateOf(ctx)
 		lr, err := w.listenOffered(st)
 		if err != nil {
@@ -177,7 +177,7 @@ func registerHTTPSteps(sc *godog.ScenarioContext) {
 		}
 		return nil
 	})
-	sc.Step(`^any keep-alive on the listen stream is an SSE comment$`, func(ctx context.Context) error {
+	step(sc, `^any keep-alive on the listen stream is an SSE comment$`, func(ctx context.Context) error {
 		w, st := worldOf(ctx), httpStateOf(ctx)
 		lr, err := w.listenOffered(st)
 		if err != nil {
@@ -193,8 +193,8 @@ func registerHTTPSteps(sc *godog.ScenarioContext) {
 		}
 		return nil
 	})
-	sc.Step(`^every notification the server refused in this scenario got an HTTP error status and any body is an error without id$`, wc(judgeRefusedNotifications))
-	sc.Step(`^a JSON-RPC error body of the 403 reply, if any, has no id$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^every notification the server refused in this scenario got an HTTP error status and any body is an error without id$`, wc(judgeRefusedNotifications))
+	step(sc, `^a JSON-RPC error body of the 403 reply, if any, has no id$`, wc(func(ctx context.Context, w *world) error {
 		h, err := w.lastHTTP()
 		if err != nil {
 			return err
@@ -216,8 +216,8 @@ func registerHTTPSteps(sc *godog.ScenarioContext) {
 		}
 		return nil
 	}))
-	sc.Step(`^the legacy-shaped POST was refused with HTTP 400 unless the server also speaks a legacy revision$`, wc(judgeLegacyShaped))
-	sc.Step(`^the server refused the ping with HTTP 400 or serves it while supporting a revision older than 2025-06-18$`, func(ctx context.Context) error {
+	step(sc, `^the legacy-shaped POST was refused with HTTP 400 unless the server also speaks a legacy revision$`, wc(judgeLegacyShaped))
+	step(sc, `^the server refused the ping with HTTP 400 or serves it while supporting a revision older than 2025-06-18$`, func(ctx context.Context) error {
 		return judgeHeaderless(worldOf(ctx), httpStateOf(ctx))
 	})
 }

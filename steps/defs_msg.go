@@ -18,37 +18,37 @@ import (
 // registerMsgSteps binds the steps of messages, error codes, _meta keys, resultType (MSG, META-008..010, RT, ERR).
 func registerMsgSteps(sc *godog.ScenarioContext) {
 	// Provocation: traffic for the run-wide rules to judge.
-	sc.Step(`^the client exercises the server's declared features$`, wc(exerciseFeatures))
-	sc.Step(`^the client provokes the errors a client can provoke without side effects$`, wc(provokeErrors))
-	sc.Step(`^the client round-trips non-ASCII text through the echo fixture tool, if the server offers one$`, wc(echoNonASCII))
-	sc.Step(`^the client sends (\d+) harmless requests at once$`, func(ctx context.Context, n int) error {
+	step(sc, `^the client exercises the server's declared features$`, wc(exerciseFeatures))
+	step(sc, `^the client provokes the errors a client can provoke without side effects$`, wc(provokeErrors))
+	step(sc, `^the client round-trips non-ASCII text through the echo fixture tool, if the server offers one$`, wc(echoNonASCII))
+	step(sc, `^the client sends (\d+) harmless requests at once$`, func(ctx context.Context, n int) error {
 		return worldOf(ctx).sendConcurrently(ctx, n)
 	})
-	sc.Step(`^every request of this scenario got a response carrying its id$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^every request of this scenario got a response carrying its id$`, wc(func(ctx context.Context, w *world) error {
 		return w.expectResponseEach()
 	}))
 
 	// Run-wide rules (steps/sweep.go).
-	sc.Step(`^every JSON object the server sent in this run is a JSON-RPC 2\.0 message$`, registerSweep("MSG-001", checkJSONRPC))
-	sc.Step(`^every message the server sent in this run is UTF-8 without a byte order mark$`, registerSweep("MSG-002", checkUTF8))
-	sc.Step(`^no response the server sent in this run has both result and error$`, registerSweep("MSG-004", checkResultXorError))
-	sc.Step(`^every result the server sent in this run is a JSON object$`, registerSweep("MSG-005", checkResultObject))
-	sc.Step(`^every error the server sent in this run has an integer code and a string message$`, registerSweep("MSG-007", checkErrorObject))
-	sc.Step(`^no notification the server sent in this run has an id$`, registerSweep("MSG-010", checkNotificationIDs))
-	sc.Step(`^the server sent no request in this run$`, registerSweep("MSG-012", checkNoServerRequests))
-	sc.Step(`^no response the server sent in this run repeats an answered id or carries an id the client never sent$`, registerSweep("MSG-013", checkResponseIDs))
-	sc.Step(`^every error message the server sent in this run is one short line$`, registerSweep("MSG-017", checkErrorMessages))
-	sc.Step(`^every _meta key the server sent in this run is a valid key name$`, registerSweep("META-008", checkMetaKeyNames))
-	sc.Step(`^no _meta key the server sent in this run is an undefined key under a reserved prefix$`, registerSweep("META-009", checkReservedMetaKeys))
-	sc.Step(`^every trace context value in the server's _meta in this run follows the W3C syntax$`, registerSweep("META-010", checkTraceContext))
-	sc.Step(`^every input_required result the server sent in this run is an InputRequiredResult$`, registerSweep("RT-003", checkInputRequired))
-	sc.Step(`^every resultType the server sent in this run is complete or input_required$`, registerSweep("RT-004", checkResultTypes))
-	sc.Step(`^the server sent no error code in -32020\.\.-32099 that the specification does not define$`, registerSweep("ERR-001", checkReservedCodes))
-	sc.Step(`^every -32020, -32021 and -32022 error the server sent in this run has its defined meaning$`, registerSweep("ERR-002", checkDefinedCodes))
-	sc.Step(`^the server sent no error code in the legacy range -32000\.\.-32019 in this run$`, registerSweep("ERR-003", checkLegacyRange))
-	sc.Step(`^the server sent no -32002 error in this run$`, registerSweep("ERR-004", checkNoCode(-32002, "-32002 (resource not found of 2025-11-25 and earlier; a missing resource is -32602 now)")))
-	sc.Step(`^the server sent no -32042 error in this run$`, registerSweep("ERR-005", checkNoCode(-32042, "-32042 (URL elicitation required of 2025-11-25)")))
-	sc.Step(`^every other error code the server sent in this run lies outside the JSON-RPC reserved range$`, registerSweep("ERR-006", checkApplicationCodes))
+	step(sc, `^every JSON object the server sent in this run is a JSON-RPC 2\.0 message$`, registerSweep("MSG-001", checkJSONRPC))
+	step(sc, `^every message the server sent in this run is UTF-8 without a byte order mark$`, registerSweep("MSG-002", checkUTF8))
+	step(sc, `^no response the server sent in this run has both result and error$`, registerSweep("MSG-004", checkResultXorError))
+	step(sc, `^every result the server sent in this run is a JSON object$`, registerSweep("MSG-005", checkResultObject))
+	step(sc, `^every error the server sent in this run has an integer code and a string message$`, registerSweep("MSG-007", checkErrorObject))
+	step(sc, `^no notification the server sent in this run has an id$`, registerSweep("MSG-010", checkNotificationIDs))
+	step(sc, `^the server sent no request in this run$`, registerSweep("MSG-012", checkNoServerRequests))
+	step(sc, `^no response the server sent in this run repeats an answered id or carries an id the client never sent$`, registerSweep("MSG-013", checkResponseIDs))
+	step(sc, `^every error message the server sent in this run is one short line$`, registerSweep("MSG-017", checkErrorMessages))
+	step(sc, `^every _meta key the server sent in this run is a valid key name$`, registerSweep("META-008", checkMetaKeyNames))
+	step(sc, `^no _meta key the server sent in this run is an undefined key under a reserved prefix$`, registerSweep("META-009", checkReservedMetaKeys))
+	step(sc, `^every trace context value in the server's _meta in this run follows the W3C syntax$`, registerSweep("META-010", checkTraceContext))
+	step(sc, `^every input_required result the server sent in this run is an InputRequiredResult$`, registerSweep("RT-003", checkInputRequired))
+	step(sc, `^every resultType the server sent in this run is complete or input_required$`, registerSweep("RT-004", checkResultTypes))
+	step(sc, `^the server sent no error code in -32020\.\.-32099 that the specification does not define$`, registerSweep("ERR-001", checkReservedCodes))
+	step(sc, `^every -32020, -32021 and -32022 error the server sent in this run has its defined meaning$`, registerSweep("ERR-002", checkDefinedCodes))
+	step(sc, `^the server sent no error code in the legacy range -32000\.\.-32019 in this run$`, registerSweep("ERR-003", checkLegacyRange))
+	step(sc, `^the server sent no -32002 error in this run$`, registerSweep("ERR-004", checkNoCode(-32002, "-32002 (resource not found of 2025-11-25 and earlier; a missing resource is -32602 now)")))
+	step(sc, `^the server sent no -32042 error in this run$`, registerSweep("ERR-005", checkNoCode(-32042, "-32042 (URL elicitation required of 2025-11-25)")))
+	step(sc, `^every other error code the server sent in this run lies outside the JSON-RPC reserved range$`, registerSweep("ERR-006", checkApplicationCodes))
 }
 
 // ---------------------------------------------------------------------------------------------

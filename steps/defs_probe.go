@@ -21,13 +21,13 @@ const largeProbeBytes = 4 << 20
 // registerProbeSteps binds the steps of the PROBE scenarios: requests the spec does not
 // regulate, sent to record what the server does (features/probes.feature).
 func registerProbeSteps(sc *godog.ScenarioContext) {
-	sc.Step(`^the client sends a harmless request with the "([^"]+)" header set to "([^"]*)"$`, func(ctx context.Context, name, value string) error {
+	step(sc, `^the client sends a harmless request with the "([^"]+)" header set to "([^"]*)"$`, func(ctx context.Context, name, value string) error {
 		return worldOf(ctx).probeHeader(ctx, name, &value)
 	})
-	sc.Step(`^the client sends a harmless request without the "([^"]+)" header$`, func(ctx context.Context, name string) error {
+	step(sc, `^the client sends a harmless request without the "([^"]+)" header$`, func(ctx context.Context, name string) error {
 		return worldOf(ctx).probeHeader(ctx, name, nil)
 	})
-	sc.Step(`^the client sends a harmless request as one stdio line ending in CR LF$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^the client sends a harmless request as one stdio line ending in CR LF$`, wc(func(ctx context.Context, w *world) error {
 		req, err := w.harmlessRaw()
 		if err != nil {
 			return err
@@ -35,7 +35,7 @@ func registerProbeSteps(sc *godog.ScenarioContext) {
 		req.Raw = append(req.Raw, '\r')
 		return w.send(ctx, req)
 	}))
-	sc.Step(`^the client sends a harmless request padded to 4 MiB$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^the client sends a harmless request padded to 4 MiB$`, wc(func(ctx context.Context, w *world) error {
 		req, err := w.harmlessRaw()
 		if err != nil {
 			return err
@@ -46,7 +46,7 @@ func registerProbeSteps(sc *godog.ScenarioContext) {
 		req.Raw = append(req.Raw[:len(req.Raw)-1], pad...)
 		return w.send(ctx, req)
 	}))
-	sc.Step(`^the server's reply is recorded$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^the server's reply is recorded$`, wc(func(ctx context.Context, w *world) error {
 		if w.last == nil {
 			return fmt.Errorf("feature bug: no message was sent before this step")
 		}

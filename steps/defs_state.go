@@ -25,10 +25,10 @@ func registerStateSteps(sc *godog.ScenarioContext) {
 	})
 
 	// Capabilities declared versus features offered (CAP-001..004).
-	sc.Step(`^if the response is a result, the server declares the "([^"]+)" capability$`, func(ctx context.Context, name string) error {
+	step(sc, `^if the response is a result, the server declares the "([^"]+)" capability$`, func(ctx context.Context, name string) error {
 		return worldOf(ctx).offeredMeansDeclared(name)
 	})
-	sc.Step(`^the client sends a completion request for an argument the server lists$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^the client sends a completion request for an argument the server lists$`, wc(func(ctx context.Context, w *world) error {
 		ref, arg, err := w.completionTarget(ctx)
 		if err != nil {
 			return err
@@ -37,7 +37,7 @@ func registerStateSteps(sc *godog.ScenarioContext) {
 	}))
 
 	// CAP-005.
-	sc.Step(`^the client sends a list request for each declared capability asking for debug logs$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^the client sends a list request for each declared capability asking for debug logs$`, wc(func(ctx context.Context, w *world) error {
 		sent := false
 		for _, lm := range listMethods {
 			if _, ok := w.s.t.caps[lm.capability]; ok {
@@ -52,46 +52,46 @@ func registerStateSteps(sc *godog.ScenarioContext) {
 		}
 		return nil
 	}))
-	sc.Step(`^no log message the server sent in this run came without the "logging" capability$`, registerSweep("CAP-005", loggingSweep))
+	step(sc, `^no log message the server sent in this run came without the "logging" capability$`, registerSweep("CAP-005", loggingSweep))
 
 	// CAP-007.
-	sc.Step(`^the client calls a method of each feature the server does not declare$`, func(ctx context.Context) error {
+	step(sc, `^the client calls a method of each feature the server does not declare$`, func(ctx context.Context) error {
 		return worldOf(ctx).probeUndeclared(ctx, stateOf(ctx))
 	})
-	sc.Step(`^each of those calls failed with method-not-found$`, func(ctx context.Context) error {
+	step(sc, `^each of those calls failed with method-not-found$`, func(ctx context.Context) error {
 		return worldOf(ctx).expectMethodNotFound(stateOf(ctx))
 	})
 
 	// Client capabilities: CAP-008, ERR-008, STATE-001.
-	sc.Step(`^the client calls a fixture tool that needs a client capability, declaring only other capabilities$`, func(ctx context.Context) error {
+	step(sc, `^the client calls a fixture tool that needs a client capability, declaring only other capabilities$`, func(ctx context.Context) error {
 		return worldOf(ctx).callFixture(ctx, stateOf(ctx), "without", "others", "with")
 	})
-	sc.Step(`^the server relied on no client capability the calls did not declare$`, func(ctx context.Context) error {
+	step(sc, `^the server relied on no client capability the calls did not declare$`, func(ctx context.Context) error {
 		return worldOf(ctx).expectNoReliance(stateOf(ctx))
 	})
-	sc.Step(`^the client calls a fixture tool that needs a client capability without declaring any$`, func(ctx context.Context) error {
+	step(sc, `^the client calls a fixture tool that needs a client capability without declaring any$`, func(ctx context.Context) error {
 		return worldOf(ctx).callFixture(ctx, stateOf(ctx), "without")
 	})
-	sc.Step(`^a -32021 reply names the needed capability in data.requiredCapabilities$`, func(ctx context.Context) error {
+	step(sc, `^a -32021 reply names the needed capability in data.requiredCapabilities$`, func(ctx context.Context) error {
 		return worldOf(ctx).expectRequiredCapabilities(stateOf(ctx))
 	})
-	sc.Step(`^every -32021 error the server sent in this run names the missing capabilities$`, registerSweep("ERR-008", missingCapabilitySweep))
-	sc.Step(`^the client sends (a capability-needing fixture call|a list request) without, with, then again without what it needs$`, func(ctx context.Context, what string) error {
+	step(sc, `^every -32021 error the server sent in this run names the missing capabilities$`, registerSweep("ERR-008", missingCapabilitySweep))
+	step(sc, `^the client sends (a capability-needing fixture call|a list request) without, with, then again without what it needs$`, func(ctx context.Context, what string) error {
 		w, st := worldOf(ctx), stateOf(ctx)
 		if what == "a list request" {
 			return w.versionCarryOver(ctx, st)
 		}
 		return w.callFixture(ctx, st, "without", "with", "without")
 	})
-	sc.Step(`^the last reply follows only its own _meta$`, func(ctx context.Context) error {
+	step(sc, `^the last reply follows only its own _meta$`, func(ctx context.Context) error {
 		return worldOf(ctx).expectNoCarryOver(stateOf(ctx))
 	})
 
 	// STATE-003.
-	sc.Step(`^the client pages a list on one connection and asks for its next page on a fresh connection$`, func(ctx context.Context) error {
+	step(sc, `^the client pages a list on one connection and asks for its next page on a fresh connection$`, func(ctx context.Context) error {
 		return worldOf(ctx).pageAcrossConnections(ctx, stateOf(ctx))
 	})
-	sc.Step(`^the next page is served on the fresh connection$`, func(ctx context.Context) error {
+	step(sc, `^the next page is served on the fresh connection$`, func(ctx context.Context) error {
 		w, st := worldOf(ctx), stateOf(ctx)
 		if st.untestable != "" {
 			return w.setSkip(reports.Untestable, st.untestable)
@@ -100,26 +100,26 @@ func registerStateSteps(sc *godog.ScenarioContext) {
 	})
 
 	// STATE-004.
-	sc.Step(`^the client interleaves requests of three clients on a fresh connection, in turn and at once$`, func(ctx context.Context) error {
+	step(sc, `^the client interleaves requests of three clients on a fresh connection, in turn and at once$`, func(ctx context.Context) error {
 		return worldOf(ctx).interleave(ctx, stateOf(ctx))
 	})
-	sc.Step(`^each interleaved request was answered according to its own _meta$`, func(ctx context.Context) error {
+	step(sc, `^each interleaved request was answered according to its own _meta$`, func(ctx context.Context) error {
 		return worldOf(ctx).expectOwnAnswers(stateOf(ctx))
 	})
 
 	// META-007.
-	sc.Step(`^the client sends the same requests as client "([^"]+)" and as client "([^"]+)", each on a fresh connection$`, func(ctx context.Context, a, b string) error {
+	step(sc, `^the client sends the same requests as client "([^"]+)" and as client "([^"]+)", each on a fresh connection$`, func(ctx context.Context, a, b string) error {
 		return worldOf(ctx).asTwoClients(ctx, stateOf(ctx), a, b)
 	})
-	sc.Step(`^both clients got the same results apart from _meta$`, func(ctx context.Context) error {
+	step(sc, `^both clients got the same results apart from _meta$`, func(ctx context.Context) error {
 		return worldOf(ctx).expectSameResults(stateOf(ctx))
 	})
 
 	// CAP-009, CAP-010.
-	sc.Step(`^the client reads the server's declared capabilities$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^the client reads the server's declared capabilities$`, wc(func(ctx context.Context, w *world) error {
 		return w.readCapabilities(ctx, false)
 	}))
-	sc.Step(`^the client reads the server's declared capabilities twice, and once more on a fresh connection$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^the client reads the server's declared capabilities twice, and once more on a fresh connection$`, wc(func(ctx context.Context, w *world) error {
 		if err := w.readCapabilities(ctx, false); err != nil {
 			return err
 		}
@@ -128,7 +128,7 @@ func registerStateSteps(sc *godog.ScenarioContext) {
 		}
 		return w.readCapabilities(ctx, true)
 	}))
-	sc.Step(`^every capability set the server declared is the same$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^every capability set the server declared is the same$`, wc(func(ctx context.Context, w *world) error {
 		return w.expectSameCapabilities()
 	}))
 }

@@ -92,14 +92,14 @@ func registerStdioSteps(sc *godog.ScenarioContext) {
 	})
 
 	// STDIO-003.
-	sc.Step(`^everything the server processes of this run wrote to stderr so far is UTF-8 text$`, wc(stderrIsUTF8))
+	step(sc, `^everything the server processes of this run wrote to stderr so far is UTF-8 text$`, wc(stderrIsUTF8))
 
 	// STDIO-004.
-	sc.Step(`^every message the server wrote to stdout in this run is a response, a notification of an in-flight request or one of an open subscription$`,
+	step(sc, `^every message the server wrote to stdout in this run is a response, a notification of an in-flight request or one of an open subscription$`,
 		registerSweep("STDIO-004", stdoutTrafficCheck))
 
 	// STDIO-005.
-	sc.Step(`^the client keeps a subscriptions/listen request open, if the server accepts one$`, func(ctx context.Context) (context.Context, error) {
+	step(sc, `^the client keeps a subscriptions/listen request open, if the server accepts one$`, func(ctx context.Context) (context.Context, error) {
 		w := worldOf(ctx)
 		st, ctx := stdioState(ctx)
 		if !w.s.t.modern {
@@ -108,25 +108,25 @@ func registerStdioSteps(sc *godog.ScenarioContext) {
 		_, err := st.openListen(ctx, w, false)
 		return ctx, err
 	})
-	sc.Step(`^the client sends (\d+) requests without waiting for the responses$`, func(ctx context.Context, n int) (context.Context, error) {
+	step(sc, `^the client sends (\d+) requests without waiting for the responses$`, func(ctx context.Context, n int) (context.Context, error) {
 		st, ctx := stdioState(ctx)
 		return ctx, st.pipeline(ctx, worldOf(ctx), n)
 	})
-	sc.Step(`^each of those requests is answered exactly once, with its own id$`, func(ctx context.Context) error {
+	step(sc, `^each of those requests is answered exactly once, with its own id$`, func(ctx context.Context) error {
 		st, _ := stdioState(ctx)
 		return st.expectPipelined(ctx, worldOf(ctx))
 	})
 
 	// STDIO-007.
-	sc.Step(`^no server process of this run ended the session while requests were in flight$`, wc(noLostRequests))
+	step(sc, `^no server process of this run ended the session while requests were in flight$`, wc(noLostRequests))
 
 	// STDIO-008 and STDIO-010.
-	sc.Step(`^the client opens a subscriptions/listen request for tool list changes and it is acknowledged$`, func(ctx context.Context) (context.Context, error) {
+	step(sc, `^the client opens a subscriptions/listen request for tool list changes and it is acknowledged$`, func(ctx context.Context) (context.Context, error) {
 		st, ctx := stdioState(ctx)
 		_, err := st.openListen(ctx, worldOf(ctx), true)
 		return ctx, err
 	})
-	sc.Step(`^the client opens two subscriptions/listen requests for tool list changes$`, func(ctx context.Context) (context.Context, error) {
+	step(sc, `^the client opens two subscriptions/listen requests for tool list changes$`, func(ctx context.Context) (context.Context, error) {
 		st, ctx := stdioState(ctx)
 		w := worldOf(ctx)
 		for i := 0; i < 2; i++ {
@@ -136,36 +136,36 @@ func registerStdioSteps(sc *godog.ScenarioContext) {
 		}
 		return ctx, nil
 	})
-	sc.Step(`^the client cancels (?:that subscriptions/listen request|the open subscriptions/listen requests)$`, func(ctx context.Context) error {
+	step(sc, `^the client cancels (?:that subscriptions/listen request|the open subscriptions/listen requests)$`, func(ctx context.Context) error {
 		st, _ := stdioState(ctx)
 		return st.cancelListens(ctx, worldOf(ctx))
 	})
-	sc.Step(`^the client triggers a tool list change, if the server has the fixture tool for it$`, func(ctx context.Context) error {
+	step(sc, `^the client triggers a tool list change, if the server has the fixture tool for it$`, func(ctx context.Context) error {
 		return triggerToolListChange(ctx, worldOf(ctx))
 	})
-	sc.Step(`^nothing more arrived for the cancelled request after a quiet window$`, func(ctx context.Context) error {
+	step(sc, `^nothing more arrived for the cancelled request after a quiet window$`, func(ctx context.Context) error {
 		st, _ := stdioState(ctx)
 		return st.expectNothingAfterCancel(worldOf(ctx))
 	})
-	sc.Step(`^every subscription notification carried the subscriptionId of an open subscription$`, func(ctx context.Context) error {
+	step(sc, `^every subscription notification carried the subscriptionId of an open subscription$`, func(ctx context.Context) error {
 		st, _ := stdioState(ctx)
 		return st.expectSubscriptionIDs(worldOf(ctx))
 	})
 
 	// VER-003 and VER-004.
-	sc.Step(`^a modern-only server answered it with a JSON-RPC error and is still running$`, wc(expectInitializeRejected))
-	sc.Step(`^a modern-only server's error names the protocol versions it supports$`, wc(expectInitializeNamesVersions))
+	step(sc, `^a modern-only server answered it with a JSON-RPC error and is still running$`, wc(expectInitializeRejected))
+	step(sc, `^a modern-only server's error names the protocol versions it supports$`, wc(expectInitializeNamesVersions))
 
 	// VER-007, VER-008 and VER-009.
-	sc.Step(`^a dual-era session is opened with a legacy initialize$`, func(ctx context.Context) (context.Context, error) {
+	step(sc, `^a dual-era session is opened with a legacy initialize$`, func(ctx context.Context) (context.Context, error) {
 		st, ctx := stdioState(ctx)
 		return ctx, st.openSession(ctx, worldOf(ctx))
 	})
-	sc.Step(`^the client sends a legacy list request for a declared capability in that session$`, func(ctx context.Context) error {
+	step(sc, `^the client sends a legacy list request for a declared capability in that session$`, func(ctx context.Context) error {
 		st, _ := stdioState(ctx)
 		return st.sendLegacyList(ctx, worldOf(ctx))
 	})
-	sc.Step(`^a dual-era server's reply is a 2026-07-28 result of its method$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^a dual-era server's reply is a 2026-07-28 result of its method$`, wc(func(ctx context.Context, w *world) error {
 		dual, err := dualEra(ctx, w)
 		if err != nil {
 			return err
@@ -175,7 +175,7 @@ func registerStdioSteps(sc *godog.ScenarioContext) {
 		}
 		return expectModernResult(ctx, w)
 	}))
-	sc.Step(`^the modern request was served as 2026-07-28 or refused with an error$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^the modern request was served as 2026-07-28 or refused with an error$`, wc(func(ctx context.Context, w *world) error {
 		// The connection carries both eras now: no one schema fits all its frames.
 		w.s.env.setRev(w.conn.Conn(), "")
 		if msg, err := w.responseMessage(); err == nil && msg.Kind == harness.KindError {
@@ -191,17 +191,17 @@ func registerStdioSteps(sc *godog.ScenarioContext) {
 		}
 		return nil
 	}))
-	sc.Step(`^the reply is a result of the negotiated legacy revision$`, func(ctx context.Context) error {
+	step(sc, `^the reply is a result of the negotiated legacy revision$`, func(ctx context.Context) error {
 		st, _ := stdioState(ctx)
 		return st.expectLegacyResult(worldOf(ctx), "")
 	})
-	sc.Step(`^the legacy session still works after the modern request$`, func(ctx context.Context) error {
+	step(sc, `^the legacy session still works after the modern request$`, func(ctx context.Context) error {
 		st, _ := stdioState(ctx)
 		return st.expectLegacyResult(worldOf(ctx), reports.Info)
 	})
 
 	// VER-010.
-	sc.Step(`^the reply to the era probe is a DiscoverResult or a recognised modern error$`, wc(expectProbeAnswer))
+	step(sc, `^the reply to the era probe is a DiscoverResult or a recognised modern error$`, wc(expectProbeAnswer))
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -758,4 +759,17 @@ func (e *env) stdoutPurity(run *reports.Run) {
 			break
 		}
 	}
+}
+
+// stepRegexps caches the compiled step expressions: godog binds the steps again for every
+// scenario, and compiling a few hundred expressions each time dominated a run's CPU time.
+var stepRegexps sync.Map // string -> *regexp.Regexp
+
+// step binds fn to the step expression expr in sc, compiling expr once per process.
+func step(sc *godog.ScenarioContext, expr string, fn any) {
+	re, ok := stepRegexps.Load(expr)
+	if !ok {
+		re, _ = stepRegexps.LoadOrStore(expr, regexp.MustCompile(expr))
+	}
+	sc.Step(re.(*regexp.Regexp), fn)
 }

@@ -26,7 +26,7 @@ var (
 // rule's check is registered again each time; a rule has exactly one check. Usage, in a
 // register*Steps function:
 //
-//	sc.Step(`^no notification the server sent in this run has an id$`, registerSweep("MSG-010", check))
+//	step(sc, `^no notification the server sent in this run has an id$`, registerSweep("MSG-010", check))
 func registerSweep(rule string, check sweepCheck) func(context.Context) error {
 	sweepMu.Lock()
 	sweepChecks[rule] = check
