@@ -49,6 +49,12 @@ type Config struct {
 	Randomize     int64
 	Progress      *reports.Progress
 	Tool          reports.Tool
+	// CallTools is the --call-tools policy: CallFixtures ("" means the same), CallReadOnly or
+	// CallAll.
+	CallTools string
+	// FixtureMap maps a fixture name (FixtureTools, FixturePrompts, FixtureResources) to the
+	// server's own name for it (--fixture-map).
+	FixtureMap map[string]string
 }
 
 // env is the state shared by every suite of one run.

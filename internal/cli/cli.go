@@ -100,6 +100,8 @@ type runOptions struct {
 	baseline       string
 	writeBaseline  string
 	noColor        bool
+	callTools      string
+	fixtureMap     multiFlag
 
 	// loaded is the parsed --baseline file.
 	loaded *reports.Baseline
@@ -131,6 +133,8 @@ func runFlags(name string, o *runOptions, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&o.baseline, "baseline", "", "YAML file of expected failures: listed failures become xfail; an entry that now passes fails the run as stale")
 	fs.StringVar(&o.writeBaseline, "write-baseline", "", "write the run's failures (fail and warn) as a baseline YAML file")
 	fs.BoolVar(&o.noColor, "no-color", false, "no colour on the console (also when NO_COLOR is set)")
+	fs.StringVar(&o.callTools, "call-tools", steps.CallFixtures, "tools the suite may call: fixtures (the official fixture names only), readonly (also tools annotated readOnlyHint), all")
+	fs.Var(&o.fixtureMap, "fixture-map", "name=alias: the server's own name for a fixture tool, prompt or resource (repeatable)")
 	return fs
 }
 
@@ -184,6 +188,15 @@ func (o *runOptions) config(rest []string, stderr io.Writer, override *steps.Con
 	case o.concurrency < 1:
 		return cfg, usageError(stderr, "--concurrency must be at least 1")
 	}
+	if err := steps.ValidateCallTools(o.callTools); err != nil {
+		return cfg, usageError(stderr, "%v", err)
+	}
+	cfg.CallTools = o.callTools
+	fm, err := steps.ValidateFixtureMap(o.fixtureMap)
+	if err != nil {
+		return cfg, usageError(stderr, "%v", err)
+	}
+	cfg.FixtureMap = fm
 	if err := steps.ValidateTags(o.tags); err != nil {
 		return cfg, usageError(stderr, "%v", err)
 	}

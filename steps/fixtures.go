@@ -1,0 +1,120 @@
+package steps
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Fixture names are the tool, prompt and resource names of the "everything" servers SDK
+// repositories build for the official conformance suite. Rules that need a particular
+// behaviour (an image result, a failing tool, a prompt with arguments) look for these names;
+// a server that lacks one gets `untestable` naming it, never `fail`. --fixture-map maps a
+// fixture name to the server's own name for the same thing.
+var (
+	// FixtureTools are the fixture tool names.
+	FixtureTools = []string{
+		"test_simple_text", "test_image_content", "test_audio_content", "test_embedded_resource",
+		"test_multiple_content_types", "test_error_handling", "json_schema_2020_12_tool",
+	}
+	// FixturePrompts are the fixture prompt names.
+	FixturePrompts = []string{
+		"test_simple_prompt", "test_prompt_with_arguments", "test_prompt_with_embedded_resource", "test_prompt_with_image",
+	}
+	// FixtureResources are the fixture resource URIs and the fixture resource template.
+	FixtureResources = []string{"test://static-text", "test://static-binary", "test://template/{id}/data"}
+)
+
+// Call policies of Config.CallTools: which tools of the server the suite may call.
+const (
+	// CallFixtures calls only tools with a fixture name (or mapped to one): the default.
+	CallFixtures = "fixtures"
+	// CallReadOnly also calls tools annotated `readOnlyHint: true`.
+	CallReadOnly = "readonly"
+	// CallAll calls every tool the server lists.
+	CallAll = "all"
+)
+
+// ValidateFixtureMap checks --fixture-map entries "name=alias": name must be a fixture name
+// (FixtureTools, FixturePrompts, FixtureResources), alias non-empty, each name mapped once.
+// It returns the map fixture name -> the server's name, or an error listing the known names.
+func ValidateFixtureMap(entries []string) (map[string]string, error) {
+	known := map[string]bool{}
+	for _, l := range [][]string{FixtureTools, FixturePrompts, FixtureResources} {
+		for _, n := range l {
+			known[n] = true
+		}
+	}
+	out := map[string]string{}
+	for _, e := range entries {
+		name, alias, ok := strings.Cut(e, "=")
+		name, alias = strings.TrimSpace(name), strings.TrimSpace(alias)
+		switch {
+		case !ok || name == "" || alias == "":
+			return nil, fmt.Errorf("--fixture-map %q: want name=alias", e)
+		case !known[name]:
+			names := make([]string, 0, len(known))
+			for n := range known {
+				names = append(names, n)
+			}
+			sort.Strings(names)
+			return nil, fmt.Errorf("--fixture-map %q: %q is not a fixture name; known: %s", e, name, strings.Join(names, ", "))
+		}
+		if _, dup := out[name]; dup {
+			return nil, fmt.Errorf("--fixture-map maps %q twice", name)
+		}
+		out[name] = alias
+	}
+	return out, nil
+}
+
+// ValidateCallTools checks a --call-tools value: fixtures, readonly or all.
+func ValidateCallTools(v string) error {
+	switch v {
+	case CallFixtures, CallReadOnly, CallAll:
+		return nil
+	}
+	return fmt.Errorf("--call-tools must be fixtures, readonly or all, not %q", v)
+}
+
+// fixtureName returns the name the server uses for fixture name (its --fixture-map alias, or
+// the name itself).
+func (e *env) fixtureName(name string) string {
+	if alias, ok := e.cfg.FixtureMap[name]; ok {
+		return alias
+	}
+	return name
+}
+
+// isFixtureTool reports whether the server's tool name is a fixture tool (directly or mapped).
+func (e *env) isFixtureTool(name string) bool {
+	for _, f := range FixtureTools {
+		if e.fixtureName(f) == name {
+			return true
+		}
+	}
+	return false
+}
+
+// mayCall reports whether the run's --call-tools policy allows calling tool (a tools/list
+// entry), and if not, the reason an `untestable` verdict gives.
+func (e *env) mayCall(tool map[string]any) (bool, string) {
+	name, _ := tool["name"].(string)
+	if e.isFixtureTool(name) {
+		return true, ""
+	}
+	policy := e.cfg.CallTools
+	if policy == "" {
+		policy = CallFixtures
+	}
+	switch policy {
+	case CallAll:
+		return true, ""
+	case CallReadOnly:
+		if ann, _ := tool["annotations"].(map[string]any); ann != nil && ann["readOnlyHint"] == true {
+			return true, ""
+		}
+		return false, fmt.Sprintf("tool %q is not annotated readOnlyHint: true; --call-tools all would call it", name)
+	}
+	return false, fmt.Sprintf("tool %q is not a fixture tool; --call-tools readonly or all would call it", name)
+}

@@ -1,0 +1,124 @@
+package steps
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/mcp-conform/mcp-conform/harness"
+)
+
+// maxListPages bounds one list traversal: a server whose nextCursor never ends is reported
+// after this many pages instead of being followed for ever (basic/utilities/pagination).
+const maxListPages = 100
+
+// listTraversal is one traversal of a paginated list method: every item of every page in
+// order (each a JSON object), the cursors sent after the first page, and the seqs of the
+// frames exchanged.
+type listTraversal struct {
+	Method  string
+	Items   []map[string]any
+	Raw     []json.RawMessage
+	Pages   int
+	Cursors []string
+	// Scopes is each page's cacheScope ("" when absent).
+	Scopes []string
+}
+
+// listRefused is the error of a list traversal whose request got a JSON-RPC error or no
+// response: the server does not offer the list (or failed). Rules that need the items turn
+// it into untestable or fail as they see fit.
+type listRefused struct {
+	Method string
+	Page   int
+	Actual string
+	Frames []int
+}
+
+func (e *listRefused) Error() string {
+	return fmt.Sprintf("%s (page %d) got %s", e.Method, e.Page, e.Actual)
+}
+
+// listAll follows nextCursor from the first page of method (tools/list, prompts/list,
+// resources/list, resources/templates/list) on the scenario's connection and collects the
+// array member of each page (tools, prompts, resources, resourceTemplates). It returns a
+// *Mismatch when a page is not a valid page (member missing or not an array of objects,
+// nextCursor not a string), a cursor repeats or the traversal exceeds maxListPages, and a
+// *listRefused when a page gets an error or no response. Every frame is noted in the world.
+func (w *world) listAll(ctx context.Context, method, member string) (*listTraversal, error) {
+	lt := &listTraversal{Method: method}
+	seen := map[string]bool{}
+	cursor := ""
+	for page := 1; ; page++ {
+		if page > maxListPages {
+			return lt, &Mismatch{Expected: fmt.Sprintf("%s to end within %d pages", method, maxListPages),
+				Actual: fmt.Sprintf("page %d still has a nextCursor", maxListPages), Frames: w.lastSeqs()}
+		}
+		var params map[string]any
+		if page > 1 {
+			params = map[string]any{"cursor": cursor}
+			lt.Cursors = append(lt.Cursors, cursor)
+		}
+		if err := w.sendParams(ctx, method, params); err != nil {
+			return lt, err
+		}
+		msg, err := w.responseMessage()
+		if err != nil || msg.Kind != harness.KindResult {
+			actual := "no response"
+			if err == nil {
+				actual = describe(msg)
+			}
+			return lt, &listRefused{Method: method, Page: page, Actual: actual, Frames: w.lastSeqs()}
+		}
+		lt.Pages++
+		var members map[string]json.RawMessage
+		if err := json.Unmarshal(msg.Result, &members); err != nil {
+			return lt, &Mismatch{Expected: method + " result to be an object", Actual: short(msg.Result), Frames: w.lastSeqs()}
+		}
+		var scope string
+		_ = json.Unmarshal(members["cacheScope"], &scope) // its shape is the schema's to judge
+		lt.Scopes = append(lt.Scopes, scope)
+		var items []json.RawMessage
+		if err := json.Unmarshal(members[member], &items); err != nil || members[member] == nil {
+			return lt, &Mismatch{Expected: fmt.Sprintf("%s page %d to have a %q array", method, page, member),
+				Actual: short(msg.Result), Frames: w.lastSeqs()}
+		}
+		for i, raw := range items {
+			var obj map[string]any
+			if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
+				return lt, &Mismatch{Expected: fmt.Sprintf("every %s entry to be an object", member),
+					Actual: fmt.Sprintf("page %d entry %d is %s", page, i, short(raw)), Frames: w.lastSeqs()}
+			}
+			lt.Items = append(lt.Items, obj)
+			lt.Raw = append(lt.Raw, raw)
+		}
+		next := members["nextCursor"]
+		if next == nil {
+			return lt, nil
+		}
+		if err := json.Unmarshal(next, &cursor); err != nil {
+			return lt, &Mismatch{Expected: "nextCursor to be a string", Actual: "nextCursor " + short(next), Frames: w.lastSeqs()}
+		}
+		if seen[cursor] {
+			return lt, &Mismatch{Expected: method + " to end (every nextCursor new)",
+				Actual: fmt.Sprintf("page %d repeats cursor %s", page, strconv.Quote(cursor)), Frames: w.lastSeqs()}
+		}
+		seen[cursor] = true
+	}
+}
+
+// sendParams sends method with params (plus the default `_meta` of the revision on a modern
+// target) and a fresh integer id on the scenario's connection.
+func (w *world) sendParams(ctx context.Context, method string, params map[string]any) error {
+	id := w.s.env.ids.Next()
+	var raw []byte
+	if w.s.t.modern {
+		raw = harness.ModernRequest(id, method, harness.ModernRevision, params)
+	} else {
+		raw = harness.BuildRequest(id, method, params)
+	}
+	req := harness.Request{Raw: raw, ID: json.RawMessage(strconv.FormatInt(id, 10)), Method: method}
+	w.headers(&req, w.s.t.modern)
+	return w.send(ctx, req)
+}
