@@ -60,7 +60,7 @@ func (w *world) listAll(ctx context.Context, method, member string) (*listTraver
 			params = map[string]any{"cursor": cursor}
 			lt.Cursors = append(lt.Cursors, cursor)
 		}
-		if err := w.sendParams(ctx, method, params); err != nil {
+		if err := w.sendParams(ctx, method, params, nil, false); err != nil {
 			return lt, err
 		}
 		msg, err := w.responseMessage()
@@ -106,19 +106,4 @@ func (w *world) listAll(ctx context.Context, method, member string) (*listTraver
 		}
 		seen[cursor] = true
 	}
-}
-
-// sendParams sends method with params (plus the default `_meta` of the revision on a modern
-// target) and a fresh integer id on the scenario's connection.
-func (w *world) sendParams(ctx context.Context, method string, params map[string]any) error {
-	id := w.s.env.ids.Next()
-	var raw []byte
-	if w.s.t.modern {
-		raw = harness.ModernRequest(id, method, harness.ModernRevision, params)
-	} else {
-		raw = harness.BuildRequest(id, method, params)
-	}
-	req := harness.Request{Raw: raw, ID: json.RawMessage(strconv.FormatInt(id, 10)), Method: method}
-	w.headers(&req, w.s.t.modern)
-	return w.send(ctx, req)
 }
