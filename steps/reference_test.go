@@ -291,7 +291,8 @@ var (
 	meta004   = map[string]reports.Verdict{"META-004@2026-07-28": reports.Fail}
 )
 
-var breakTable = joinCases(coreBreakCases, msgBreakCases, httpBreakCases, hdrBreakCases, stdioBreakCases, stateBreakCases)
+var breakTable = joinCases(coreBreakCases, msgBreakCases, httpBreakCases, hdrBreakCases, stdioBreakCases, stateBreakCases,
+	toolBreakCases, contBreakCases, resBreakCases, pageBreakCases, logextBreakCases)
 
 func joinCases(parts ...[]breakCase) []breakCase {
 	var out []breakCase

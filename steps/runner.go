@@ -543,6 +543,11 @@ func (s *suiteRun) initScenario(sc *godog.ScenarioContext) {
 	registerStdioSteps(sc)
 	registerStateSteps(sc)
 	registerProbeSteps(sc)
+	registerToolSteps(sc)
+	registerContSteps(sc)
+	registerResSteps(sc)
+	registerPageSteps(sc)
+	registerLogextSteps(sc)
 }
 
 func selected(id string, prefixes []string) bool {
