@@ -1222,7 +1222,9 @@ func checkDefinedCodes(frames []*harness.Frame) *Mismatch {
 			if f.Transport == harness.TransportStdio {
 				return bad("-32020 HeaderMismatch only on HTTP, for headers that do not match the body", describeError(e)+" on stdio, which has no headers")
 			}
-			if req != nil && !req.Intentional {
+			// A request without the MCP headers (a legacy-shaped POST) fails header validation
+			// as much as one whose headers differ.
+			if req != nil && !req.Intentional && !lacksMCPHeaders(req) {
 				return bad("-32020 HeaderMismatch only for headers that do not match the body",
 					describeError(e)+" in reply to a "+methodName(req.Method)+" request whose headers mirror its body")
 			}
@@ -1259,4 +1261,10 @@ func requestVersion(f *harness.Frame) string {
 		return ""
 	}
 	return stringOf(m.Params.Meta[harness.MetaProtocolVersion])
+}
+
+// lacksMCPHeaders reports whether client frame f was POSTed without MCP-Protocol-Version or
+// Mcp-Method, as a legacy client does.
+func lacksMCPHeaders(f *harness.Frame) bool {
+	return f.HTTP != nil && (f.HTTP.Headers.Get("Mcp-Method") == "" || f.HTTP.Headers.Get("MCP-Protocol-Version") == "")
 }

@@ -7,12 +7,13 @@ var hdrBreakCases = []breakCase{
 	{Rule: "HDR-005", Transports: httpOnly},
 	// Without the comparison, an upper-case sentinel (a literal value) is not told apart either.
 	{Rule: "HDR-006", Transports: httpOnly, SideEffects: map[string]reports.Verdict{"HDR-008@2026-07-28": reports.Fail}},
-	{Rule: "HDR-007", Transports: httpOnly},
+	// The undecoded value makes the server send -32020 for headers that do match: ERR-002.
+	{Rule: "HDR-007", Transports: httpOnly, SideEffects: map[string]reports.Verdict{"ERR-002@2026-07-28": reports.Fail}},
 	{Rule: "HDR-008", Transports: httpOnly},
 	{Rule: "HDR-009", Transports: httpOnly},
 	{Rule: "HDR-010", Transports: httpOnly},
 	{Rule: "HDR-011", Transports: httpOnly},
-	{Rule: "HDR-012", Transports: httpOnly},
+	{Rule: "HDR-012", Transports: httpOnly, SideEffects: map[string]reports.Verdict{"ERR-002@2026-07-28": reports.Fail}},
 	{Rule: "HDR-013", Transports: httpOnly},
 	{Rule: "HDR-014", Transports: httpOnly},
 	{Rule: "HDR-015"},

@@ -11,7 +11,9 @@ var stateBreakCases = []breakCase{
 	{Rule: "ERR-008"},
 	// CAP-007 sees the undeclared feature's list method succeed.
 	// The x-mcp-header checks judge the tools of a server that declares tools.
-	{Rule: "CAP-001", SideEffects: withNA(cap007, "HDR-015@2026-07-28", "HDR-016@2026-07-28", "HDR-017@2026-07-28", "HDR-018@2026-07-28", "HDR-019@2026-07-28")},
+	{Rule: "CAP-001", SideEffects: withNA(cap007, "HDR-010@2026-07-28", "HDR-011@2026-07-28", "HDR-012@2026-07-28",
+		"HDR-013@2026-07-28", "HDR-014@2026-07-28", "HDR-015@2026-07-28", "HDR-016@2026-07-28", "HDR-017@2026-07-28",
+		"HDR-018@2026-07-28", "HDR-019@2026-07-28")},
 	{Rule: "CAP-002", SideEffects: cap007},
 	{Rule: "CAP-003", SideEffects: cap007},
 	// CAP-007 calls completion/complete too, and gets the result instead of -32601.

@@ -119,7 +119,7 @@ func verdicts(run *reports.Run) map[string]reports.Verdict {
 func describeRun(run *reports.Run) string {
 	var b strings.Builder
 	for _, r := range run.Results {
-		if r.Verdict != reports.Pass && r.Verdict != reports.NA {
+		if r.Verdict != reports.Pass && r.Verdict != reports.NA && r.Level != "PROBE" {
 			fmt.Fprintf(&b, "  %s %s@%s: %s\n", r.Verdict, r.Rule, r.Revision, r.Reason)
 		}
 	}
