@@ -175,9 +175,6 @@ const hdrOmit = "\x00omit"
 // pageCap bounds how many pages of a list the hdr steps follow.
 const pageCap = 20
 
-// harmlessFixtureTools are fixture tools of the conformance "everything" servers that only
-// return fixed content (DESIGN.md: fixture tools may be called by default).
-var harmlessFixtureTools = map[string]bool{"test_simple_text": true, "test_error_handling": true}
 
 func hdrStep(fn func(context.Context, *world, *hdrState) error) func(context.Context) error {
 	return func(ctx context.Context) error {
@@ -352,8 +349,8 @@ func (w *world) hdrSend(ctx context.Context, method string, params map[string]an
 }
 
 // hdrFindTargets picks, for each of tools/call, resources/read and prompts/get whose
-// capability the server declares, a listed target that is safe to call: a tool annotated
-// readOnlyHint: true (or a harmless fixture tool), any resource, any prompt. Names outside the
+// capability the server declares, a listed target that is safe to call: a tool the
+// --call-tools policy allows (env.mayCall), any resource, any prompt. Names outside the
 // header-safe set are preferred (they make the raw-bytes probe telling), then targets without
 // required arguments.
 func (w *world) hdrFindTargets(ctx context.Context, st *hdrState) error {
@@ -387,7 +384,7 @@ func (w *world) hdrFindTargets(ctx context.Context, st *hdrState) error {
 			if name == "" {
 				continue
 			}
-			if k.method == "tools/call" && !toolSafe(it) {
+			if k.method == "tools/call" && !w.toolSafe(it) {
 				continue
 			}
 			score := 1
@@ -404,7 +401,7 @@ func (w *world) hdrFindTargets(ctx context.Context, st *hdrState) error {
 		if bestScore < 0 {
 			switch {
 			case k.method == "tools/call" && len(items) > 0:
-				missing = append(missing, "no listed tool is safe to call (annotated readOnlyHint: true, or a harmless fixture tool such as test_simple_text)")
+				missing = append(missing, "no listed tool may be called under --call-tools "+w.s.env.callPolicy()+" (a fixture tool such as test_simple_text; readonly adds tools annotated readOnlyHint: true)")
 			default:
 				missing = append(missing, fmt.Sprintf("%s lists no %s", k.list, strings.TrimSuffix(k.key, "s")))
 			}
@@ -424,13 +421,11 @@ func (w *world) hdrFindTargets(ctx context.Context, st *hdrState) error {
 	return nil
 }
 
-// toolSafe reports whether a listed tool may be called: annotated readOnlyHint: true, or a
-// harmless fixture tool.
-func toolSafe(tool map[string]any) bool {
-	name, _ := tool["name"].(string)
-	ann, _ := tool["annotations"].(map[string]any)
-	ro, _ := ann["readOnlyHint"].(bool)
-	return ro || harmlessFixtureTools[name]
+// toolSafe reports whether the run's --call-tools policy lets the suite call a listed tool
+// (env.mayCall).
+func (w *world) toolSafe(tool map[string]any) bool {
+	ok, _ := w.s.env.mayCall(tool)
+	return ok
 }
 
 // hasRequired reports whether a listed tool or prompt declares a required argument.
@@ -607,7 +602,7 @@ func (w *world) hdrFindTool(ctx context.Context, st *hdrState, typ string, skip 
 	}
 	var why []string
 	if len(unsafe) > 0 {
-		why = append(why, "not annotated readOnlyHint: true: "+strings.Join(unsafe, ", "))
+		why = append(why, "not callable under --call-tools "+w.s.env.callPolicy()+": "+strings.Join(unsafe, ", "))
 	}
 	if len(invalid) > 0 {
 		why = append(why, "x-mcp-header annotations invalid (clients drop the tool): "+strings.Join(invalid, ", "))
@@ -628,7 +623,7 @@ func (w *world) hdrListTools(ctx context.Context, st *hdrState) (problem string,
 	st.listed = []*hdrTool{}
 	for i, it := range items {
 		name, _ := it["name"].(string)
-		t := &hdrTool{name: name, safe: toolSafe(it), anns: xmcpAnnotations(it["inputSchema"]), frames: frames[i]}
+		t := &hdrTool{name: name, safe: w.toolSafe(it), anns: xmcpAnnotations(it["inputSchema"]), frames: frames[i]}
 		valid := true
 		for _, a := range t.anns {
 			for _, check := range []xmcpCheck{checkToken, checkType, checkReachable} {

@@ -16,6 +16,10 @@ var (
 	FixtureTools = []string{
 		"test_simple_text", "test_image_content", "test_audio_content", "test_embedded_resource",
 		"test_multiple_content_types", "test_error_handling", "json_schema_2020_12_tool",
+		"test_echo", "test_trigger_tool_change", "test_elicitation", "test_tool_with_elicitation",
+		"test_sampling", "test_incomplete_result_sampling", "test_incomplete_result_list_roots",
+		// Ours: the reference fixture's tool with x-mcp-header parameters (HDR-010..014).
+		"test_header_params",
 	}
 	// FixturePrompts are the fixture prompt names.
 	FixturePrompts = []string{
@@ -103,11 +107,7 @@ func (e *env) mayCall(tool map[string]any) (bool, string) {
 	if e.isFixtureTool(name) {
 		return true, ""
 	}
-	policy := e.cfg.CallTools
-	if policy == "" {
-		policy = CallFixtures
-	}
-	switch policy {
+	switch e.callPolicy() {
 	case CallAll:
 		return true, ""
 	case CallReadOnly:
@@ -117,4 +117,12 @@ func (e *env) mayCall(tool map[string]any) (bool, string) {
 		return false, fmt.Sprintf("tool %q is not annotated readOnlyHint: true; --call-tools all would call it", name)
 	}
 	return false, fmt.Sprintf("tool %q is not a fixture tool; --call-tools readonly or all would call it", name)
+}
+
+// callPolicy returns the run's --call-tools policy (CallFixtures when unset).
+func (e *env) callPolicy() string {
+	if e.cfg.CallTools == "" {
+		return CallFixtures
+	}
+	return e.cfg.CallTools
 }
