@@ -1,0 +1,43 @@
+package steps
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestMayCallFollowsThePolicy(t *testing.T) {
+	fixture := map[string]any{"name": "test_simple_text"}
+	readOnly := map[string]any{"name": "lookup", "annotations": map[string]any{"readOnlyHint": true}}
+	writer := map[string]any{"name": "delete_everything"}
+	mapped := map[string]any{"name": "echo"}
+	for _, tc := range []struct {
+		policy string
+		want   map[string]bool
+	}{
+		{"", map[string]bool{"test_simple_text": true, "lookup": false, "delete_everything": false, "echo": true}},
+		{CallFixtures, map[string]bool{"test_simple_text": true, "lookup": false, "delete_everything": false, "echo": true}},
+		{CallReadOnly, map[string]bool{"test_simple_text": true, "lookup": true, "delete_everything": false, "echo": true}},
+		{CallAll, map[string]bool{"test_simple_text": true, "lookup": true, "delete_everything": true, "echo": true}},
+	} {
+		e := &env{cfg: Config{CallTools: tc.policy, FixtureMap: map[string]string{"test_echo": "echo"}}}
+		for _, tool := range []map[string]any{fixture, readOnly, writer, mapped} {
+			ok, why := e.mayCall(tool)
+			assert.Equal(t, tc.want[tool["name"].(string)], ok, "%s %s", tc.policy, tool["name"])
+			assert.Equal(t, ok, why == "", "a refusal has a reason, a permission none")
+		}
+	}
+}
+
+func TestValidateFixtureMap(t *testing.T) {
+	m, err := ValidateFixtureMap([]string{"test_simple_text=hello", " test://static-text = file:///a "})
+	require.NoError(t, err)
+	assert.Equal(t, map[string]string{"test_simple_text": "hello", "test://static-text": "file:///a"}, m)
+	for _, bad := range [][]string{{"nope=x"}, {"test_simple_text"}, {"test_simple_text="}, {"test_echo=a", "test_echo=b"}} {
+		_, err := ValidateFixtureMap(bad)
+		assert.Error(t, err, "%v", bad)
+	}
+	assert.NoError(t, ValidateCallTools("readonly"))
+	assert.Error(t, ValidateCallTools("read-only"))
+}
