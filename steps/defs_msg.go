@@ -608,6 +608,15 @@ func (t *idTracker) clientFrame(f *harness.Frame) bool {
 	}
 	var m map[string]json.RawMessage
 	if json.Unmarshal(f.Raw, &m) != nil {
+		// A batch (PROBE-003): each element's id counts as sent.
+		var batch []map[string]json.RawMessage
+		if json.Unmarshal(f.Raw, &batch) == nil {
+			for _, el := range batch {
+				if id, ok := el["id"]; ok {
+					t.count(f, harness.IDKey(id))
+				}
+			}
+		}
 		return true
 	}
 	// Any client message with an id counts: a server that refuses a malformed or misplaced
@@ -616,13 +625,17 @@ func (t *idTracker) clientFrame(f *harness.Frame) bool {
 	if !hasID {
 		return true
 	}
-	key := harness.IDKey(id)
+	t.count(f, harness.IDKey(id))
+	return true
+}
+
+// count records that client frame f sent the id key.
+func (t *idTracker) count(f *harness.Frame, key string) {
 	if t.sent[f.Conn] == nil {
 		t.sent[f.Conn], t.answered[f.Conn], t.last[f.Conn] = map[string]int{}, map[string]int{}, map[string]*harness.Frame{}
 	}
 	t.sent[f.Conn][key]++
 	t.last[f.Conn][key] = f
-	return true
 }
 
 // responseKey returns the id key of a server response with a non-null id.

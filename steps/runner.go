@@ -759,7 +759,7 @@ func (e *env) stdoutPurity(run *reports.Run) {
 		}
 		for _, f := range run.Frames {
 			if f.Dir != string(harness.DirServerToClient) || f.Transport != harness.TransportStdio || f.Problem == "" ||
-				strings.HasPrefix(f.Problem, harness.ProblemSplit) || connRev[f.Conn] != res.Revision {
+				strings.HasPrefix(f.Problem, harness.ProblemSplit) || connRev[f.Conn] != res.Revision || isBatchReply([]byte(f.Raw)) {
 				continue
 			}
 			res.Verdict = levelVerdict(res.Level)
