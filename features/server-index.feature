@@ -21,8 +21,9 @@ Feature: Server features and capabilities (server/index)
   @rule:CAP-001 @MUST @since:2024-11-05
   Scenario: A server that lists tools declares the tools capability
     Spec: server/tools#Capabilities
-    `tools/list` is sent whether or not `tools` is declared: a result means tools are offered,
-    so the capabilities must name them; an error means they are not offered.
+    `tools/list` is sent whether or not `tools` is declared: a result listing tools means tools
+    are offered, so the capabilities must name them; an error or an empty list means they are
+    not offered.
     Given a connected server
     When the client sends a "tools/list" request
     Then if the response is a result, the server declares the "tools" capability
@@ -30,8 +31,8 @@ Feature: Server features and capabilities (server/index)
   @rule:CAP-002 @MUST @since:2024-11-05
   Scenario: A server that lists resources declares the resources capability
     Spec: server/resources#Capabilities
-    `resources/list` is sent whether or not `resources` is declared: a result means resources
-    are offered, so the capabilities must name them.
+    `resources/list` is sent whether or not `resources` is declared: a result listing resources
+    means resources are offered, so the capabilities must name them; an empty list does not.
     Given a connected server
     When the client sends a "resources/list" request
     Then if the response is a result, the server declares the "resources" capability
@@ -39,8 +40,8 @@ Feature: Server features and capabilities (server/index)
   @rule:CAP-003 @MUST @since:2024-11-05
   Scenario: A server that lists prompts declares the prompts capability
     Spec: server/prompts#Capabilities
-    `prompts/list` is sent whether or not `prompts` is declared: a result means prompts are
-    offered, so the capabilities must name them.
+    `prompts/list` is sent whether or not `prompts` is declared: a result listing prompts means
+    prompts are offered, so the capabilities must name them; an empty list does not.
     Given a connected server
     When the client sends a "prompts/list" request
     Then if the response is a result, the server declares the "prompts" capability

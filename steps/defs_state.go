@@ -222,8 +222,10 @@ func capNames(caps map[string]json.RawMessage) string {
 }
 
 // offeredMeansDeclared is CAP-001..004: a feature request answered with a result means the
-// feature is offered, so it must be declared. An error means it is not offered, which is
-// consistent with either declaration (CAP-006 judges a declared feature that fails).
+// feature is offered, so it must be declared. An error, or a list result with no entry and no
+// next page (a server that answers every list method, offering nothing), means it is not
+// offered, which is consistent with either declaration (CAP-006 judges a declared feature
+// that fails; CAP-007 the undeclared method that does not fail).
 func (w *world) offeredMeansDeclared(name string) error {
 	msg, err := w.responseMessage()
 	if err != nil {
@@ -233,6 +235,9 @@ func (w *world) offeredMeansDeclared(name string) error {
 		return nil
 	}
 	if _, ok := w.s.t.caps[name]; ok {
+		return nil
+	}
+	if member, isList := listMembers[name]; isList && emptyPage(msg.Result, member) {
 		return nil
 	}
 	where := "DiscoverResult"
@@ -1037,4 +1042,21 @@ func (w *world) expectSameCapabilities() error {
 		return fmt.Errorf("feature bug: no capabilities were read")
 	}
 	return nil
+}
+
+// listMembers maps a capability to the array member of its list result.
+var listMembers = map[string]string{"tools": "tools", "resources": "resources", "prompts": "prompts"}
+
+// emptyPage reports whether a list result has an empty (or no) member array and no nextCursor.
+func emptyPage(result json.RawMessage, member string) bool {
+	var page map[string]json.RawMessage
+	if json.Unmarshal(result, &page) != nil {
+		return false
+	}
+	if _, more := page["nextCursor"]; more {
+		return false
+	}
+	var items []json.RawMessage
+	_ = json.Unmarshal(page[member], &items)
+	return len(items) == 0
 }
