@@ -1,7 +1,9 @@
 // Package integration runs mcp-conform end to end against real MCP servers nobody here wrote
 // the protocol code of: the npm "everything" server (legacy revisions, stdio), a server of ours
-// on the TypeScript SDK @modelcontextprotocol/server 2.x and one on the Go SDK go-sdk v1.8.0
-// (2026-07-28, stdio and Streamable HTTP). The npm packages come from fixtures/package.json
+// on the TypeScript SDK @modelcontextprotocol/server 2.x with the official conformance fixture
+// surface and one on the Go SDK go-sdk v1.8.0 (2026-07-28, stdio and Streamable HTTP), the
+// latter also with -tools-only (a server offering tools alone, which the rules of the features
+// it does not offer must not fail). The npm packages come from fixtures/package.json
 // (`npm ci --prefix fixtures`); the Go SDK server is the nested module fixtures/sdkservers.
 package integration
 
@@ -12,6 +14,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -41,21 +45,42 @@ func nodeBinary(t *testing.T) string {
 	return node
 }
 
-var goSDKBinary string
+// goSDK is the go-sdk server binary, built once per test process into a folder TestMain removes.
+var goSDK struct {
+	once sync.Once
+	dir  string
+	bin  string
+	err  error
+}
 
-// buildGoSDK builds the go-sdk server of the nested module fixtures/sdkservers once.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if goSDK.dir != "" {
+		_ = os.RemoveAll(goSDK.dir)
+	}
+	os.Exit(code)
+}
+
+// buildGoSDK builds the go-sdk server of the nested module fixtures/sdkservers once per test
+// process (parallel tests share the binary; a t.TempDir would vanish with its test).
 func buildGoSDK(t *testing.T) string {
 	t.Helper()
-	if goSDKBinary != "" {
-		return goSDKBinary
-	}
-	out := filepath.Join(t.TempDir(), "gosdk")
-	cmd := exec.Command("go", "build", "-o", out, "./cmd/gosdk")
-	cmd.Dir = filepath.Join("..", "fixtures", "sdkservers")
-	b, err := cmd.CombinedOutput()
-	require.NoError(t, err, "building fixtures/sdkservers/cmd/gosdk: %s", b)
-	goSDKBinary = out
-	return out
+	goSDK.once.Do(func() {
+		goSDK.dir, goSDK.err = os.MkdirTemp("", "mcp-conform-gosdk-")
+		if goSDK.err != nil {
+			return
+		}
+		out := filepath.Join(goSDK.dir, "gosdk")
+		cmd := exec.Command("go", "build", "-o", out, "./cmd/gosdk")
+		cmd.Dir = filepath.Join("..", "fixtures", "sdkservers")
+		if b, err := cmd.CombinedOutput(); err != nil {
+			goSDK.err = fmt.Errorf("building fixtures/sdkservers/cmd/gosdk: %w: %s", err, b)
+			return
+		}
+		goSDK.bin = out
+	})
+	require.NoError(t, goSDK.err)
+	return goSDK.bin
 }
 
 func run(t *testing.T, cfg steps.Config) *reports.Run {
@@ -85,6 +110,31 @@ func run(t *testing.T, cfg steps.Config) *reports.Run {
 	return r
 }
 
+// unofferedAreas are the rule-id prefixes of the features a -tools-only server does not offer.
+var unofferedAreas = []string{"RES-", "PROMPT-", "CMPL-", "LOG-"}
+
+// requireFairToUnoffered fails the test if a rule of an area in prefixes has verdict fail or
+// error: a server that does not declare a feature must not be failed for it. It logs how many
+// results of those areas the run had (the rules of an area may not exist yet).
+func requireFairToUnoffered(t *testing.T, r *reports.Run, prefixes ...string) {
+	t.Helper()
+	var bad []string
+	seen := map[string]int{}
+	for _, res := range r.Results {
+		for _, p := range prefixes {
+			if !strings.HasPrefix(res.Rule, p) {
+				continue
+			}
+			seen[p]++
+			if res.Verdict == reports.Fail || res.Verdict == reports.Error {
+				bad = append(bad, fmt.Sprintf("%s %s@%s %s: %s", res.Verdict, res.Rule, res.Revision, res.Transport, res.Reason))
+			}
+		}
+	}
+	t.Logf("results per unoffered area: %v", seen)
+	require.Empty(t, bad, "rules of features the server does not offer must not fail")
+}
+
 func TestServerEverythingStdioLegacy(t *testing.T) {
 	t.Parallel()
 	entry := nodeModule(t, "node_modules/@modelcontextprotocol/server-everything/dist/index.js")
@@ -97,10 +147,12 @@ func TestTypeScriptSDKServer(t *testing.T) {
 	script := nodeModule(t, "servers/ts-modern/server.mjs")
 	nodeModule(t, "node_modules/@modelcontextprotocol/server")
 	t.Run("stdio", func(t *testing.T) {
+		t.Parallel()
 		r := run(t, steps.Config{Transport: "stdio", Command: []string{nodeBinary(t), script}})
 		require.Contains(t, r.Revisions, "2026-07-28")
 	})
 	t.Run("http", func(t *testing.T) {
+		t.Parallel()
 		url := testutil.StartHTTPServer(t, 60*time.Second, nodeBinary(t), script, "--http", "--port", "0")
 		r := run(t, steps.Config{Transport: "http", URL: url})
 		require.Contains(t, r.Revisions, "2026-07-28")
@@ -111,12 +163,34 @@ func TestGoSDKServer(t *testing.T) {
 	t.Parallel()
 	bin := buildGoSDK(t)
 	t.Run("stdio", func(t *testing.T) {
+		t.Parallel()
 		r := run(t, steps.Config{Transport: "stdio", Command: []string{bin, "-transport", "stdio"}})
 		require.Contains(t, r.Revisions, "2026-07-28")
 	})
 	t.Run("http-stateless", func(t *testing.T) {
+		t.Parallel()
 		url := testutil.StartHTTPServer(t, 60*time.Second, bin, "-transport", "http", "-stateless")
 		r := run(t, steps.Config{Transport: "http", URL: url})
 		require.Contains(t, r.Revisions, "2026-07-28")
+	})
+}
+
+// TestGoSDKServerToolsOnly runs the whole suite on the go-sdk server offering tools alone: the
+// rules of resources, prompts, completion and logging must be na (or untestable), never fail.
+func TestGoSDKServerToolsOnly(t *testing.T) {
+	t.Parallel()
+	bin := buildGoSDK(t)
+	t.Run("stdio", func(t *testing.T) {
+		t.Parallel()
+		r := run(t, steps.Config{Transport: "stdio", Command: []string{bin, "-transport", "stdio", "-tools-only"}})
+		require.Contains(t, r.Revisions, "2026-07-28")
+		requireFairToUnoffered(t, r, unofferedAreas...)
+	})
+	t.Run("http-stateless", func(t *testing.T) {
+		t.Parallel()
+		url := testutil.StartHTTPServer(t, 60*time.Second, bin, "-transport", "http", "-stateless", "-tools-only")
+		r := run(t, steps.Config{Transport: "http", URL: url})
+		require.Contains(t, r.Revisions, "2026-07-28")
+		requireFairToUnoffered(t, r, unofferedAreas...)
 	})
 }
