@@ -18,8 +18,12 @@ import (
 // registerMsgSteps binds the steps of messages, error codes, _meta keys, resultType (MSG, META-008..010, RT, ERR).
 func registerMsgSteps(sc *godog.ScenarioContext) {
 	// Provocation: traffic for the run-wide rules to judge.
-	step(sc, `^the client exercises the server's declared features$`, wc(exerciseFeatures))
-	step(sc, `^the client provokes the errors a client can provoke without side effects$`, wc(provokeErrors))
+	step(sc, `^the client exercises the server's declared features$`, wc(func(ctx context.Context, w *world) error {
+		return w.oncePerTarget("exercise", func() error { return exerciseFeatures(ctx, w) })
+	}))
+	step(sc, `^the client provokes the errors a client can provoke without side effects$`, wc(func(ctx context.Context, w *world) error {
+		return w.oncePerTarget("provoke", func() error { return provokeErrors(ctx, w) })
+	}))
 	step(sc, `^the client round-trips non-ASCII text through the echo fixture tool, if the server offers one$`, wc(echoNonASCII))
 	step(sc, `^the client sends (\d+) harmless requests at once$`, func(ctx context.Context, n int) error {
 		return worldOf(ctx).sendConcurrently(ctx, n)

@@ -88,6 +88,25 @@ type target struct {
 	// supported lists the versions a modern server advertised (for LEG-002).
 	supported []string
 	server    *reports.Server
+	// once holds the effects of steps done once per target (key -> *onceResult).
+	once sync.Map
+}
+
+// onceResult is the outcome of a step effect done once per target.
+type onceResult struct {
+	once sync.Once
+	err  error
+}
+
+// oncePerTarget runs fn the first time key is asked for on the scenario's target; later
+// callers (concurrent ones included) wait for that first call and get its error. Traffic whose
+// only purpose is to give run-wide rules (registerSweep) material needs sending once: every
+// such rule judges all frames of the revision.
+func (w *world) oncePerTarget(key string, fn func() error) error {
+	v, _ := w.s.t.once.LoadOrStore(key, &onceResult{})
+	r := v.(*onceResult)
+	r.once.Do(func() { r.err = fn() })
+	return r.err
 }
 
 // Run runs every selected rule against the server cfg names and returns the result model. It
