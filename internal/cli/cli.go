@@ -121,7 +121,7 @@ func runFlags(name string, o *runOptions, stderr io.Writer) *flag.FlagSet {
 	fs.DurationVar(&o.startupTimeout, "startup-timeout", 60*time.Second, "bound on a fresh server's first reply (cold go run, first npx)")
 	fs.DurationVar(&o.timeout, "timeout", 10*time.Second, "bound on every later request")
 	fs.DurationVar(&o.quietWindow, "quiet-window", time.Second, "how long to wait before concluding nothing more arrives")
-	fs.DurationVar(&o.runTimeout, "run-timeout", 5*time.Minute, "bound on the whole run")
+	fs.DurationVar(&o.runTimeout, "run-timeout", 15*time.Minute, "bound on the whole run")
 	fs.IntVar(&o.maxFrame, "max-frame", 16<<20, "largest frame recorded whole, in bytes (longer ones are a violation)")
 	fs.StringVar(&o.schemasDir, "schemas", "", "folder with <revision>/schema.json (default: $MCP_CONFORM_SCHEMAS, then the cache, then download)")
 	fs.StringVar(&o.out, "out", "", "folder to write results.json into")
