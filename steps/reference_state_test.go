@@ -14,7 +14,8 @@ var stateBreakCases = []breakCase{
 	{Rule: "CAP-001", SideEffects: withNA(cap007, "HDR-010@2026-07-28", "HDR-011@2026-07-28", "HDR-012@2026-07-28",
 		"HDR-013@2026-07-28", "HDR-014@2026-07-28", "HDR-015@2026-07-28", "HDR-016@2026-07-28", "HDR-017@2026-07-28",
 		"HDR-018@2026-07-28", "HDR-019@2026-07-28")},
-	{Rule: "CAP-002", SideEffects: cap007},
+	// The resource rules become na at 2026-07-28.
+	{Rule: "CAP-002", SideEffects: withVerdicts(cap007, resNA)},
 	{Rule: "CAP-003", SideEffects: cap007},
 	// CAP-007 and CMPL-004 call completion/complete too, and get the result instead of -32601;
 	// the other completion rules become na.
