@@ -46,7 +46,8 @@ var msgBreakCases = []breakCase{
 	// The schema's MissingRequiredClientCapabilityError requires the data the break leaves out.
 	{Rule: "ERR-002", SideEffects: with(schema26, "ERR-008@2026-07-28", reports.Fail)},
 	{Rule: "ERR-003"},
-	{Rule: "ERR-004"},
+	// RES-004 reads a missing resource too and wants -32602.
+	{Rule: "ERR-004", SideEffects: map[string]reports.Verdict{"RES-004@2026-07-28": reports.Fail}},
 	{Rule: "ERR-005"},
 	{Rule: "ERR-006"},
 }

@@ -14,12 +14,15 @@ var stateBreakCases = []breakCase{
 	{Rule: "CAP-001", SideEffects: withNA(cap007, "HDR-010@2026-07-28", "HDR-011@2026-07-28", "HDR-012@2026-07-28",
 		"HDR-013@2026-07-28", "HDR-014@2026-07-28", "HDR-015@2026-07-28", "HDR-016@2026-07-28", "HDR-017@2026-07-28",
 		"HDR-018@2026-07-28", "HDR-019@2026-07-28")},
-	{Rule: "CAP-002", SideEffects: cap007},
+	// The resource rules become na at 2026-07-28.
+	{Rule: "CAP-002", SideEffects: withVerdicts(cap007, resNA)},
 	{Rule: "CAP-003", SideEffects: cap007},
-	// CAP-007 calls completion/complete too, and gets the result instead of -32601.
-	{Rule: "CAP-004", SideEffects: cap007},
+	// CAP-007 and CMPL-004 call completion/complete too, and get the result instead of -32601;
+	// the other completion rules become na.
+	{Rule: "CAP-004", SideEffects: withVerdicts(cap007, cmplNA, map[string]reports.Verdict{"CMPL-004@2026-07-28": reports.Warn})},
 	{Rule: "CAP-005"},
-	{Rule: "CAP-007"},
+	// CMPL-004 sees the same -32602 for the now undeclared completions.
+	{Rule: "CAP-007", SideEffects: withVerdicts(cmplNA, map[string]reports.Verdict{"CMPL-004@2026-07-28": reports.Warn})},
 	{Rule: "CAP-008"},
 	// The DiscoverResult itself becomes schema-invalid.
 	{Rule: "CAP-009", SideEffects: map[string]reports.Verdict{"SCHEMA-001@2026-07-28": reports.Fail, "DISC-002@2026-07-28": reports.Fail}},

@@ -336,7 +336,8 @@ var coreBreakCases = []breakCase{
 	{Rule: "MSG-016", SideEffects: map[string]reports.Verdict{"HTTP-013@2026-07-28": reports.Fail, "CAP-007@2026-07-28": reports.Warn}},
 	{Rule: "HTTP-002", Transports: httpOnly},
 	{Rule: "HTTP-004", Transports: httpOnly},
-	{Rule: "HTTP-005", Transports: httpOnly},
+	// RES-010 reads the templates list the break turns into an array.
+	{Rule: "HTTP-005", Transports: httpOnly, SideEffects: map[string]reports.Verdict{"RES-010@2026-07-28": reports.Fail, "RES-010@2025-11-25": reports.Fail}},
 	{Rule: "HTTP-013", Transports: httpOnly, SideEffects: map[string]reports.Verdict{"CAP-007@2026-07-28": reports.Warn}},
 	{Rule: "HTTP-014", Transports: httpOnly},
 	{Rule: "HTTP-015", Transports: httpOnly},
@@ -362,6 +363,8 @@ var coreBreakCases = []breakCase{
 		"CAP-008@2026-07-28": reports.Untestable, "ERR-008@2026-07-28": reports.Untestable,
 		"STATE-001@2026-07-28": reports.Untestable, "STATE-003@2026-07-28": reports.Warn,
 		"HTTP-024@2026-07-28": reports.Fail, "VER-007@2026-07-28": reports.Warn,
+		// RES-002 lists resources on fresh connections, which the break refuses.
+		"RES-002@2026-07-28": reports.Fail,
 	}},
 	// prompts/list is the fixture's only paginated list: no cursor is left for STATE-003.
 	{Rule: "CAP-006", SideEffects: map[string]reports.Verdict{"STATE-003@2026-07-28": reports.Untestable}},
