@@ -80,8 +80,13 @@ func TestERR002JudgesHTTPHeaderMismatchByIntent(t *testing.T) {
 		f.Transport = harness.TransportHTTP
 		f.HTTP = &harness.HTTPMeta{Status: http.StatusBadRequest}
 	}
+	fs[0].HTTP.Headers = http.Header{"Mcp-Method": {"tools/list"}, "Mcp-Protocol-Version": {"2026-07-28"}}
 	require.NotNil(t, checkDefinedCodes(fs), "headers built from the body cannot mismatch")
 	fs[0].Intentional = true
+	assert.Nil(t, checkDefinedCodes(fs))
+	// A legacy-shaped POST (no MCP headers) fails header validation as much as a mismatch.
+	fs[0].Intentional = false
+	fs[0].HTTP.Headers = http.Header{}
 	assert.Nil(t, checkDefinedCodes(fs))
 	// -32022 for a version the server advertises.
 	fs = msgFrames(
