@@ -297,9 +297,54 @@ var breakTable = joinCases(coreBreakCases, msgBreakCases, httpBreakCases, hdrBre
 func joinCases(parts ...[]breakCase) []breakCase {
 	var out []breakCase
 	for _, p := range parts {
-		out = append(out, p...)
+		for _, bc := range p {
+			if extra := crossAreaEffects[bc.Rule]; len(extra) > 0 {
+				merged := map[string]reports.Verdict{}
+				for k, v := range bc.SideEffects {
+					merged[k] = v
+				}
+				for k, v := range extra {
+					merged[k] = v
+				}
+				bc.SideEffects = merged
+			}
+			out = append(out, bc)
+		}
 	}
 	return out
+}
+
+// Verdict sets shared by crossAreaEffects.
+var (
+	promptsGone = map[string]reports.Verdict{ // prompts/list refused while prompts are declared
+		"CONT-002@2026-07-28": reports.NA, "CONT-004@2026-07-28": reports.NA, "CONT-005@2026-07-28": reports.NA,
+		"CONT-007@2026-07-28": reports.NA, "PROMPT-001@2026-07-28": reports.Fail, "PROMPT-002@2026-07-28": reports.Untestable,
+		"PROMPT-003@2026-07-28": reports.Untestable, "PROMPT-005@2026-07-28": reports.Untestable, "PROMPT-006@2026-07-28": reports.NA,
+	}
+	promptsUndeclared = map[string]reports.Verdict{
+		"CONT-002@2026-07-28": reports.NA, "CONT-004@2026-07-28": reports.NA, "CONT-005@2026-07-28": reports.NA,
+		"CONT-007@2026-07-28": reports.NA, "PROMPT-001@2026-07-28": reports.NA, "PROMPT-002@2026-07-28": reports.NA,
+		"PROMPT-003@2026-07-28": reports.NA, "PROMPT-004@2026-07-28": reports.NA, "PROMPT-005@2026-07-28": reports.NA,
+		"PROMPT-006@2026-07-28": reports.NA,
+	}
+	// The break's target is the prompts/get result the prompt and content rules read.
+	promptResultBroken = map[string]reports.Verdict{
+		"CONT-002@2026-07-28": reports.NA, "CONT-007@2026-07-28": reports.NA, "PROMPT-003@2026-07-28": reports.Fail,
+		"PROMPT-006@2026-07-28": reports.NA,
+	}
+	// The break changes the error for an unknown prompt, which PROMPT-004 judges too.
+	unknownPromptError = map[string]reports.Verdict{"PROMPT-004@2026-07-28": reports.Warn}
+)
+
+// crossAreaEffects are side effects between areas that showed when the areas were merged:
+// break rule -> (rule@revision -> verdict), added to that rule's cases.
+var crossAreaEffects = map[string]map[string]reports.Verdict{
+	"ERR-001": unknownPromptError, "ERR-006": unknownPromptError, "MSG-007": unknownPromptError,
+	"RT-003":  {"PROMPT-003@2026-07-28": reports.Untestable},
+	"MSG-004": promptResultBroken, "MSG-005": promptResultBroken,
+	"LEG-001": {"CONT-006@2025-11-25": reports.NA},
+	"CAP-006": promptsGone, "CAP-003": promptsUndeclared,
+	"ERR-010": {"PROMPT-004@2026-07-28": reports.Warn, "PROMPT-005@2026-07-28": reports.Warn},
 }
 
 var coreBreakCases = []breakCase{
