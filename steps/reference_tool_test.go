@@ -1,4 +1,31 @@
 package steps_test
 
+import "github.com/mcp-conform/mcp-conform/reports"
+
 // toolBreakCases are the break-table entries of tools (TOOL).
-var toolBreakCases = []breakCase{}
+var toolBreakCases = []breakCase{
+	// The untyped inputSchema is also invalid against the Tool schema (LEG-007 validates the
+	// legacy tools/list result).
+	{Rule: "TOOL-001", SideEffects: map[string]reports.Verdict{"SCHEMA-001@2026-07-28": reports.Fail, "SCHEMA-001@2025-11-25": reports.Fail,
+		"LEG-007@2025-11-25": reports.Fail}},
+	{Rule: "TOOL-002"},
+	{Rule: "TOOL-004"},
+	{Rule: "TOOL-005"},
+	{Rule: "TOOL-006"},
+	// META-007 compares two tools/list replies (other ids, another connection): they differ too.
+	{Rule: "TOOL-007", SideEffects: meta007},
+	{Rule: "TOOL-008", SideEffects: meta007},
+	// The string isError is invalid against CallToolResult in both revisions.
+	{Rule: "TOOL-009", SideEffects: map[string]reports.Verdict{"SCHEMA-001@2026-07-28": reports.Fail, "SCHEMA-001@2025-11-25": reports.Fail}},
+	{Rule: "TOOL-010"},
+	{Rule: "TOOL-012"},
+	{Rule: "TOOL-013"},
+	{Rule: "TOOL-014"},
+	{Rule: "TOOL-015"},
+	{Rule: "TOOL-016"},
+	// Without capabilities.resources, resources/list still answers (CAP-002, CAP-007).
+	{Rule: "TOOL-018", SideEffects: map[string]reports.Verdict{"CAP-002@2026-07-28": reports.Fail, "CAP-007@2026-07-28": reports.Warn}},
+	{Rule: "TOOL-019"},
+}
+
+var meta007 = map[string]reports.Verdict{"META-007@2026-07-28": reports.Warn}
