@@ -27,3 +27,22 @@ var toolBreakCases = []breakCase{
 	{Rule: "TOOL-018", SideEffects: map[string]reports.Verdict{"CAP-002@2026-07-28": reports.Fail, "CAP-007@2026-07-28": reports.Warn}},
 	{Rule: "TOOL-019"},
 }
+
+// toolRules26 are the TOOL rules at 2026-07-28: na when a break hides the tools capability
+// (CAP-001).
+var toolRules26 = []string{
+	"TOOL-001@2026-07-28", "TOOL-002@2026-07-28", "TOOL-004@2026-07-28", "TOOL-005@2026-07-28", "TOOL-006@2026-07-28",
+	"TOOL-007@2026-07-28", "TOOL-008@2026-07-28", "TOOL-009@2026-07-28", "TOOL-010@2026-07-28", "TOOL-012@2026-07-28",
+	"TOOL-013@2026-07-28", "TOOL-014@2026-07-28", "TOOL-015@2026-07-28", "TOOL-016@2026-07-28", "TOOL-018@2026-07-28",
+	"TOOL-019@2026-07-28",
+}
+
+// leg007Tool are the side effects of LEG-007 (a legacy tools/list result without tools): TOOL-001
+// fails, the rules that need the list are untestable.
+var leg007Tool = func() map[string]reports.Verdict {
+	m := map[string]reports.Verdict{"SCHEMA-001@2025-11-25": reports.Fail, "TOOL-001@2025-11-25": reports.Fail}
+	for _, r := range []string{"002", "004", "005", "006", "009", "010", "012", "014", "015", "016", "018"} {
+		m["TOOL-"+r+"@2025-11-25"] = reports.Untestable
+	}
+	return m
+}()
