@@ -1,8 +1,800 @@
 package steps
 
-import "github.com/cucumber/godog"
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"regexp"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/cucumber/godog"
+
+	"github.com/mcp-conform/mcp-conform/harness"
+	"github.com/mcp-conform/mcp-conform/reports"
+)
+
+// toolNameRE is the character set server/tools#Tool Names recommends (TOOL-005).
+var toolNameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]*$`)
+
+type toolKey struct{}
+
+// toolWorld is what the tool steps of one scenario pass from their When steps to their Then
+// steps: the tools/list traversals (each with the frames it exchanged, and the error that ended
+// it), and the tools/call exchanges.
+type toolWorld struct {
+	listings []toolListing
+	calls    []toolCall
+	// why says why no call was made (untestable), when calls is empty.
+	why string
+}
+
+type toolListing struct {
+	lt     *listTraversal
+	err    error
+	frames []int
+}
+
+// toolCall is one tools/call the scenario made: the listed tool, the arguments sent, the
+// problem the arguments have on purpose (TOOL-016, "" when valid) and the exchange.
+type toolCall struct {
+	tool    map[string]any
+	args    map[string]any
+	problem string
+	ex      *harness.Exchange
+}
+
+func toolStateOf(ctx context.Context) *toolWorld {
+	st, _ := ctx.Value(toolKey{}).(*toolWorld)
+	if st == nil {
+		st = &toolWorld{}
+	}
+	return st
+}
 
 // registerToolSteps binds the steps of tools (TOOL).
 func registerToolSteps(sc *godog.ScenarioContext) {
-	_ = sc
+	sc.Before(func(ctx context.Context, _ *godog.Scenario) (context.Context, error) {
+		return context.WithValue(ctx, toolKey{}, &toolWorld{}), nil
+	})
+
+	// Listing.
+	step(sc, `^the client lists every tool(?: (\d+) times)?$`, func(ctx context.Context, times string) error {
+		n := 1
+		if times != "" {
+			_, _ = fmt.Sscan(times, &n)
+		}
+		w, st := worldOf(ctx), toolStateOf(ctx)
+		for range n {
+			st.listings = append(st.listings, w.toolListing(ctx))
+		}
+		return nil
+	})
+	step(sc, `^the client lists every tool, calls a harmless fixture tool, lists again, and lists once more on a fresh connection$`, func(ctx context.Context) error {
+		w, st := worldOf(ctx), toolStateOf(ctx)
+		first := w.toolListing(ctx)
+		st.listings = append(st.listings, first)
+		if first.err == nil {
+			for _, t := range first.lt.Items {
+				if name, _ := t["name"].(string); name == w.s.env.fixtureName("test_simple_text") {
+					if _, err := w.callListedTool(ctx, st, t, map[string]any{}, ""); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		st.listings = append(st.listings, w.toolListing(ctx))
+		if err := freshConnection(ctx, w); err != nil {
+			return err
+		}
+		// A client starts a connection with server/discover; the tool set must not depend on it.
+		if err := w.sendMethod(ctx, harmless(w), "", nil, nil); err != nil {
+			return err
+		}
+		st.listings = append(st.listings, w.toolListing(ctx))
+		return nil
+	})
+	step(sc, `^every listed tool is a valid Tool with an object inputSchema$`, func(ctx context.Context) error {
+		return worldOf(ctx).eachListedTool(ctx, true, "every listed tool to be a Tool whose inputSchema is an object of type \"object\"", func(t map[string]any, raw json.RawMessage) string {
+			if err := worldOf(ctx).validateAt(raw, "", "Tool", nil); err != nil {
+				var m *Mismatch
+				if errors.As(err, &m) {
+					return m.Actual
+				}
+				return err.Error()
+			}
+			schema, ok := t["inputSchema"].(map[string]any)
+			if !ok {
+				return "inputSchema " + jsonText(t["inputSchema"]) + " is not an object"
+			}
+			if schema["type"] != "object" {
+				return `inputSchema has type ` + jsonText(schema["type"]) + `, not "object"`
+			}
+			return ""
+		})
+	})
+	step(sc, `^every listed tool's inputSchema and outputSchema compile as JSON Schema$`, func(ctx context.Context) error {
+		return worldOf(ctx).eachListedTool(ctx, false, "every inputSchema and outputSchema to compile as JSON Schema of its dialect", func(t map[string]any, raw json.RawMessage) string {
+			var members map[string]json.RawMessage
+			_ = json.Unmarshal(raw, &members)
+			for _, key := range []string{"inputSchema", "outputSchema"} {
+				s, ok := members[key]
+				if !ok || (key == "outputSchema" && string(s) == "null") {
+					continue
+				}
+				if _, err := compileToolSchema(s); err != nil {
+					return key + " does not compile: " + err.Error()
+				}
+			}
+			return ""
+		})
+	})
+	step(sc, `^every listed tool name is 1 to 128 characters long$`, func(ctx context.Context) error {
+		return worldOf(ctx).eachListedTool(ctx, false, "every tool name to have 1 to 128 characters", func(t map[string]any, _ json.RawMessage) string {
+			name, _ := t["name"].(string)
+			if n := utf8.RuneCountInString(name); n < 1 || n > 128 {
+				return fmt.Sprintf("the name has %d characters", n)
+			}
+			return ""
+		})
+	})
+	step(sc, `^every listed tool name uses only ASCII letters, digits, underscore, hyphen and dot$`, func(ctx context.Context) error {
+		return worldOf(ctx).eachListedTool(ctx, false, "every tool name to use only A-Z a-z 0-9 _ - .", func(t map[string]any, _ json.RawMessage) string {
+			name, _ := t["name"].(string)
+			if !toolNameRE.MatchString(name) {
+				return "the name has characters outside A-Z a-z 0-9 _ - ."
+			}
+			return ""
+		})
+	})
+	step(sc, `^no two listed tools have the same name$`, func(ctx context.Context) error {
+		seen := map[string]bool{}
+		return worldOf(ctx).eachListedTool(ctx, false, "every tool name to be unique", func(t map[string]any, _ json.RawMessage) string {
+			name, _ := t["name"].(string)
+			if seen[name] {
+				return "the name is listed more than once"
+			}
+			seen[name] = true
+			return ""
+		})
+	})
+	step(sc, `^every listed tool without parameters declares additionalProperties false$`, func(ctx context.Context) error {
+		return worldOf(ctx).eachListedTool(ctx, false, `the inputSchema of every tool without parameters to be {"type":"object","additionalProperties":false}`, func(t map[string]any, _ json.RawMessage) string {
+			schema, ok := t["inputSchema"].(map[string]any)
+			if !ok || !noParameters(schema) {
+				return ""
+			}
+			if schema["additionalProperties"] != false {
+				return "it takes no parameters and its inputSchema is " + jsonText(schema)
+			}
+			return ""
+		})
+	})
+	step(sc, `^every tool listing has the same names in the same order$`, wc(func(ctx context.Context, w *world) error {
+		return w.compareListings(ctx, true)
+	}))
+	step(sc, `^every tool listing has the same set of names$`, wc(func(ctx context.Context, w *world) error {
+		return w.compareListings(ctx, false)
+	}))
+
+	// Calling.
+	step(sc, `^the client calls each tool it may call( that declares an outputSchema)?$`, func(ctx context.Context, withOutput string) error {
+		return worldOf(ctx).callEachTool(ctx, toolStateOf(ctx), withOutput != "")
+	})
+	step(sc, `^the client calls each tool it may call with arguments its inputSchema rejects$`, wc(func(ctx context.Context, w *world) error {
+		return w.callWithInvalidArgs(ctx, toolStateOf(ctx))
+	}))
+	step(sc, `^the client calls the fixture tool "([^"]+)" with empty arguments$`, func(ctx context.Context, fixture string) error {
+		w, st := worldOf(ctx), toolStateOf(ctx)
+		l := w.toolListing(ctx)
+		if l.err != nil {
+			st.why = "tools/list failed: " + l.err.Error()
+			return nil
+		}
+		name := w.s.env.fixtureName(fixture)
+		for _, t := range l.lt.Items {
+			if t["name"] == name {
+				_, err := w.callListedTool(ctx, st, t, map[string]any{}, "")
+				return err
+			}
+		}
+		st.why = fmt.Sprintf("no tool %q", name)
+		return nil
+	})
+	step(sc, `^the client calls the unknown tool$`, wc(func(ctx context.Context, w *world) error {
+		return w.sendParams(ctx, "tools/call", map[string]any{"name": unknownToolName, "arguments": map[string]any{}}, nil, false)
+	}))
+	step(sc, `^the client sends a tools/call whose (arguments are a string|name is missing)$`, func(ctx context.Context, how string) error {
+		w, st := worldOf(ctx), toolStateOf(ctx)
+		if how == "name is missing" {
+			return w.sendParams(ctx, "tools/call", map[string]any{"arguments": map[string]any{}}, nil, true)
+		}
+		// A server that ignored the malformed arguments would run the tool: name one it may call.
+		l := w.toolListing(ctx)
+		if l.err != nil {
+			return w.setSkip(reports.Untestable, "tools/list failed: "+l.err.Error())
+		}
+		tool, why := w.callableTool(l.lt.Items)
+		if tool == nil {
+			return w.setSkip(reports.Untestable, why)
+		}
+		st.calls = append(st.calls, toolCall{tool: tool})
+		return w.sendParams(ctx, "tools/call", map[string]any{"name": tool["name"], "arguments": "x"}, nil, true)
+	})
+	step(sc, `^the response is the JSON-RPC error -32602 for a malformed tools/call$`, wc(func(ctx context.Context, w *world) error {
+		msg, err := w.responseMessage()
+		if err != nil {
+			return err
+		}
+		if msg.Kind == harness.KindError && msg.Error.Code == codeInvalidParamsTool {
+			return nil
+		}
+		// Over HTTP a call without a name also lacks the Mcp-Name header: -32020 is as good.
+		if msg.Kind == harness.KindError && msg.Error.Code == -32020 && w.s.env.cfg.Transport == harness.TransportHTTP && w.last.Sent != nil {
+			var sent struct {
+				Params map[string]json.RawMessage `json:"params"`
+			}
+			if json.Unmarshal(w.last.Sent.Raw, &sent) == nil && sent.Params != nil && sent.Params["name"] == nil {
+				return nil
+			}
+		}
+		actual := describe(msg)
+		if msg.Kind == harness.KindResult {
+			actual = "a result: " + short(msg.Result)
+		}
+		return &Mismatch{Expected: "JSON-RPC error -32602 (the request does not match CallToolRequest)", Actual: actual, Frames: w.lastSeqs()}
+	}))
+	step(sc, `^every tool call result validates as CallToolResult$`, wc(func(ctx context.Context, w *world) error {
+		st := toolStateOf(ctx)
+		judged := 0
+		for _, c := range st.calls {
+			msg := responseOf(c.ex)
+			if msg == nil || msg.Kind != harness.KindResult || inputRequired(msg) {
+				continue
+			}
+			judged++
+			if err := w.validateAt(msg.Raw, "/result", "CallToolResult", exchangeSeqs(c.ex)); err != nil {
+				if m, ok := err.(*Mismatch); ok {
+					m.Expected += " (tool " + toolName(c.tool) + ")"
+				}
+				return err
+			}
+		}
+		if judged == 0 {
+			return w.setSkip(reports.Untestable, st.noCalls("no tools/call completed"))
+		}
+		return nil
+	}))
+	step(sc, `^every successful result carries structuredContent valid against the tool's outputSchema$`, wc(func(ctx context.Context, w *world) error {
+		return w.expectStructured(toolStateOf(ctx))
+	}))
+	step(sc, `^every result with structuredContent also carries it serialized in a text block$`, wc(func(ctx context.Context, w *world) error {
+		return w.expectSerialized(toolStateOf(ctx))
+	}))
+	step(sc, `^the tool call result has isError true$`, wc(func(ctx context.Context, w *world) error {
+		st := toolStateOf(ctx)
+		if len(st.calls) == 0 {
+			return w.setSkip(reports.Untestable, st.noCalls("the tool was not called"))
+		}
+		c := st.calls[len(st.calls)-1]
+		msg := responseOf(c.ex)
+		switch {
+		case msg == nil:
+			return &Mismatch{Expected: "a result with isError: true", Actual: describeExchange(c.ex), Frames: exchangeSeqs(c.ex)}
+		case msg.Kind != harness.KindResult:
+			return &Mismatch{Expected: "a tool execution error (a result with isError: true)", Actual: describe(msg), Frames: exchangeSeqs(c.ex)}
+		}
+		var r struct {
+			IsError any `json:"isError"`
+		}
+		_ = json.Unmarshal(msg.Result, &r)
+		if r.IsError != true {
+			return &Mismatch{Expected: "a result with isError: true", Actual: "isError " + jsonText(r.IsError), Frames: exchangeSeqs(c.ex)}
+		}
+		return nil
+	}))
+	step(sc, `^no call with invalid arguments succeeds$`, wc(func(ctx context.Context, w *world) error {
+		return w.expectRejected(toolStateOf(ctx))
+	}))
+	step(sc, `^if a tool result embeds a resource, the server declares the "resources" capability$`, wc(func(ctx context.Context, w *world) error {
+		return w.expectResourcesDeclared(toolStateOf(ctx))
+	}))
+}
+
+// codeInvalidParamsTool is JSON-RPC Invalid params, the spec's example code for an unknown
+// tool and a malformed tools/call.
+const codeInvalidParamsTool = -32602
+
+// toolListing lists every tool on the scenario's connection and keeps the frames it exchanged.
+func (w *world) toolListing(ctx context.Context) toolListing {
+	before := len(w.exchanges)
+	lt, err := w.listAll(ctx, "tools/list", "tools")
+	var frames []int
+	for _, ex := range w.exchanges[before:] {
+		frames = append(frames, exchangeSeqs(ex)...)
+	}
+	return toolListing{lt: lt, err: err, frames: frames}
+}
+
+// listingErr turns the error of a listing into the scenario's outcome: strict (the rule is
+// about the listing itself) keeps a Mismatch, otherwise the rule is untestable.
+func (w *world) listingErr(l toolListing, strict bool) error {
+	var m *Mismatch
+	var refused *listRefused
+	switch {
+	case errors.As(l.err, &m):
+		if strict {
+			return m
+		}
+		return w.setSkip(reports.Untestable, "tools/list did not give a valid list: "+m.Error())
+	case errors.As(l.err, &refused):
+		if strict {
+			return &Mismatch{Expected: "a tools/list result (the server declares tools)", Actual: refused.Error(), Frames: refused.Frames}
+		}
+		return w.setSkip(reports.Untestable, "tools/list failed: "+refused.Error())
+	}
+	return l.err
+}
+
+// eachListedTool runs check on every tool of the scenario's first listing; the first problem
+// is a Mismatch naming the tool.
+func (w *world) eachListedTool(ctx context.Context, strict bool, expected string, check func(t map[string]any, raw json.RawMessage) string) error {
+	st := toolStateOf(ctx)
+	if len(st.listings) == 0 {
+		return fmt.Errorf("feature bug: no tools/list before this step")
+	}
+	l := st.listings[0]
+	if l.err != nil {
+		return w.listingErr(l, strict)
+	}
+	for i, t := range l.lt.Items {
+		if problem := check(t, l.lt.Raw[i]); problem != "" {
+			return &Mismatch{Expected: expected, Actual: fmt.Sprintf("tool %s: %s", toolName(t), problem), Frames: l.frames}
+		}
+	}
+	return nil
+}
+
+// noParameters reports whether an inputSchema declares no parameters: no properties (or an
+// empty object), nothing required, and no composition or pattern keywords that could admit some.
+func noParameters(schema map[string]any) bool {
+	if props, ok := schema["properties"]; ok {
+		if m, isObj := props.(map[string]any); !isObj || len(m) > 0 {
+			return false
+		}
+	}
+	// additionalProperties true or a schema: the tool takes open-ended parameters.
+	if ap, ok := schema["additionalProperties"]; ok && ap != false {
+		return false
+	}
+	for _, k := range []string{"required", "patternProperties", "allOf", "anyOf", "oneOf", "$ref", "if", "dependentSchemas", "unevaluatedProperties"} {
+		if _, ok := schema[k]; ok {
+			return false
+		}
+	}
+	return true
+}
+
+// compareListings compares the names of every listing of the scenario: in order (TOOL-007) or
+// as sets (TOOL-008).
+func (w *world) compareListings(ctx context.Context, ordered bool) error {
+	st := toolStateOf(ctx)
+	if len(st.listings) < 2 {
+		return fmt.Errorf("feature bug: fewer than two tools/list traversals before this step")
+	}
+	if st.listings[0].err != nil {
+		return w.listingErr(st.listings[0], false)
+	}
+	first := listingNames(st.listings[0].lt)
+	for i, l := range st.listings[1:] {
+		if l.err != nil {
+			return w.listingErr(l, true)
+		}
+		names := listingNames(l.lt)
+		frames := append(append([]int{}, st.listings[0].frames...), l.frames...)
+		if ordered {
+			if !reflect.DeepEqual(first, names) {
+				return &Mismatch{Expected: "the same tool names in the same order in every listing", Actual: fmt.Sprintf("listing 1: %s; listing %d: %s", strings.Join(first, ", "), i+2, strings.Join(names, ", ")), Frames: frames}
+			}
+			continue
+		}
+		if only1, only2 := setDiff(first, names), setDiff(names, first); len(only1)+len(only2) > 0 {
+			return &Mismatch{Expected: "the same set of tools in every listing (same connection after a call, and a fresh connection)",
+				Actual: fmt.Sprintf("listing %d lacks [%s] and adds [%s]", i+2, strings.Join(only1, ", "), strings.Join(only2, ", ")), Frames: frames}
+		}
+	}
+	return nil
+}
+
+func listingNames(lt *listTraversal) []string {
+	out := make([]string, 0, len(lt.Items))
+	for _, t := range lt.Items {
+		out = append(out, toolName(t))
+	}
+	return out
+}
+
+// setDiff returns the names in a that are not in b, sorted.
+func setDiff(a, b []string) []string {
+	in := map[string]bool{}
+	for _, n := range b {
+		in[n] = true
+	}
+	var out []string
+	for _, n := range a {
+		if !in[n] {
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func toolName(t map[string]any) string {
+	if name, ok := t["name"].(string); ok {
+		return fmt.Sprintf("%q", name)
+	}
+	return jsonText(t["name"])
+}
+
+// callBlocker says why the suite does not call a listed tool: the call policy, an x-mcp-header
+// parameter over HTTP (the call would need Mcp-Param headers), or "" when it may be called.
+func (w *world) callBlocker(t map[string]any) string {
+	if ok, why := w.s.env.mayCall(t); !ok {
+		return why
+	}
+	if w.s.env.cfg.Transport == harness.TransportHTTP {
+		if b, _ := json.Marshal(t["inputSchema"]); strings.Contains(string(b), `"x-mcp-header"`) {
+			return fmt.Sprintf("tool %s has x-mcp-header parameters", toolName(t))
+		}
+	}
+	return ""
+}
+
+// callableTool returns the first listed tool the suite may call, or why there is none.
+func (w *world) callableTool(tools []map[string]any) (map[string]any, string) {
+	var why []string
+	for _, t := range tools {
+		if b := w.callBlocker(t); b == "" {
+			return t, ""
+		} else if len(why) < 3 {
+			why = append(why, b)
+		}
+	}
+	return nil, "no listed tool may be called (fixture tools: " + strings.Join(FixtureTools, ", ") + ")" + joinWhy(why)
+}
+
+func joinWhy(why []string) string {
+	if len(why) == 0 {
+		return ""
+	}
+	return ": " + strings.Join(why, "; ")
+}
+
+// callListedTool calls tool with args (problem: what is wrong with them on purpose, "" when
+// they are meant to be valid) and records the call.
+func (w *world) callListedTool(ctx context.Context, st *toolWorld, tool, args map[string]any, problem string) (*harness.Exchange, error) {
+	if err := w.sendParams(ctx, "tools/call", map[string]any{"name": tool["name"], "arguments": args}, nil, false); err != nil {
+		return nil, err
+	}
+	st.calls = append(st.calls, toolCall{tool: tool, args: args, problem: problem, ex: w.last})
+	return w.last, nil
+}
+
+// callEachTool lists the tools and calls, with arguments filling their required properties,
+// each one the call policy allows (only those declaring an outputSchema when withOutput).
+func (w *world) callEachTool(ctx context.Context, st *toolWorld, withOutput bool) error {
+	l := w.toolListing(ctx)
+	st.listings = append(st.listings, l)
+	if l.err != nil {
+		st.why = "tools/list failed: " + l.err.Error()
+		return nil
+	}
+	var why []string
+	candidates := 0
+	for _, t := range l.lt.Items {
+		if withOutput && t["outputSchema"] == nil {
+			continue
+		}
+		candidates++
+		if b := w.callBlocker(t); b != "" {
+			why = append(why, b)
+			continue
+		}
+		raw, _ := json.Marshal(t["inputSchema"])
+		args, ok := fixtureArgs(raw)
+		if !ok {
+			why = append(why, fmt.Sprintf("tool %s has required arguments the suite cannot fill", toolName(t)))
+			continue
+		}
+		if _, err := w.callListedTool(ctx, st, t, args, ""); err != nil {
+			return err
+		}
+	}
+	switch {
+	case withOutput && candidates == 0:
+		return w.setSkip(reports.NA, "no listed tool declares an outputSchema")
+	case len(st.calls) == 0:
+		if len(why) > 3 {
+			why = append(why[:3], fmt.Sprintf("and %d more", len(why)-3))
+		}
+		st.why = "no listed tool was called" + joinWhy(why)
+	}
+	return nil
+}
+
+func (st *toolWorld) noCalls(fallback string) string {
+	if st.why != "" {
+		return st.why
+	}
+	return fallback
+}
+
+func inputRequired(msg *harness.Message) bool {
+	var r struct {
+		ResultType string `json:"resultType"`
+	}
+	_ = json.Unmarshal(msg.Result, &r)
+	return r.ResultType == "input_required"
+}
+
+// completedResult returns the members of a call's result, nil when it was no completed result.
+func completedResult(c toolCall) (map[string]json.RawMessage, *harness.Message) {
+	msg := responseOf(c.ex)
+	if msg == nil || msg.Kind != harness.KindResult || inputRequired(msg) {
+		return nil, msg
+	}
+	var r map[string]json.RawMessage
+	_ = json.Unmarshal(msg.Result, &r)
+	return r, msg
+}
+
+// expectStructured is TOOL-010: each completed result of a tool with an outputSchema carries a
+// structuredContent that validates against it (a tool error without one is only a warning).
+func (w *world) expectStructured(st *toolWorld) error {
+	judged := 0
+	var warn *Mismatch
+	for _, c := range st.calls {
+		r, _ := completedResult(c)
+		if r == nil {
+			continue
+		}
+		raw, _ := json.Marshal(c.tool["outputSchema"])
+		schema, err := compileToolSchema(raw)
+		if err != nil {
+			continue // TOOL-002 judges the schema
+		}
+		judged++
+		sc, present := r["structuredContent"]
+		isError := string(r["isError"]) == "true"
+		switch {
+		case !present && isError:
+			if warn == nil {
+				warn = &Mismatch{Expected: "structuredContent in every result of tool " + toolName(c.tool) + ", which declares an outputSchema", Actual: "an isError result without structuredContent", Grade: reports.Warn, Frames: exchangeSeqs(c.ex)}
+			}
+		case !present:
+			return &Mismatch{Expected: "structuredContent in the result of tool " + toolName(c.tool) + ", which declares an outputSchema", Actual: "no structuredContent", Frames: exchangeSeqs(c.ex)}
+		default:
+			if problem := validateAgainst(schema, sc); problem != "" {
+				return &Mismatch{Expected: "structuredContent valid against the outputSchema of tool " + toolName(c.tool), Actual: short(sc) + ": " + problem, Frames: exchangeSeqs(c.ex)}
+			}
+		}
+	}
+	if warn != nil {
+		return warn
+	}
+	if judged == 0 {
+		return w.setSkip(reports.Untestable, st.noCalls("no call of a tool with a compilable outputSchema completed"))
+	}
+	return nil
+}
+
+// expectSerialized is TOOL-012: a result with structuredContent has a text block whose text is
+// the same JSON value.
+func (w *world) expectSerialized(st *toolWorld) error {
+	judged, declared := 0, false
+	for _, c := range st.calls {
+		declared = declared || c.tool["outputSchema"] != nil
+		r, _ := completedResult(c)
+		sc, ok := r["structuredContent"]
+		if !ok {
+			continue
+		}
+		judged++
+		var want any
+		_ = json.Unmarshal(sc, &want)
+		var blocks []struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		}
+		_ = json.Unmarshal(r["content"], &blocks)
+		found := false
+		for _, b := range blocks {
+			var got any
+			if b.Type == "text" && json.Unmarshal([]byte(b.Text), &got) == nil && reflect.DeepEqual(got, want) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return &Mismatch{Expected: "a text block holding the serialized structuredContent of tool " + toolName(c.tool), Actual: "content " + short(r["content"]), Frames: exchangeSeqs(c.ex)}
+		}
+	}
+	if judged == 0 {
+		if !declared && st.why == "" {
+			return w.setSkip(reports.NA, "no tool result the suite obtained carries structuredContent")
+		}
+		return w.setSkip(reports.Untestable, st.noCalls("no tool result the suite obtained carries structuredContent"))
+	}
+	return nil
+}
+
+// invalidArgs builds arguments that the tool's compiled inputSchema rejects: a required
+// argument missing, a property of the wrong type, or an unexpected property, in that order of
+// preference after the wrong type. problem says what is wrong; ok is false when none is found.
+func invalidArgs(schemaRaw []byte) (args map[string]any, problem string, ok bool) {
+	schema, err := compileToolSchema(schemaRaw)
+	if err != nil {
+		return nil, "", false
+	}
+	var s struct {
+		Properties map[string]struct {
+			Type any `json:"type"`
+		} `json:"properties"`
+	}
+	_ = json.Unmarshal(schemaRaw, &s)
+	base, filled := fixtureArgs(schemaRaw)
+	rejects := func(a map[string]any) bool {
+		b, _ := json.Marshal(a)
+		return validateAgainst(schema, b) != ""
+	}
+	if filled {
+		names := make([]string, 0, len(s.Properties))
+		for n := range s.Properties {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			var wrong any
+			switch s.Properties[n].Type {
+			case "string":
+				wrong = 42
+			case "integer", "number", "boolean", "object", "array":
+				wrong = "mcp-conform"
+			default:
+				continue
+			}
+			a := map[string]any{}
+			for k, v := range base {
+				a[k] = v
+			}
+			a[n] = wrong
+			if rejects(a) {
+				return a, fmt.Sprintf("argument %q has the wrong type", n), true
+			}
+		}
+	}
+	if empty := map[string]any{}; rejects(empty) {
+		return empty, "a required argument is missing", true
+	}
+	extra := map[string]any{"mcpconform_unexpected": true}
+	for k, v := range base {
+		extra[k] = v
+	}
+	if rejects(extra) {
+		return extra, "an argument the inputSchema does not allow", true
+	}
+	return nil, "", false
+}
+
+// callWithInvalidArgs calls every tool the policy allows with arguments its inputSchema rejects.
+func (w *world) callWithInvalidArgs(ctx context.Context, st *toolWorld) error {
+	l := w.toolListing(ctx)
+	if l.err != nil {
+		return w.setSkip(reports.Untestable, "tools/list failed: "+l.err.Error())
+	}
+	var why []string
+	for _, t := range l.lt.Items {
+		if b := w.callBlocker(t); b != "" {
+			why = append(why, b)
+			continue
+		}
+		raw, _ := json.Marshal(t["inputSchema"])
+		args, problem, ok := invalidArgs(raw)
+		if !ok {
+			why = append(why, fmt.Sprintf("the inputSchema of tool %s accepts every argument set the suite tries", toolName(t)))
+			continue
+		}
+		if _, err := w.callListedTool(ctx, st, t, args, problem); err != nil {
+			return err
+		}
+	}
+	if len(st.calls) == 0 {
+		if len(why) > 3 {
+			why = append(why[:3], fmt.Sprintf("and %d more", len(why)-3))
+		}
+		return w.setSkip(reports.Untestable, "no tool could be called with invalid arguments"+joinWhy(why))
+	}
+	return nil
+}
+
+// expectRejected is TOOL-016: every call with invalid arguments got a tool execution error
+// (isError: true) or -32602; another JSON-RPC error is a warning.
+func (w *world) expectRejected(st *toolWorld) error {
+	var warn *Mismatch
+	for _, c := range st.calls {
+		msg := responseOf(c.ex)
+		what := fmt.Sprintf("tool %s called with %s (%s)", toolName(c.tool), jsonText(c.args), c.problem)
+		switch {
+		case msg == nil:
+			return &Mismatch{Expected: "the " + what + " to be rejected", Actual: describeExchange(c.ex), Frames: exchangeSeqs(c.ex)}
+		case msg.Kind == harness.KindError:
+			if msg.Error.Code != codeInvalidParamsTool && warn == nil {
+				warn = &Mismatch{Expected: "the " + what + " to be rejected with isError: true or -32602", Actual: describe(msg), Grade: reports.Warn, Frames: exchangeSeqs(c.ex)}
+			}
+		case msg.Kind == harness.KindResult:
+			if inputRequired(msg) {
+				continue
+			}
+			var r struct {
+				IsError any `json:"isError"`
+			}
+			_ = json.Unmarshal(msg.Result, &r)
+			if r.IsError != true {
+				return &Mismatch{Expected: "the " + what + " to be rejected (isError: true or -32602)", Actual: "a successful result: " + short(msg.Result), Frames: exchangeSeqs(c.ex)}
+			}
+		default:
+			return &Mismatch{Expected: "the " + what + " to be rejected", Actual: describe(msg), Frames: exchangeSeqs(c.ex)}
+		}
+	}
+	if warn != nil {
+		return warn
+	}
+	return nil
+}
+
+// expectResourcesDeclared is TOOL-018: a tool result with an embedded resource block comes from
+// a server declaring resources.
+func (w *world) expectResourcesDeclared(st *toolWorld) error {
+	for _, c := range st.calls {
+		r, _ := completedResult(c)
+		var blocks []struct {
+			Type string `json:"type"`
+		}
+		_ = json.Unmarshal(r["content"], &blocks)
+		for _, b := range blocks {
+			if b.Type != "resource" {
+				continue
+			}
+			if !w.declares("resources") {
+				return &Mismatch{Expected: "the resources capability declared by a server whose tool " + toolName(c.tool) + " embeds resources",
+					Actual: "capabilities without resources", Frames: exchangeSeqs(c.ex)}
+			}
+			return nil
+		}
+	}
+	fixture := w.s.env.fixtureName("test_embedded_resource")
+	for _, c := range st.calls {
+		if c.tool["name"] == fixture {
+			return w.setSkip(reports.NA, "no tool result the suite obtained embeds a resource")
+		}
+	}
+	if len(st.listings) > 0 && st.listings[0].lt != nil {
+		for _, t := range st.listings[0].lt.Items {
+			if t["name"] == fixture {
+				return w.setSkip(reports.Untestable, fmt.Sprintf("no tool result the suite obtained embeds a resource, and tool %q was not called%s", fixture, whyClause(st.why)))
+			}
+		}
+	}
+	return w.setSkip(reports.Untestable, fmt.Sprintf("no tool result the suite obtained embeds a resource, and the server has no tool %q", fixture))
+}
+
+func whyClause(why string) string {
+	if why == "" {
+		return ""
+	}
+	return " (" + why + ")"
 }

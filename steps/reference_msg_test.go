@@ -44,10 +44,12 @@ var msgBreakCases = []breakCase{
 	{Rule: "RT-004"},
 	{Rule: "ERR-001"},
 	// The schema's MissingRequiredClientCapabilityError requires the data the break leaves out.
-	{Rule: "ERR-002", SideEffects: with(schema26, "ERR-008@2026-07-28", reports.Fail)},
+	// The unknown-tool error is no longer -32602 either (TOOL-013).
+	{Rule: "ERR-002", SideEffects: with(schema26, "ERR-008@2026-07-28", reports.Fail, "TOOL-013@2026-07-28", reports.Warn)},
 	{Rule: "ERR-003"},
 	// RES-004 reads a missing resource too and wants -32602.
 	{Rule: "ERR-004", SideEffects: map[string]reports.Verdict{"RES-004@2026-07-28": reports.Fail}},
-	{Rule: "ERR-005"},
+	// The unknown-tool error is no longer -32602 (TOOL-013).
+	{Rule: "ERR-005", SideEffects: map[string]reports.Verdict{"TOOL-013@2026-07-28": reports.Warn}},
 	{Rule: "ERR-006"},
 }

@@ -11,11 +11,13 @@ var stateBreakCases = []breakCase{
 	{Rule: "ERR-008"},
 	// CAP-007 sees the undeclared feature's list method succeed.
 	// The x-mcp-header checks judge the tools of a server that declares tools.
-	{Rule: "CAP-001", SideEffects: withNA(cap007, "HDR-010@2026-07-28", "HDR-011@2026-07-28", "HDR-012@2026-07-28",
+	// The TOOL rules are na without the tools capability (toolRules26).
+	{Rule: "CAP-001", SideEffects: withNA(withNA(cap007, "HDR-010@2026-07-28", "HDR-011@2026-07-28", "HDR-012@2026-07-28",
 		"HDR-013@2026-07-28", "HDR-014@2026-07-28", "HDR-015@2026-07-28", "HDR-016@2026-07-28", "HDR-017@2026-07-28",
-		"HDR-018@2026-07-28", "HDR-019@2026-07-28")},
-	// The resource rules become na at 2026-07-28.
-	{Rule: "CAP-002", SideEffects: withVerdicts(cap007, resNA)},
+		"HDR-018@2026-07-28", "HDR-019@2026-07-28"), toolRules26...)},
+	// The resource rules become na at 2026-07-28; test_embedded_resource now comes from a server
+	// without the resources capability (TOOL-018).
+	{Rule: "CAP-002", SideEffects: withVerdicts(cap007, resNA, map[string]reports.Verdict{"TOOL-018@2026-07-28": reports.Warn})},
 	{Rule: "CAP-003", SideEffects: cap007},
 	// CAP-007 and CMPL-004 call completion/complete too, and get the result instead of -32601;
 	// the other completion rules become na.

@@ -420,6 +420,7 @@ var coreBreakCases = []breakCase{
 	{Rule: "LEG-001", SideEffects: schema25},
 	{Rule: "LEG-002"},
 	{Rule: "LEG-003"},
-	{Rule: "LEG-007", SideEffects: schema25},
+	// Without a tools array the TOOL rules have nothing to judge at 2025-11-25 (leg007Tool).
+	{Rule: "LEG-007", SideEffects: leg007Tool},
 	{Rule: "LEG-012"},
 }
