@@ -175,7 +175,6 @@ const hdrOmit = "\x00omit"
 // pageCap bounds how many pages of a list the hdr steps follow.
 const pageCap = 20
 
-
 func hdrStep(fn func(context.Context, *world, *hdrState) error) func(context.Context) error {
 	return func(ctx context.Context) error {
 		st, ok := ctx.Value(hdrKey{}).(*hdrState)

@@ -401,7 +401,7 @@ func (w *world) compareListings(ctx context.Context, ordered bool) error {
 			}
 			continue
 		}
-		if only1, only2 := setDiff(first, names), setDiff(names, first); len(only1)+len(only2) > 0 {
+		if only1, only2 := namesMissing(first, names), namesMissing(names, first); len(only1)+len(only2) > 0 {
 			return &Mismatch{Expected: "the same set of tools in every listing (same connection after a call, and a fresh connection)",
 				Actual: fmt.Sprintf("listing %d lacks [%s] and adds [%s]", i+2, strings.Join(only1, ", "), strings.Join(only2, ", ")), Frames: frames}
 		}
@@ -418,7 +418,7 @@ func listingNames(lt *listTraversal) []string {
 }
 
 // setDiff returns the names in a that are not in b, sorted.
-func setDiff(a, b []string) []string {
+func namesMissing(a, b []string) []string {
 	in := map[string]bool{}
 	for _, n := range b {
 		in[n] = true
