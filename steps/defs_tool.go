@@ -417,7 +417,7 @@ func listingNames(lt *listTraversal) []string {
 	return out
 }
 
-// setDiff returns the names in a that are not in b, sorted.
+// namesMissing returns the names in a that are not in b, sorted.
 func namesMissing(a, b []string) []string {
 	in := map[string]bool{}
 	for _, n := range b {
