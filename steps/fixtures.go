@@ -16,6 +16,7 @@ var (
 	FixtureTools = []string{
 		"test_simple_text", "test_image_content", "test_audio_content", "test_embedded_resource",
 		"test_multiple_content_types", "test_error_handling", "json_schema_2020_12_tool",
+		"test_tool_with_logging",
 	}
 	// FixturePrompts are the fixture prompt names.
 	FixturePrompts = []string{
