@@ -11,20 +11,40 @@ func init() {
 	}
 }
 
+// modernOnlyDEP are the side effects of the DEP-001 and DEP-002 breaks, which make the fixture
+// modern-only: the modern-only rules apply, the other DEP adoption rule passes, and the logging
+// rules that need the capability become na unless the break declares it (DEP-001).
+func modernOnlyDEP(rule string) map[string]reports.Verdict {
+	m := modernOnlySide(map[string]reports.Verdict{"VER-003@2026-07-28": reports.Pass, "VER-004@2026-07-28": reports.Pass})
+	other := map[string]string{"DEP-001": "DEP-002", "DEP-002": "DEP-001"}[rule]
+	m[other+"@2026-07-28"] = reports.Pass
+	if rule == "DEP-002" {
+		m["LOG-002@2026-07-28"], m["LOG-004@2026-07-28"] = reports.NA, reports.NA
+	}
+	return m
+}
+
+// taskSide are the side effects of a task handle in a tools/call result: a resultType outside
+// the core set (RT-004) and a result that is no CallToolResult (SCHEMA-001).
+var taskSide = map[string]reports.Verdict{"RT-004@2026-07-28": reports.Fail, "SCHEMA-001@2026-07-28": reports.Fail}
+
 // logextBreakCases are the break-table entries of logging, extensions and deprecations (LOG, EXT, DEP).
 var logextBreakCases = []breakCase{
-	{Rule: "LOG-001"},
+	// HTTP-007 also checks that log messages on a request's stream were asked for.
+	{Rule: "LOG-001", SideEffects: map[string]reports.Verdict{"HTTP-007@2026-07-28": reports.Fail}},
 	{Rule: "LOG-002"},
-	{Rule: "LOG-003"},
+	// stdio: the subscriptionId names no open subscription (STDIO-004).
+	{Rule: "LOG-003", SideEffects: map[string]reports.Verdict{"STDIO-004@2026-07-28": reports.Fail}},
 	{Rule: "LOG-004"},
 	{Rule: "LOG-005", SideEffects: schema26},
 	{Rule: "EXT-001"},
-	{Rule: "EXT-002", SideEffects: schema26},
-	{Rule: "EXT-003"},
+	// Settings that are no object break the ServerCapabilities schema.
+	{Rule: "EXT-002", SideEffects: with(schema26, "CAP-009@2026-07-28", reports.Fail, "DISC-002@2026-07-28", reports.Fail)},
+	{Rule: "EXT-003", SideEffects: taskSide},
 	{Rule: "EXT-004"},
-	{Rule: "EXT-005"},
-	{Rule: "DEP-001", SideEffects: modernOnlySide(nil)},
-	{Rule: "DEP-002", Transports: httpOnly, SideEffects: modernOnlySide(nil)},
+	{Rule: "EXT-005", SideEffects: with(taskSide, "EXT-003@2026-07-28", reports.Fail)},
+	{Rule: "DEP-001", SideEffects: modernOnlyDEP("DEP-001")},
+	{Rule: "DEP-002", Transports: httpOnly, SideEffects: modernOnlyDEP("DEP-002")},
 	// The fixture also serves earlier revisions: serving a removed method is noted, not failed.
 	{Rule: "DEP-003", Verdict: reports.Info},
 	{Rule: "DEP-004"},
