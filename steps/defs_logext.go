@@ -36,21 +36,11 @@ const (
 var logLevels = map[string]int{"debug": 0, "info": 1, "notice": 2, "warning": 3, "error": 4, "critical": 5, "alert": 6, "emergency": 7}
 
 // removedMethods are the requests of earlier revisions that 2026-07-28 no longer defines in the
-// core protocol (changelog#Major changes 4, 5 and 6). tasks/get and tasks/cancel belong to the
-// tasks extension and are skipped when the server advertises it.
-var removedMethods = []struct {
-	method string
-	params map[string]any
-}{
-	{"ping", nil},
-	{"logging/setLevel", map[string]any{"level": "debug"}},
-	{"resources/subscribe", map[string]any{"uri": "test://static-text"}},
-	{"resources/unsubscribe", map[string]any{"uri": "test://static-text"}},
-	{"tasks/get", map[string]any{"taskId": "mcpconform-no-such-task"}},
-	{"tasks/result", map[string]any{"taskId": "mcpconform-no-such-task"}},
-	{"tasks/list", nil},
-	{"tasks/cancel", map[string]any{"taskId": "mcpconform-no-such-task"}},
-}
+// core protocol (changelog#Major changes 4, 5 and 6). They are sent with no params but `_meta`,
+// so that no header the tasks extension derives from a param (Mcp-Name from taskId) is due.
+// tasks/get and tasks/cancel belong to the tasks extension and are skipped when the server
+// advertises it.
+var removedMethods = []string{"ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe", "tasks/get", "tasks/result", "tasks/list", "tasks/cancel"}
 
 // extensionID matches an extension identifier: a `_meta` key (basic/index#_meta) whose prefix
 // is mandatory: dot-separated labels (a letter first, a letter or digit last, letters, digits
@@ -234,6 +224,11 @@ func (w *world) callLoggingTool(ctx context.Context, level string, required, dur
 		return skip(why)
 	}
 	meta := map[string]any{}
+	if !w.s.t.modern {
+		// Handshake-era revisions set the level per session (logging/setLevel), which would
+		// change what every later scenario of the shared session receives: no level is asked.
+		level, duringListen = "", false
+	}
 	if level != "" {
 		meta[logLevelMeta] = level
 	}
@@ -633,14 +628,14 @@ type removedOutcome struct {
 func sendRemovedMethods(ctx context.Context, w *world) error {
 	_, tasks := w.serverExtensions()[tasksExtensionID]
 	var outs []removedOutcome
-	for _, rm := range removedMethods {
-		if tasks && (rm.method == "tasks/get" || rm.method == "tasks/cancel") {
+	for _, method := range removedMethods {
+		if tasks && (method == "tasks/get" || method == "tasks/cancel") {
 			continue
 		}
-		if err := w.sendParams(ctx, rm.method, rm.params, nil, false); err != nil {
+		if err := w.sendParams(ctx, method, nil, nil, false); err != nil {
 			return err
 		}
-		outs = append(outs, removedOutcome{method: rm.method, ex: w.last})
+		outs = append(outs, removedOutcome{method: method, ex: w.last})
 	}
 	logextOf(ctx).removed = outs
 	return nil
