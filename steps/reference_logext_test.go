@@ -9,6 +9,36 @@ func init() {
 	for _, id := range []string{"DEP-001", "DEP-002", "EXT-005"} {
 		naByDesign[id] = true
 	}
+	// What other areas' breaks change in the LOG, EXT and DEP verdicts (kept here so that the
+	// other break tables stay as their areas wrote them).
+	modernOnly := []any{"DEP-001@2026-07-28", reports.Pass, "DEP-002@2026-07-28", reports.Pass,
+		"LOG-002@2026-07-28", reports.NA, "LOG-004@2026-07-28", reports.NA}
+	effects := map[string][]any{
+		// No tools capability: the logging fixture tool cannot be looked up.
+		"CAP-001": {"LOG-002@2026-07-28", reports.Untestable},
+		// Without the logging capability the logging rules that need it are na.
+		"CAP-005": {"LOG-002@2026-07-28", reports.NA, "LOG-004@2026-07-28", reports.NA},
+		// Modern-only: the DEP adoption rules apply, and the fixture no longer declares logging.
+		"VER-003": modernOnly,
+		"VER-004": modernOnly,
+		// The HTTP discover lists 2026-07-28 alone while logging stays declared.
+		"VER-005": {"DEP-001@2026-07-28", reports.Warn, "DEP-002@2026-07-28", reports.Pass},
+		// Request-scoped notifications leak onto the listen stream, log messages included.
+		"HTTP-023": {"LOG-003@2026-07-28", reports.Fail},
+		// A resultType outside the core set for a request that declared no extension.
+		"RT-002": {"EXT-003@2026-07-28", reports.Fail},
+		"RT-004": {"EXT-003@2026-07-28", reports.Fail},
+		// The break's legacy log message is malformed.
+		"LEG-007": {"LOG-005@2025-11-25", reports.Fail},
+		// Unknown methods no longer get -32601 (HTTP 404), removed ones included.
+		"HTTP-013": {"DEP-003@2026-07-28", reports.Info},
+		"MSG-016":  {"DEP-003@2026-07-28", reports.Info},
+	}
+	for i := range breakTable {
+		if e, ok := effects[breakTable[i].Rule]; ok {
+			breakTable[i].SideEffects = with(breakTable[i].SideEffects, e...)
+		}
+	}
 }
 
 // modernOnlyDEP are the side effects of the DEP-001 and DEP-002 breaks, which make the fixture

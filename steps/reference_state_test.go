@@ -18,8 +18,7 @@ var stateBreakCases = []breakCase{
 	{Rule: "CAP-003", SideEffects: cap007},
 	// CAP-007 calls completion/complete too, and gets the result instead of -32601.
 	{Rule: "CAP-004", SideEffects: cap007},
-	// Without the logging capability the logging rules that need it are na.
-	{Rule: "CAP-005", SideEffects: map[string]reports.Verdict{"LOG-002@2026-07-28": reports.NA, "LOG-004@2026-07-28": reports.NA}},
+	{Rule: "CAP-005"},
 	{Rule: "CAP-007"},
 	{Rule: "CAP-008"},
 	// The DiscoverResult itself becomes schema-invalid.
