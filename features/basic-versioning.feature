@@ -119,3 +119,45 @@ Feature: Versioning (basic/versioning)
     Then the reply to the era probe is a DiscoverResult or a recognised modern error
     When the client sends a "server/discover" request with protocol version "2026-07-28"
     Then the reply to the era probe is a DiscoverResult or a recognised modern error
+
+  @rule:EXT-001 @MUST @since:2026-07-28
+  Scenario: Extension identifiers follow the _meta key rules with a prefix
+    Spec: basic/versioning#Extension Negotiation
+    Each key of `capabilities.extensions` in the DiscoverResult is `prefix/name`: the prefix
+    (dot-separated labels, then a slash) is mandatory. Not applicable when the server
+    advertises no extension.
+    Given a connected server
+    When the client sends a "server/discover" request
+    Then the response is a result
+    And every extension identifier the server advertises has a prefix and a valid name
+
+  @rule:EXT-002 @MUST @since:2026-07-28
+  Scenario: Each advertised extension has a settings object
+    Spec: basic/versioning#Extension Negotiation
+    The value of each advertised extension is its settings object; `{}` means support
+    without settings. Not applicable when the server advertises no extension.
+    Given a connected server
+    When the client sends a "server/discover" request
+    Then the response is a result
+    And every extension the server advertises has a settings object
+
+  @rule:EXT-003 @MUST @since:2026-07-28
+  Scenario: Without the client's extension the server keeps to core behaviour
+    Spec: basic/versioning#Extension Negotiation
+    A request that declares no extension gets a core result or an error, never an
+    extension-only shape (a resultType outside complete and input_required, a task handle).
+    Judged over every frame of the run.
+    Given a connected server
+    When the client exercises the server's declared features
+    Then no result in this run has a shape of an extension its request did not declare
+
+  @rule:EXT-004 @SHOULD @since:2026-07-28
+  Scenario: Unknown client extensions and capabilities are ignored
+    Spec: basic/versioning#Extension Negotiation
+    Client capabilities are an open set: a request whose clientCapabilities name an extension
+    and a capability the server does not know is served as if they were absent.
+    Given a connected server
+    When the client sends a list request declaring an unknown extension and an unknown capability
+    Then the response is a result
+
+  # (area logext) new EXT scenarios go above this line.
