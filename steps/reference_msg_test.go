@@ -45,7 +45,8 @@ var msgBreakCases = []breakCase{
 	{Rule: "ERR-001"},
 	// The schema's MissingRequiredClientCapabilityError requires the data the break leaves out.
 	{Rule: "ERR-002", SideEffects: with(schema26, "ERR-008@2026-07-28", reports.Fail)},
-	{Rule: "ERR-003"},
+	// The invalid-cursor error PAGE-003 asks for becomes -32001.
+	{Rule: "ERR-003", SideEffects: map[string]reports.Verdict{"PAGE-003@2026-07-28": reports.Warn}},
 	{Rule: "ERR-004"},
 	{Rule: "ERR-005"},
 	{Rule: "ERR-006"},
