@@ -370,6 +370,7 @@ var coreBreakCases = []breakCase{
 	{Rule: "LEG-001", SideEffects: schema25},
 	{Rule: "LEG-002"},
 	{Rule: "LEG-003"},
-	{Rule: "LEG-007", SideEffects: schema25},
+	// PAGE-001 finds a tools/list page without its tools array.
+	{Rule: "LEG-007", SideEffects: map[string]reports.Verdict{"SCHEMA-001@2025-11-25": reports.Fail, "PAGE-001@2025-11-25": reports.Fail}},
 	{Rule: "LEG-012"},
 }
