@@ -14,8 +14,8 @@ import (
 const maxListPages = 100
 
 // listTraversal is one traversal of a paginated list method: every item of every page in
-// order (each a JSON object), the cursors sent after the first page, and the seqs of the
-// frames exchanged.
+// order (each a JSON object), the cursors sent after the first page, each page's cacheScope
+// and the seqs of the frames exchanged.
 type listTraversal struct {
 	Method  string
 	Items   []map[string]any
@@ -24,6 +24,8 @@ type listTraversal struct {
 	Cursors []string
 	// Scopes is each page's cacheScope ("" when absent).
 	Scopes []string
+	// Frames are the seqs of every frame of the traversal.
+	Frames []int
 }
 
 // listRefused is the error of a list traversal whose request got a JSON-RPC error or no
@@ -63,6 +65,7 @@ func (w *world) listAll(ctx context.Context, method, member string) (*listTraver
 		if err := w.sendParams(ctx, method, params, nil, false); err != nil {
 			return lt, err
 		}
+		lt.Frames = append(lt.Frames, w.lastSeqs()...)
 		msg, err := w.responseMessage()
 		if err != nil || msg.Kind != harness.KindResult {
 			actual := "no response"
@@ -97,7 +100,7 @@ func (w *world) listAll(ctx context.Context, method, member string) (*listTraver
 		if next == nil {
 			return lt, nil
 		}
-		if err := json.Unmarshal(next, &cursor); err != nil {
+		if err := json.Unmarshal(next, &cursor); err != nil || !isJSONString(next) { // null is no string
 			return lt, &Mismatch{Expected: "nextCursor to be a string", Actual: "nextCursor " + short(next), Frames: w.lastSeqs()}
 		}
 		if seen[cursor] {

@@ -46,7 +46,8 @@ var msgBreakCases = []breakCase{
 	// The schema's MissingRequiredClientCapabilityError requires the data the break leaves out.
 	// The unknown-tool error is no longer -32602 either (TOOL-013).
 	{Rule: "ERR-002", SideEffects: with(schema26, "ERR-008@2026-07-28", reports.Fail, "TOOL-013@2026-07-28", reports.Warn)},
-	{Rule: "ERR-003"},
+	// The invalid-cursor error PAGE-003 asks for becomes -32001.
+	{Rule: "ERR-003", SideEffects: map[string]reports.Verdict{"PAGE-003@2026-07-28": reports.Warn}},
 	// RES-004 reads a missing resource too and wants -32602.
 	{Rule: "ERR-004", SideEffects: map[string]reports.Verdict{"RES-004@2026-07-28": reports.Fail}},
 	// The unknown-tool error is no longer -32602 (TOOL-013).

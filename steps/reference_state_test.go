@@ -10,9 +10,9 @@ var stateBreakCases = []breakCase{
 	{Rule: "META-007"},
 	{Rule: "ERR-008"},
 	// CAP-007 sees the undeclared feature's list method succeed.
-	// The x-mcp-header checks judge the tools of a server that declares tools.
-	// The TOOL rules are na without the tools capability (toolRules26).
-	{Rule: "CAP-001", SideEffects: withNA(withNA(cap007, "HDR-010@2026-07-28", "HDR-011@2026-07-28", "HDR-012@2026-07-28",
+	// The x-mcp-header checks judge the tools of a server that declares tools, and CACHE-004
+	// calls a tool only then. The TOOL rules are na without the tools capability (toolRules26).
+	{Rule: "CAP-001", SideEffects: withNA(withNA(cap007, "CACHE-004@2026-07-28", "HDR-010@2026-07-28", "HDR-011@2026-07-28", "HDR-012@2026-07-28",
 		"HDR-013@2026-07-28", "HDR-014@2026-07-28", "HDR-015@2026-07-28", "HDR-016@2026-07-28", "HDR-017@2026-07-28",
 		"HDR-018@2026-07-28", "HDR-019@2026-07-28"), toolRules26...)},
 	// The resource rules become na at 2026-07-28; test_embedded_resource now comes from a server

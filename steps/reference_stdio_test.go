@@ -34,10 +34,10 @@ var stdioBreakCases = []breakCase{
 	{Rule: "VER-003", SideEffects: modernOnlySide(map[string]reports.Verdict{"VER-004@2026-07-28": reports.Pass})},
 	{Rule: "VER-004", Transports: stdioOnly, SideEffects: modernOnlySide(map[string]reports.Verdict{"VER-003@2026-07-28": reports.NA})},
 	// The legacy-shaped result is also invalid against the 2026-07-28 schema.
-	// The fresh processes of CAP-008, ERR-008 and STATE-001 start with a modern request that the
-	// break serves as legacy, so their fixture tool cannot be found.
-	{Rule: "VER-007", Transports: stdioOnly, SideEffects: with(schema26, "CAP-008@2026-07-28", reports.Untestable,
-		"ERR-008@2026-07-28", reports.Untestable, "STATE-001@2026-07-28", reports.Untestable)},
+	// The fresh processes of CAP-008, ERR-008 and STATE-001 start with a tools/list that the
+	// break serves as legacy, but they find their fixture tool on the next page, served as modern.
+	// That legacy-shaped tools/list result lacks the caching hints too (CACHE-001).
+	{Rule: "VER-007", Transports: stdioOnly, SideEffects: with(schema26, "CACHE-001@2026-07-28", reports.Fail)},
 	// The break leaves no working legacy session, so the run is forced to 2026-07-28; VER-009's
 	// legacy request after the modern one fails the same way.
 	{Rule: "VER-008", Transports: stdioOnly, Revision: "2026-07-28", SideEffects: map[string]reports.Verdict{"VER-009@2026-07-28": reports.Info}},

@@ -349,7 +349,8 @@ var crossAreaEffects = map[string]map[string]reports.Verdict{
 
 var coreBreakCases = []breakCase{
 	{Rule: "DISC-001", Revision: "2026-07-28", EraDefeated: true},
-	{Rule: "DISC-002", SideEffects: schema26},
+	// CACHE-001 requires cacheScope on the DiscoverResult as well.
+	{Rule: "DISC-002", SideEffects: map[string]reports.Verdict{"SCHEMA-001@2026-07-28": reports.Fail, "CACHE-001@2026-07-28": reports.Fail}},
 	{Rule: "DISC-003"},
 	// ERR-007 and VER-002 inspect the -32022 reply to a discover with an unsupported version.
 	{Rule: "DISC-004", SideEffects: map[string]reports.Verdict{"ERR-007@2026-07-28": reports.Fail, "VER-002@2026-07-28": reports.Fail}},
@@ -413,14 +414,14 @@ var coreBreakCases = []breakCase{
 		// RES-002 lists resources on fresh connections, which the break refuses.
 		"RES-002@2026-07-28": reports.Fail,
 	}},
-	// prompts/list is the fixture's only paginated list: no cursor is left for STATE-003.
-	{Rule: "CAP-006", SideEffects: map[string]reports.Verdict{"STATE-003@2026-07-28": reports.Untestable}},
+	{Rule: "CAP-006"},
 	// DISC-002 validates the DiscoverResult the break makes invalid; CAP-009 its capabilities.
 	{Rule: "SCHEMA-001", SideEffects: map[string]reports.Verdict{"DISC-002@2026-07-28": reports.Fail, "CAP-009@2026-07-28": reports.Fail}},
 	{Rule: "LEG-001", SideEffects: schema25},
 	{Rule: "LEG-002"},
 	{Rule: "LEG-003"},
-	// Without a tools array the TOOL rules have nothing to judge at 2025-11-25 (leg007Tool).
-	{Rule: "LEG-007", SideEffects: leg007Tool},
+	// Without a tools array the TOOL rules have nothing to judge at 2025-11-25 (leg007Tool), and
+	// PAGE-001 finds a tools/list page without its tools array.
+	{Rule: "LEG-007", SideEffects: with(leg007Tool, "PAGE-001@2025-11-25", reports.Fail)},
 	{Rule: "LEG-012"},
 }
