@@ -84,6 +84,9 @@ type HTTP struct {
 
 	mu     sync.Mutex
 	frames []*Frame
+	// session is the Mcp-Session-Id a legacy server assigned in its reply to initialize
+	// (2025-11-25 basic/transports#Session Management); "" when none.
+	session string
 }
 
 // NewHTTP checks cfg (the URL must be absolute http or https) and returns the endpoint. No
@@ -192,7 +195,17 @@ func (h *HTTP) Send(ctx context.Context, req Request) (*Exchange, error) {
 // it (ErrStreamEnded); a non-2xx status alone is not an error.
 func (h *HTTP) SendStream(ctx context.Context, req Request) (*Exchange, StreamInfo) {
 	hdr := h.compose(req.Header, req.Omit, true)
-	return h.roundTrip(ctx, rtSpec{
+	legacy := hdr.Get("MCP-Protocol-Version") != ModernRevision
+	h.mu.Lock()
+	session := h.session
+	h.mu.Unlock()
+	// A legacy session goes on under the id its initialize reply assigned: every later legacy
+	// POST on this connection carries it, unless the caller sets or omits the header itself.
+	// Modern requests never carry it (they are stateless).
+	if legacy && session != "" && req.Method != "initialize" && hdr.Get("Mcp-Session-Id") == "" && !omits(req.Omit, "Mcp-Session-Id") {
+		hdr.Set("Mcp-Session-Id", session)
+	}
+	ex, info := h.roundTrip(ctx, rtSpec{
 		httpMethod:  http.MethodPost,
 		header:      hdr,
 		body:        req.Raw,
@@ -201,6 +214,23 @@ func (h *HTTP) SendStream(ctx context.Context, req Request) (*Exchange, StreamIn
 		isRequest:   !req.Notification,
 		intentional: req.Intentional,
 	})
+	if legacy && req.Method == "initialize" && ex.HTTP != nil && ex.HTTP.Status == http.StatusOK {
+		if id := ex.HTTP.Headers.Get("Mcp-Session-Id"); id != "" {
+			h.mu.Lock()
+			h.session = id
+			h.mu.Unlock()
+		}
+	}
+	return ex, info
+}
+
+func omits(omit []string, name string) bool {
+	for _, o := range omit {
+		if strings.EqualFold(o, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // Do sends an arbitrary HTTP request (GET, DELETE, a POST with odd headers) to the endpoint

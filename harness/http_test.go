@@ -609,3 +609,29 @@ func TestHTTPContextDoneBeforeSending(t *testing.T) {
 	assert.Nil(t, ex.Sent)
 	assert.Zero(t, rec.Len())
 }
+
+func TestHTTPLegacySessionIDIsSentBack(t *testing.T) {
+	var seen []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id, method := rpcIn(t, r)
+		seen = append(seen, method+"="+r.Header.Get("Mcp-Session-Id"))
+		if method == "initialize" {
+			w.Header().Set("Mcp-Session-Id", "sess-1")
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{}}`, id)
+	}))
+	defer srv.Close()
+	h := newHTTPFor(t, srv, HTTPConfig{Recorder: NewRecorder(time.Now())})
+	send := func(n int, method string, hdr http.Header) {
+		req := request(n, method, map[string]any{})
+		req.Header = hdr
+		_, err := h.Send(withTimeout(t, 10*time.Second), req)
+		require.NoError(t, err)
+	}
+	send(1, "initialize", LegacyHeaders(LegacyRevision))
+	send(2, "tools/list", LegacyHeaders(LegacyRevision))
+	send(3, "server/discover", http.Header{"Mcp-Protocol-Version": {ModernRevision}, "Mcp-Method": {"server/discover"}})
+	assert.Equal(t, []string{"initialize=", "tools/list=sess-1", "server/discover="}, seen,
+		"the legacy session id goes back on legacy requests only")
+}

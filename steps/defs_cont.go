@@ -137,7 +137,7 @@ func (w *world) getEveryPrompt(ctx context.Context) ([]map[string]any, error) {
 		if req := requiredArgs(p); len(req) > 0 {
 			args := map[string]any{}
 			for _, a := range req {
-				args[a] = "x"
+				args[a] = placeholderArg(a)
 			}
 			params["arguments"] = args
 		}
@@ -940,4 +940,15 @@ func setDiff(a, b map[string]string) string {
 		}
 	}
 	return strings.Join(parts, "; ")
+}
+
+// placeholderArg is the value the suite gives a required prompt argument it knows nothing
+// about: "x", or a valid URI (the static text fixture) for an argument named like a URI, so a
+// server that echoes it back is not blamed for the suite's own input.
+func placeholderArg(name string) string {
+	n := strings.ToLower(name)
+	if strings.Contains(n, "uri") || strings.Contains(n, "url") {
+		return "test://static-text"
+	}
+	return "x"
 }
