@@ -317,19 +317,19 @@ func joinCases(parts ...[]breakCase) []breakCase {
 // Verdict sets shared by crossAreaEffects.
 var (
 	promptsGone = map[string]reports.Verdict{ // prompts/list refused while prompts are declared
-		"CONT-002@2026-07-28": reports.NA, "CONT-004@2026-07-28": reports.NA, "CONT-005@2026-07-28": reports.NA,
+		"CONT-004@2026-07-28": reports.NA, "CONT-005@2026-07-28": reports.NA,
 		"CONT-007@2026-07-28": reports.NA, "PROMPT-001@2026-07-28": reports.Fail, "PROMPT-002@2026-07-28": reports.Untestable,
 		"PROMPT-003@2026-07-28": reports.Untestable, "PROMPT-005@2026-07-28": reports.Untestable, "PROMPT-006@2026-07-28": reports.NA,
 	}
 	promptsUndeclared = map[string]reports.Verdict{
-		"CONT-002@2026-07-28": reports.NA, "CONT-004@2026-07-28": reports.NA, "CONT-005@2026-07-28": reports.NA,
+		"CONT-004@2026-07-28": reports.NA, "CONT-005@2026-07-28": reports.NA,
 		"CONT-007@2026-07-28": reports.NA, "PROMPT-001@2026-07-28": reports.NA, "PROMPT-002@2026-07-28": reports.NA,
 		"PROMPT-003@2026-07-28": reports.NA, "PROMPT-004@2026-07-28": reports.NA, "PROMPT-005@2026-07-28": reports.NA,
 		"PROMPT-006@2026-07-28": reports.NA,
 	}
 	// The break's target is the prompts/get result the prompt and content rules read.
 	promptResultBroken = map[string]reports.Verdict{
-		"CONT-002@2026-07-28": reports.NA, "CONT-007@2026-07-28": reports.NA, "PROMPT-003@2026-07-28": reports.Fail,
+		"CONT-007@2026-07-28": reports.NA, "PROMPT-003@2026-07-28": reports.Fail,
 		"PROMPT-006@2026-07-28": reports.NA,
 	}
 	// The break changes the error for an unknown prompt, which PROMPT-004 judges too.
@@ -345,7 +345,34 @@ var crossAreaEffects = map[string]map[string]reports.Verdict{
 	"LEG-001": {"CONT-006@2025-11-25": reports.NA},
 	"CAP-006": promptsGone, "CAP-003": promptsUndeclared,
 	"ERR-010": {"PROMPT-004@2026-07-28": reports.Warn, "PROMPT-005@2026-07-28": reports.Warn},
+	// The fixture's resources vanish from a server that no longer declares them.
+	"TOOL-018": resNA,
+	// A tool listed twice is a duplicate across the traversal too.
+	"TOOL-006": {"PAGE-004@2025-11-25": reports.Warn, "PAGE-004@2026-07-28": reports.Warn},
+	// The resource rules validate the results the caching breaks spoil.
+	"CACHE-001": {"RES-003@2026-07-28": reports.Fail},
+	"CACHE-002": {"RES-010@2026-07-28": reports.Fail},
+	"CACHE-003": {"RES-001@2026-07-28": reports.Fail},
+	// The tools/list traversal ends in an invalid page: the rules that need the tool list
+	// cannot go on (pageOneBroken).
+	"PAGE-001": pageOneBroken,
 }
+
+// pageOneBroken are the verdicts the PAGE-001 break (a null nextCursor on the last tools/list
+// page) gives the rules that traverse tools/list.
+var pageOneBroken = func() map[string]reports.Verdict {
+	m := map[string]reports.Verdict{
+		"LOG-001@2026-07-28": reports.Fail, "LOG-002@2026-07-28": reports.Fail, "LOG-003@2026-07-28": reports.Fail,
+		"LOG-005@2025-11-25": reports.Fail, "LOG-005@2026-07-28": reports.Fail,
+		"TOOL-001@2025-11-25": reports.Fail, "TOOL-001@2026-07-28": reports.Fail, "TOOL-019@2026-07-28": reports.Untestable,
+		"TOOL-007@2026-07-28": reports.Untestable, "TOOL-008@2026-07-28": reports.Untestable,
+	}
+	for _, r := range []string{"002", "004", "005", "006", "009", "010", "012", "014", "015", "016", "018"} {
+		m["TOOL-"+r+"@2025-11-25"] = reports.Untestable
+		m["TOOL-"+r+"@2026-07-28"] = reports.Untestable
+	}
+	return m
+}()
 
 var coreBreakCases = []breakCase{
 	{Rule: "DISC-001", Revision: "2026-07-28", EraDefeated: true},

@@ -6,15 +6,14 @@ import "github.com/mcp-conform/mcp-conform/reports"
 var toolBreakCases = []breakCase{
 	// The untyped inputSchema is also invalid against the Tool schema (LEG-007 validates the
 	// legacy tools/list result).
-	{Rule: "TOOL-001", SideEffects: map[string]reports.Verdict{"SCHEMA-001@2026-07-28": reports.Fail, "SCHEMA-001@2025-11-25": reports.Fail,
-		"LEG-007@2025-11-25": reports.Fail}},
+	{Rule: "TOOL-001", SideEffects: map[string]reports.Verdict{"SCHEMA-001@2026-07-28": reports.Fail, "SCHEMA-001@2025-11-25": reports.Fail}},
 	{Rule: "TOOL-002"},
 	{Rule: "TOOL-004"},
 	{Rule: "TOOL-005"},
 	{Rule: "TOOL-006"},
 	{Rule: "TOOL-007"},
 	// META-007 compares the tools/list replies of two fresh connections: they differ too.
-	{Rule: "TOOL-008", SideEffects: map[string]reports.Verdict{"META-007@2026-07-28": reports.Warn}},
+	{Rule: "TOOL-008"},
 	// The string isError is invalid against CallToolResult in both revisions.
 	{Rule: "TOOL-009", SideEffects: map[string]reports.Verdict{"SCHEMA-001@2026-07-28": reports.Fail, "SCHEMA-001@2025-11-25": reports.Fail}},
 	{Rule: "TOOL-010"},
