@@ -11,11 +11,13 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -242,6 +244,9 @@ func (o *runOptions) config(rest []string, stderr io.Writer, override *steps.Con
 		if !ok || name == "" || strings.ContainsAny(name, " \t") {
 			return cfg, usageError(stderr, "--header %q is not 'Name: value'", h)
 		}
+		if why := headerProblem(name, value); why != "" {
+			return cfg, usageError(stderr, "--header %q: %s", h, why)
+		}
 		header.Add(name, strings.TrimSpace(value))
 	}
 	switch {
@@ -255,6 +260,9 @@ func (o *runOptions) config(rest []string, stderr io.Writer, override *steps.Con
 	case o.url != "":
 		if !strings.HasPrefix(o.url, "http://") && !strings.HasPrefix(o.url, "https://") {
 			return cfg, usageError(stderr, "--url must be an http:// or https:// URL, not %q", o.url)
+		}
+		if why := urlProblem(o.url); why != "" {
+			return cfg, usageError(stderr, "--url %q: %s", o.url, why)
 		}
 		cfg.Transport, cfg.URL, cfg.Header = harness.TransportHTTP, o.url, header
 	case len(rest) > 0:
@@ -567,4 +575,39 @@ func listCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "%d rules, %d implemented (✓), and %d probes; `list --format json` gives revisions, spec links and reasons\n", len(entries)-probes, n, probes)
 	return reports.ExitOK
+}
+
+// headerProblem says why a --header cannot be sent as given ("" when it can): the name must be
+// an RFC 9110 token and the value free of control characters other than tab (a CR LF would
+// smuggle a second header).
+func headerProblem(name, value string) string {
+	for _, r := range name {
+		if r > 0x7e || r <= ' ' || strings.ContainsRune("\"(),/:;<=>?@[\\]{}", r) {
+			return "the name is not an HTTP token"
+		}
+	}
+	for _, r := range value {
+		if (r < ' ' && r != '\t') || r == 0x7f {
+			return "the value contains a control character"
+		}
+	}
+	return ""
+}
+
+// urlProblem says why an http(s) --url cannot be used ("" when it can): it must parse, name a
+// host, and any port must be 1..65535.
+func urlProblem(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return err.Error()
+	}
+	if u.Hostname() == "" {
+		return "no host"
+	}
+	if p := u.Port(); p != "" {
+		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+			return "the port must be 1..65535"
+		}
+	}
+	return ""
 }
