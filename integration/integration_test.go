@@ -1,15 +1,18 @@
 // Package integration runs mcp-conform end to end against real MCP servers nobody here wrote
-// the protocol code of: the npm "everything" server (legacy revisions, stdio), a server of ours
-// on the TypeScript SDK @modelcontextprotocol/server 2.x with the official conformance fixture
-// surface and one on the Go SDK go-sdk v1.8.0 (2026-07-28, stdio and Streamable HTTP), the
-// latter also with -tools-only (a server offering tools alone, which the rules of the features
-// it does not offer must not fail). The npm packages come from fixtures/package.json
-// (`npm ci --prefix fixtures`); the Go SDK server is the nested module fixtures/sdkservers.
+// the protocol code of: the npm "everything" and "filesystem" servers (legacy revisions, stdio),
+// a server of ours on the TypeScript SDK @modelcontextprotocol/server 2.x with the official
+// conformance fixture surface, and servers of ours on go-sdk v1.8.0 (also with -tools-only: a
+// server offering tools alone, which the rules of the features it does not offer must not fail)
+// and on mcp-go v1.2.1, over stdio and Streamable HTTP. Every verdict but na is pinned in
+// testdata/golden/<subject>.golden (`go test ./integration -update` rewrites them), so a new
+// false verdict on a real server is seen. The npm packages come from fixtures/package.json
+// (`npm ci --prefix fixtures`); the SDK servers are the nested module fixtures/sdkservers.
 package integration
 
 import (
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -45,45 +48,59 @@ func nodeBinary(t *testing.T) string {
 	return node
 }
 
-// goSDK is the go-sdk server binary, built once per test process into a folder TestMain removes.
-var goSDK struct {
+// sdkBuild is one binary of the nested module fixtures/sdkservers, built once per test process
+// into a folder TestMain removes (parallel tests share it; a t.TempDir would vanish with its test).
+type sdkBuild struct {
 	once sync.Once
-	dir  string
 	bin  string
 	err  error
 }
 
+// sdkBins are the SDK servers by cmd name (cmd/gosdk, cmd/mcpgo); sdkDir holds their binaries.
+var (
+	sdkBins = map[string]*sdkBuild{"gosdk": {}, "mcpgo": {}}
+	sdkDir  struct {
+		once sync.Once
+		path string
+		err  error
+	}
+)
+
 func TestMain(m *testing.M) {
+	flag.Parse()
 	code := m.Run()
-	if goSDK.dir != "" {
-		_ = os.RemoveAll(goSDK.dir)
+	if sdkDir.path != "" {
+		_ = os.RemoveAll(sdkDir.path)
 	}
 	os.Exit(code)
 }
 
-// buildGoSDK builds the go-sdk server of the nested module fixtures/sdkservers once per test
-// process (parallel tests share the binary; a t.TempDir would vanish with its test).
-func buildGoSDK(t *testing.T) string {
+// buildSDKServer builds fixtures/sdkservers/cmd/<name> once per test process and returns the
+// binary's path.
+func buildSDKServer(t *testing.T, name string) string {
 	t.Helper()
-	goSDK.once.Do(func() {
-		goSDK.dir, goSDK.err = os.MkdirTemp("", "mcp-conform-gosdk-")
-		if goSDK.err != nil {
-			return
-		}
-		out := filepath.Join(goSDK.dir, "gosdk")
-		cmd := exec.Command("go", "build", "-o", out, "./cmd/gosdk")
+	b := sdkBins[name]
+	require.NotNil(t, b, "no SDK server %q", name)
+	sdkDir.once.Do(func() { sdkDir.path, sdkDir.err = os.MkdirTemp("", "mcp-conform-sdkservers-") })
+	require.NoError(t, sdkDir.err)
+	b.once.Do(func() {
+		out := filepath.Join(sdkDir.path, name)
+		cmd := exec.Command("go", "build", "-o", out, "./cmd/"+name)
 		cmd.Dir = filepath.Join("..", "fixtures", "sdkservers")
-		if b, err := cmd.CombinedOutput(); err != nil {
-			goSDK.err = fmt.Errorf("building fixtures/sdkservers/cmd/gosdk: %w: %s", err, b)
+		if o, err := cmd.CombinedOutput(); err != nil {
+			b.err = fmt.Errorf("building fixtures/sdkservers/cmd/%s: %w: %s", name, err, o)
 			return
 		}
-		goSDK.bin = out
+		b.bin = out
 	})
-	require.NoError(t, goSDK.err)
-	return goSDK.bin
+	require.NoError(t, b.err)
+	return b.bin
 }
 
-func run(t *testing.T, cfg steps.Config) *reports.Run {
+// run runs the whole suite on cfg's target with the integration timings, requires a complete
+// run without error verdicts and a results.json that matches its schema, logs every fail and
+// warn, and checks the verdicts against the golden file testdata/golden/<golden>.golden.
+func run(t *testing.T, golden string, cfg steps.Config) *reports.Run {
 	t.Helper()
 	cfg.Revision = "auto"
 	cfg.StartupTimeout, cfg.Timeout, cfg.QuietWindow = 60*time.Second, 3*time.Second, 500*time.Millisecond
@@ -107,6 +124,7 @@ func run(t *testing.T, cfg steps.Config) *reports.Run {
 	var doc bytes.Buffer
 	require.NoError(t, reports.WriteJSON(&doc, r))
 	require.NoError(t, reports.ValidateDocument(doc.Bytes()), "results.json must match reports/results.schema.json")
+	checkGolden(t, golden, r)
 	return r
 }
 
@@ -138,7 +156,7 @@ func requireFairToUnoffered(t *testing.T, r *reports.Run, prefixes ...string) {
 func TestServerEverythingStdioLegacy(t *testing.T) {
 	t.Parallel()
 	entry := nodeModule(t, "node_modules/@modelcontextprotocol/server-everything/dist/index.js")
-	r := run(t, steps.Config{Transport: "stdio", Command: []string{nodeBinary(t), entry}})
+	r := run(t, "server-everything-stdio", steps.Config{Transport: "stdio", Command: []string{nodeBinary(t), entry}})
 	require.Equal(t, []string{"2025-11-25"}, r.Revisions, "server-everything negotiates the legacy revision only; notes: %v", r.Notes)
 }
 
@@ -148,29 +166,29 @@ func TestTypeScriptSDKServer(t *testing.T) {
 	nodeModule(t, "node_modules/@modelcontextprotocol/server")
 	t.Run("stdio", func(t *testing.T) {
 		t.Parallel()
-		r := run(t, steps.Config{Transport: "stdio", Command: []string{nodeBinary(t), script}})
+		r := run(t, "ts-modern-stdio", steps.Config{Transport: "stdio", Command: []string{nodeBinary(t), script}})
 		require.Contains(t, r.Revisions, "2026-07-28")
 	})
 	t.Run("http", func(t *testing.T) {
 		t.Parallel()
 		url := testutil.StartHTTPServer(t, 60*time.Second, nodeBinary(t), script, "--http", "--port", "0")
-		r := run(t, steps.Config{Transport: "http", URL: url})
+		r := run(t, "ts-modern-http", steps.Config{Transport: "http", URL: url})
 		require.Contains(t, r.Revisions, "2026-07-28")
 	})
 }
 
 func TestGoSDKServer(t *testing.T) {
 	t.Parallel()
-	bin := buildGoSDK(t)
+	bin := buildSDKServer(t, "gosdk")
 	t.Run("stdio", func(t *testing.T) {
 		t.Parallel()
-		r := run(t, steps.Config{Transport: "stdio", Command: []string{bin, "-transport", "stdio"}})
+		r := run(t, "gosdk-stdio", steps.Config{Transport: "stdio", Command: []string{bin, "-transport", "stdio"}})
 		require.Contains(t, r.Revisions, "2026-07-28")
 	})
 	t.Run("http-stateless", func(t *testing.T) {
 		t.Parallel()
 		url := testutil.StartHTTPServer(t, 60*time.Second, bin, "-transport", "http", "-stateless")
-		r := run(t, steps.Config{Transport: "http", URL: url})
+		r := run(t, "gosdk-http-stateless", steps.Config{Transport: "http", URL: url})
 		require.Contains(t, r.Revisions, "2026-07-28")
 	})
 }
@@ -179,18 +197,46 @@ func TestGoSDKServer(t *testing.T) {
 // rules of resources, prompts, completion and logging must be na (or untestable), never fail.
 func TestGoSDKServerToolsOnly(t *testing.T) {
 	t.Parallel()
-	bin := buildGoSDK(t)
+	bin := buildSDKServer(t, "gosdk")
 	t.Run("stdio", func(t *testing.T) {
 		t.Parallel()
-		r := run(t, steps.Config{Transport: "stdio", Command: []string{bin, "-transport", "stdio", "-tools-only"}})
+		r := run(t, "gosdk-tools-only-stdio", steps.Config{Transport: "stdio", Command: []string{bin, "-transport", "stdio", "-tools-only"}})
 		require.Contains(t, r.Revisions, "2026-07-28")
 		requireFairToUnoffered(t, r, unofferedAreas...)
 	})
 	t.Run("http-stateless", func(t *testing.T) {
 		t.Parallel()
 		url := testutil.StartHTTPServer(t, 60*time.Second, bin, "-transport", "http", "-stateless", "-tools-only")
-		r := run(t, steps.Config{Transport: "http", URL: url})
+		r := run(t, "gosdk-tools-only-http-stateless", steps.Config{Transport: "http", URL: url})
 		require.Contains(t, r.Revisions, "2026-07-28")
 		requireFairToUnoffered(t, r, unofferedAreas...)
 	})
+}
+
+// TestMCPGoServer runs the whole suite on the mcp-go v1.2.1 server (every revision) over stdio and
+// over stateful Streamable HTTP.
+func TestMCPGoServer(t *testing.T) {
+	t.Parallel()
+	bin := buildSDKServer(t, "mcpgo")
+	t.Run("stdio", func(t *testing.T) {
+		t.Parallel()
+		r := run(t, "mcpgo-stdio", steps.Config{Transport: "stdio", Command: []string{bin, "-transport", "stdio"}})
+		require.NotEmpty(t, r.Revisions)
+	})
+	t.Run("http", func(t *testing.T) {
+		t.Parallel()
+		url := testutil.StartHTTPServer(t, 60*time.Second, bin, "-transport", "http")
+		r := run(t, "mcpgo-http", steps.Config{Transport: "http", URL: url})
+		require.NotEmpty(t, r.Revisions)
+	})
+}
+
+// TestServerFilesystemStdio runs the whole suite on the npm filesystem server (legacy revisions,
+// stdio), allowed one empty temporary folder.
+func TestServerFilesystemStdio(t *testing.T) {
+	t.Parallel()
+	entry := nodeModule(t, "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js")
+	root := t.TempDir()
+	r := run(t, "server-filesystem-stdio", steps.Config{Transport: "stdio", Command: []string{nodeBinary(t), entry, root}})
+	require.NotEmpty(t, r.Revisions)
 }
