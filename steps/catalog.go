@@ -15,7 +15,7 @@ import (
 	messages "github.com/cucumber/messages/go/v34"
 
 	"github.com/mcp-conform/mcp-conform/features"
-	"github.com/mcp-conform/mcp-conform/harness"
+	"github.com/mcp-conform/mcp-conform/revisions"
 )
 
 // SpecBaseURL is the root of the published specification; a rule's URL is
@@ -140,7 +140,7 @@ func catalogFS(fsys fs.FS) ([]Rule, error) {
 }
 
 func ruleOf(f *messages.Feature, sc *messages.Scenario, file string) (Rule, error) {
-	r := Rule{Title: sc.Name, Feature: f.Name, File: file, SpecRevision: harness.ModernRevision}
+	r := Rule{Title: sc.Name, Feature: f.Name, File: file, SpecRevision: revisions.Modern().ID}
 	var ids, levels int
 	for _, t := range append(append([]*messages.Tag{}, f.Tags...), sc.Tags...) {
 		name := t.Name
@@ -182,7 +182,7 @@ func ruleOf(f *messages.Feature, sc *messages.Scenario, file string) (Rule, erro
 		return r, fmt.Errorf("%s: description needs a `Spec: page#Heading` line", where)
 	}
 	r.Description = strings.Join(desc, " ")
-	if r.Until != "" && r.Until < harness.ModernRevision {
+	if r.Until != "" && r.Until < revisions.Modern().ID {
 		r.SpecRevision = r.Until
 	}
 	if r.Transports == nil {

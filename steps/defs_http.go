@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
+	"github.com/mcp-conform/mcp-conform/revisions"
 )
 
 // httpStateKey keys the per-scenario httpState in the step context.
@@ -102,7 +103,7 @@ func registerHTTPSteps(sc *godog.ScenarioContext) {
 	step(sc, `^the client sends requests that a modern server refuses with a 4xx status$`, wc(sendRefusable))
 	step(sc, `^the client POSTs a legacy-shaped initialize without MCP request headers$`, wc(func(ctx context.Context, w *world) error {
 		id := w.s.env.ids.Next()
-		return w.sendLegacyShaped(ctx, harness.InitializeRequest(id, harness.LegacyRevision), id, "initialize")
+		return w.sendLegacyShaped(ctx, harness.InitializeRequest(id, revisions.LatestLegacy().ID), id, "initialize")
 	}))
 	step(sc, `^the client POSTs a legacy-shaped ping without MCP-Protocol-Version$`, wc(func(ctx context.Context, w *world) error {
 		id := w.s.env.ids.Next()
@@ -513,7 +514,7 @@ func modernRequest(f *harness.Frame) bool {
 		return true
 	}
 	v := f.HTTP.Headers.Get(harness.HeaderProtocolVersion)
-	return v != "" && harness.IsModern(v)
+	return v != "" && revisions.IsModern(v)
 }
 
 // callTool sends a tools/call of tool (a fixture name: the call is harmless), asking for
@@ -523,7 +524,7 @@ func (w *world) callTool(ctx context.Context, tool string, progress, logs bool) 
 	id := w.s.env.ids.Next()
 	meta := map[string]any{}
 	if w.s.t.modern {
-		meta = harness.ModernMeta(harness.ModernRevision)
+		meta = harness.ModernMeta(revisions.Modern().ID)
 	}
 	if progress {
 		meta[progressMeta] = fmt.Sprintf("mcpconform-progress-%d", id)
@@ -578,7 +579,7 @@ func (w *world) sendAtOnce(ctx context.Context, n int, tool string) error {
 		if method == "tools/call" {
 			params = map[string]any{"name": tool, "arguments": map[string]any{}}
 		}
-		raw := harness.ModernRequest(id, method, harness.ModernRevision, params)
+		raw := harness.ModernRequest(id, method, revisions.Modern().ID, params)
 		if method == "tools/call" {
 			var m map[string]any
 			_ = json.Unmarshal(raw, &m)
@@ -666,7 +667,7 @@ func (w *world) holdListen(ctx context.Context, during func(context.Context) err
 		filter["toolsListChanged"] = true
 	}
 	id := w.s.env.ids.Next()
-	req := harness.Request{Raw: harness.ModernRequest(id, listenMethod, harness.ModernRevision, map[string]any{"notifications": filter}),
+	req := harness.Request{Raw: harness.ModernRequest(id, listenMethod, revisions.Modern().ID, map[string]any{"notifications": filter}),
 		ID: json.RawMessage(strconv.FormatInt(id, 10)), Method: listenMethod}
 	w.headers(&req, true)
 
@@ -890,7 +891,7 @@ func nonLoopback(target string) string {
 // MCP-Protocol-Version, no Mcp-Method) on a connection of its own whose frames are validated
 // against the legacy schema, so they do not count as modern traffic.
 func (w *world) sendLegacyShaped(ctx context.Context, raw []byte, id int64, method string) error {
-	t, err := w.s.env.dial(ctx, harness.LegacyRevision)
+	t, err := w.s.env.dial(ctx, revisions.LatestLegacy().ID)
 	if err != nil {
 		return fmt.Errorf("cannot open a connection: %w", err)
 	}
@@ -913,7 +914,7 @@ func (w *world) sendLegacyShaped(ctx context.Context, raw []byte, id int64, meth
 func (w *world) legacyVersions() []string {
 	var out []string
 	for _, v := range w.s.t.supported {
-		if harness.IsKnownRevision(v) && !harness.IsModern(v) {
+		if revisions.IsLegacy(v) {
 			out = append(out, v)
 		}
 	}
@@ -950,7 +951,7 @@ func judgeLegacyShaped(ctx context.Context, w *world) error {
 		var ir struct {
 			ProtocolVersion string `json:"protocolVersion"`
 		}
-		if json.Unmarshal(msg.Result, &ir) == nil && harness.IsKnownRevision(ir.ProtocolVersion) && !harness.IsModern(ir.ProtocolVersion) {
+		if json.Unmarshal(msg.Result, &ir) == nil && revisions.IsLegacy(ir.ProtocolVersion) {
 			return nil
 		}
 	}
@@ -996,7 +997,7 @@ func judgeHeaderless(w *world, st *httpState) error {
 			var ir struct {
 				ProtocolVersion string `json:"protocolVersion"`
 			}
-			if json.Unmarshal(msg.Result, &ir) == nil && harness.IsKnownRevision(ir.ProtocolVersion) && ir.ProtocolVersion < "2025-06-18" {
+			if json.Unmarshal(msg.Result, &ir) == nil && revisions.Known(ir.ProtocolVersion) && ir.ProtocolVersion < "2025-06-18" {
 				return nil
 			}
 		}

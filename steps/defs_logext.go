@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
+	"github.com/mcp-conform/mcp-conform/revisions"
 )
 
 // Logging (server/utilities/logging, deprecated in 2026-07-28 but still specified), the
@@ -138,7 +139,7 @@ func (w *world) listOrDiscover() string {
 func (w *world) legacyRevisions() []string {
 	var out []string
 	for _, v := range w.s.t.supported {
-		if harness.IsKnownRevision(v) && !harness.IsModern(v) {
+		if revisions.IsLegacy(v) {
 			out = append(out, v)
 		}
 	}

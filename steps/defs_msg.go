@@ -13,6 +13,7 @@ import (
 	"github.com/cucumber/godog"
 
 	"github.com/mcp-conform/mcp-conform/harness"
+	"github.com/mcp-conform/mcp-conform/revisions"
 )
 
 // registerMsgSteps binds the steps of messages, error codes, _meta keys, resultType (MSG, META-008..010, RT, ERR).
@@ -86,7 +87,7 @@ func (w *world) sendParams(ctx context.Context, method string, params, extraMeta
 	}
 	var meta map[string]any
 	if w.s.t.modern {
-		meta = harness.ModernMeta(harness.ModernRevision)
+		meta = harness.ModernMeta(revisions.Modern().ID)
 	}
 	if len(extraMeta) > 0 && meta == nil {
 		meta = map[string]any{}
@@ -320,7 +321,7 @@ func (w *world) sendConcurrently(ctx context.Context, n int) error {
 		method := methods[i%len(methods)]
 		raw := harness.BuildRequest(id, method, nil)
 		if w.s.t.modern {
-			raw = harness.ModernRequest(id, method, harness.ModernRevision, nil)
+			raw = harness.ModernRequest(id, method, revisions.Modern().ID, nil)
 		}
 		reqs[i] = harness.Request{Raw: raw, ID: json.RawMessage(strconv.FormatInt(id, 10)), Method: method}
 		w.headers(&reqs[i], w.s.t.modern)
@@ -1257,7 +1258,7 @@ func checkDefinedCodes(frames []*harness.Frame) *Mismatch {
 			if req != nil && !req.Intentional {
 				// A legacy version may be refused on a modern request: it is served only after
 				// initialize (PROBE-010).
-				if v := requestVersion(req); v != "" && supported[v] && v >= harness.ModernRevision {
+				if v := requestVersion(req); v != "" && supported[v] && v >= revisions.Modern().ID {
 					return bad("-32022 UnsupportedProtocolVersion only for versions the server does not support",
 						fmt.Sprintf("%s for version %s, which the server lists in supportedVersions", describeError(e), v))
 				}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
+	"github.com/mcp-conform/mcp-conform/revisions"
 )
 
 // registerStateSteps binds the steps of statelessness and capabilities (STATE, CAP, META-007, ERR-008).
@@ -174,7 +175,7 @@ func (w *world) stateRequest(method string, params, meta map[string]any) harness
 		p[k] = v
 	}
 	if w.s.t.modern {
-		m := harness.ModernMeta(harness.ModernRevision)
+		m := harness.ModernMeta(revisions.Modern().ID)
 		for k, v := range meta {
 			m[k] = v
 		}
@@ -360,7 +361,7 @@ var undeclaredProbes = []struct {
 		"ref": map[string]any{"type": "ref/prompt", "name": "mcpconform_prompt"}, "argument": map[string]any{"name": "arg", "value": ""},
 	}},
 	// 2026-07-28 has no logging method: the level travels in each request's _meta.
-	{capability: "logging", method: "logging/setLevel", until: harness.LegacyRevision, params: map[string]any{"level": "info"}},
+	{capability: "logging", method: "logging/setLevel", until: revisions.LatestLegacy().ID, params: map[string]any{"level": "info"}},
 }
 
 func (w *world) probeUndeclared(ctx context.Context, st *stateWorld) error {
@@ -767,7 +768,7 @@ func (w *world) expectNoCarryOver(st *stateWorld) error {
 		control := replyOutcome(first)
 		refused := strings.HasPrefix(control, "error") || strings.HasPrefix(control, "no JSON-RPC response")
 		if refused && replyOutcome(last) == "a result" {
-			return &Mismatch{Expected: fmt.Sprintf("the protocol version %s refused again (%s), as it was before a %s request was served", unsupportedVersion, control, harness.ModernRevision),
+			return &Mismatch{Expected: fmt.Sprintf("the protocol version %s refused again (%s), as it was before a %s request was served", unsupportedVersion, control, revisions.Modern().ID),
 				Actual: "a result", Frames: append(exchangeSeqs(first), exchangeSeqs(last)...)}
 		}
 		return nil
@@ -833,8 +834,8 @@ func (w *world) interleave(ctx context.Context, st *stateWorld) error {
 		version string
 		caps    map[string]any
 	}{
-		{"mcp-conform-conversation-a", harness.ModernRevision, map[string]any{}},
-		{"mcp-conform-conversation-b", harness.ModernRevision, map[string]any{"roots": map[string]any{}}},
+		{"mcp-conform-conversation-a", revisions.Modern().ID, map[string]any{}},
+		{"mcp-conform-conversation-b", revisions.Modern().ID, map[string]any{"roots": map[string]any{}}},
 		{"mcp-conform-conversation-c", unsupportedVersion, map[string]any{}},
 	}
 	build := func(i int) harness.Request {

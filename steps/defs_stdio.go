@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
+	"github.com/mcp-conform/mcp-conform/revisions"
 )
 
 // Notification methods that only travel on a subscriptions/listen stream (2026-07-28 schema).
@@ -370,7 +371,7 @@ func (st *stdioScenario) pipeline(ctx context.Context, w *world, n int) error {
 		}
 		raw := harness.BuildRequest(id, method, nil)
 		if w.s.t.modern {
-			raw = harness.ModernRequest(id, method, harness.ModernRevision, nil)
+			raw = harness.ModernRequest(id, method, revisions.Modern().ID, nil)
 		}
 		idRaw, _ := json.Marshal(id)
 		reqs[i] = harness.Request{Raw: raw, ID: idRaw, Method: method}
@@ -461,7 +462,7 @@ func (st *stdioScenario) openListen(ctx context.Context, w *world, required bool
 	}
 	id := fmt.Sprintf("listen-%d", w.s.env.ids.Next())
 	idRaw, _ := json.Marshal(id)
-	raw := harness.ModernRequest(id, "subscriptions/listen", harness.ModernRevision, map[string]any{
+	raw := harness.ModernRequest(id, "subscriptions/listen", revisions.Modern().ID, map[string]any{
 		"notifications": map[string]any{"toolsListChanged": true},
 	})
 	mark := len(s.Frames())
@@ -594,7 +595,7 @@ func triggerToolListChange(ctx context.Context, w *world) error {
 		return err
 	}
 	id := w.s.env.ids.Next()
-	raw := harness.ModernRequest(id, "tools/call", harness.ModernRevision, map[string]any{"name": triggerToolChange, "arguments": map[string]any{}})
+	raw := harness.ModernRequest(id, "tools/call", revisions.Modern().ID, map[string]any{"name": triggerToolChange, "arguments": map[string]any{}})
 	cctx, cancel := context.WithTimeout(ctx, w.timeout())
 	defer cancel()
 	ex, _ := w.conn.Send(cctx, harness.Request{Raw: raw, ID: json.RawMessage(strconv.FormatInt(id, 10)), Method: "tools/call"})
@@ -789,7 +790,7 @@ func initializeReply(w *world) (*harness.Message, error) {
 			ProtocolVersion string `json:"protocolVersion"`
 		}
 		rev := ""
-		if json.Unmarshal(msg.Result, &ir) == nil && harness.IsKnownRevision(ir.ProtocolVersion) && !harness.IsModern(ir.ProtocolVersion) {
+		if json.Unmarshal(msg.Result, &ir) == nil && revisions.IsLegacy(ir.ProtocolVersion) {
 			rev = ir.ProtocolVersion
 		}
 		w.s.env.setRev(ex.Sent.Conn, rev)
@@ -841,12 +842,12 @@ func expectInitializeNamesVersions(ctx context.Context, w *world) error {
 	}
 	var want []string
 	for _, v := range w.s.t.supported {
-		if harness.IsModern(v) || !harness.IsKnownRevision(v) {
+		if revisions.IsModern(v) || !revisions.Known(v) {
 			want = append(want, v)
 		}
 	}
 	if len(want) == 0 {
-		want = []string{harness.ModernRevision}
+		want = []string{revisions.Modern().ID}
 	}
 	text := msg.Error.Message + " " + string(msg.Error.Data)
 	var missing []string
@@ -873,7 +874,7 @@ func (st *stdioScenario) openSession(ctx context.Context, w *world) error {
 		return fmt.Errorf("feature bug: a legacy session needs a fresh connection")
 	}
 	w.s.env.setRev(w.conn.Conn(), "")
-	if err := w.initialize(ctx, harness.LegacyRevision); err != nil {
+	if err := w.initialize(ctx, revisions.LatestLegacy().ID); err != nil {
 		return err
 	}
 	ex := w.last
@@ -884,7 +885,7 @@ func (st *stdioScenario) openSession(ctx context.Context, w *world) error {
 	var ir struct {
 		ProtocolVersion string `json:"protocolVersion"`
 	}
-	if msg.Kind != harness.KindResult || json.Unmarshal(msg.Result, &ir) != nil || !harness.IsKnownRevision(ir.ProtocolVersion) || harness.IsModern(ir.ProtocolVersion) {
+	if msg.Kind != harness.KindResult || json.Unmarshal(msg.Result, &ir) != nil || !revisions.Known(ir.ProtocolVersion) || revisions.IsModern(ir.ProtocolVersion) {
 		return w.setSkip(reports.NA, "the server rejected initialize ("+describe(msg)+"): it is not dual-era")
 	}
 	st.session = &legacySession{version: ir.ProtocolVersion}
@@ -925,7 +926,7 @@ func (st *stdioScenario) sendLegacyList(ctx context.Context, w *world) error {
 // one, or, failing that, it answers initialize on a connection of its own.
 func dualEra(ctx context.Context, w *world) (bool, error) {
 	for _, v := range w.s.t.supported {
-		if harness.IsKnownRevision(v) && !harness.IsModern(v) {
+		if revisions.IsLegacy(v) {
 			return true, nil
 		}
 	}
@@ -936,8 +937,8 @@ func dualEra(ctx context.Context, w *world) (bool, error) {
 	w.own = append(w.own, t)
 	cctx, cancel := context.WithTimeout(ctx, min(w.s.env.cfg.StartupTimeout, w.s.env.cfg.Timeout+2*w.s.env.startup))
 	defer cancel()
-	h, err := harness.Initialize(cctx, t, &w.s.env.ids, harness.LegacyRevision)
-	if err != nil || !harness.IsKnownRevision(h.Version) || harness.IsModern(h.Version) {
+	h, err := harness.Initialize(cctx, t, &w.s.env.ids, revisions.LatestLegacy().ID)
+	if err != nil || !revisions.Known(h.Version) || revisions.IsModern(h.Version) {
 		return false, ctx.Err()
 	}
 	w.s.env.setRev(t.Conn(), h.Version)

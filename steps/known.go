@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/mcp-conform/mcp-conform/features"
-	"github.com/mcp-conform/mcp-conform/harness"
+	"github.com/mcp-conform/mcp-conform/revisions"
 )
 
 // Known is a rule of the catalogue (features.CatalogTSV), implemented or not. Level is one
@@ -55,11 +55,11 @@ func KnownRules() ([]Known, error) {
 		}
 		switch f[2] {
 		case "26":
-			k.Since, k.SpecRevision = harness.ModernRevision, harness.ModernRevision
+			k.Since, k.SpecRevision = revisions.Modern().ID, revisions.Modern().ID
 		case "25":
-			k.Since, k.Until, k.SpecRevision = "2024-11-05", harness.LegacyRevision, harness.LegacyRevision
+			k.Since, k.Until, k.SpecRevision = "2024-11-05", revisions.LatestLegacy().ID, revisions.LatestLegacy().ID
 		case "both":
-			k.Since, k.SpecRevision = "2024-11-05", harness.ModernRevision
+			k.Since, k.SpecRevision = "2024-11-05", revisions.Modern().ID
 		default:
 			return nil, fmt.Errorf("catalog.tsv line %d: unknown revision column %q", i+2, f[2])
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/mcp-conform/mcp-conform/features"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
+	"github.com/mcp-conform/mcp-conform/revisions"
 	"github.com/mcp-conform/mcp-conform/schemas"
 )
 
@@ -285,11 +286,11 @@ func (e *env) detect(ctx context.Context) ([]*target, []string, string) {
 	cfg := e.cfg
 	var targets []*target
 	var notes []string
-	wantModern := cfg.Revision == "auto" || harness.IsModern(cfg.Revision)
-	wantLegacy := cfg.Revision == "auto" || !harness.IsModern(cfg.Revision)
+	wantModern := cfg.Revision == "auto" || revisions.IsModern(cfg.Revision)
+	wantLegacy := cfg.Revision == "auto" || !revisions.IsModern(cfg.Revision)
 	var probe *harness.Probe
 	if wantModern {
-		t, err := e.dial(ctx, harness.ModernRevision)
+		t, err := e.dial(ctx, revisions.Modern().ID)
 		if err != nil {
 			return nil, notes, "cannot start the server: " + err.Error()
 		}
@@ -308,7 +309,7 @@ func (e *env) detect(ctx context.Context) ([]*target, []string, string) {
 			return nil, notes, "era probe failed: " + err.Error() + e.stderrHint(t)
 		case probe.Modern:
 			notes = append(notes, "modern era detected: "+probe.Reason)
-			targets = append(targets, &target{revision: harness.ModernRevision, modern: true, shared: t,
+			targets = append(targets, &target{revision: revisions.Modern().ID, modern: true, shared: t,
 				caps: capabilities(probe.Result), supported: probe.Supported, server: serverInfo(probe.Result, true)})
 		case cfg.Revision != "auto":
 			notes = append(notes, "revision forced to "+cfg.Revision+" although the era probe found no modern server: "+probe.Reason)
@@ -319,7 +320,7 @@ func (e *env) detect(ctx context.Context) ([]*target, []string, string) {
 		}
 	}
 	if wantLegacy {
-		ask := harness.LegacyRevision
+		ask := revisions.LatestLegacy().ID
 		if cfg.Revision != "auto" {
 			ask = cfg.Revision
 		}
@@ -338,7 +339,7 @@ func (e *env) detect(ctx context.Context) ([]*target, []string, string) {
 			return targets, notes, e.stopped() + " during the legacy handshake" + e.stderrHint(t)
 		}
 		switch {
-		case err == nil && harness.IsKnownRevision(h.Version) && !harness.IsModern(h.Version):
+		case err == nil && revisions.IsLegacy(h.Version):
 			e.setRev(t.Conn(), h.Version)
 			notes = append(notes, "legacy era: initialize negotiated "+h.Version)
 			var ir struct {
@@ -634,13 +635,13 @@ var legacyPages = map[string]bool{
 // spec returns the spec section of rule for this target: a legacy result of a rule that holds
 // in both eras links to the 2025-11-25 page when the catalogue names one.
 func (s *suiteRun) spec(rule Rule) reports.Spec {
-	if !s.t.modern && rule.SpecRevision == harness.ModernRevision {
+	if !s.t.modern && rule.SpecRevision == revisions.Modern().ID {
 		sec := s.env.legacySpec[rule.ID]
 		if page, _, _ := strings.Cut(rule.Section, "#"); sec == "" && legacyPages[page] {
 			sec = rule.Section // the same page exists in 2025-11-25
 		}
 		if sec != "" {
-			legacy := Rule{Section: sec, SpecRevision: harness.LegacyRevision}
+			legacy := Rule{Section: sec, SpecRevision: revisions.LatestLegacy().ID}
 			return reports.Spec{Section: sec, URL: legacy.SpecURL()}
 		}
 	}
