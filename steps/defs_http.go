@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -109,11 +110,11 @@ func registerHTTPSteps(sc *godog.ScenarioContext) {
 		id := w.s.env.ids.Next()
 		return w.sendLegacyShaped(ctx, harness.BuildRequest(id, "ping", nil), id, "ping")
 	}))
-	step(sc, `^the client asks with a legacy-shaped initialize whether the server negotiates 2025-03-26$`, func(ctx context.Context) error {
+	step(sc, `^the client asks with a legacy-shaped initialize whether the server negotiates `+regexp.QuoteMeta(revisions.HeaderlessDefault().ID)+`$`, func(ctx context.Context) error {
 		w, st := worldOf(ctx), httpStateOf(ctx)
 		ping := w.last
 		id := w.s.env.ids.Next()
-		if err := w.sendLegacyShaped(ctx, harness.InitializeRequest(id, "2025-03-26"), id, "initialize"); err != nil {
+		if err := w.sendLegacyShaped(ctx, harness.InitializeRequest(id, revisions.HeaderlessDefault().ID), id, "initialize"); err != nil {
 			return err
 		}
 		st.mu.Lock()
@@ -218,7 +219,7 @@ func registerHTTPSteps(sc *godog.ScenarioContext) {
 		return nil
 	}))
 	step(sc, `^the legacy-shaped POST was refused with HTTP 400 unless the server also speaks a legacy revision$`, wc(judgeLegacyShaped))
-	step(sc, `^the server refused the ping with HTTP 400 or serves it while supporting a revision older than 2025-06-18$`, func(ctx context.Context) error {
+	step(sc, `^the server refused the ping with HTTP 400 or serves it while supporting a revision older than `+regexp.QuoteMeta(revisions.First(func(r revisions.Revision) bool { return r.VersionHeader }).ID)+`$`, func(ctx context.Context) error {
 		return judgeHeaderless(worldOf(ctx), httpStateOf(ctx))
 	})
 }
@@ -806,7 +807,7 @@ func sendRefusable(ctx context.Context, w *world) error {
 	if err := w.sendMethod(ctx, "server/discover", "", nil, func(h http.Header) []string { h.Del(harness.HeaderMethod); return []string{harness.HeaderMethod} }); err != nil {
 		return err
 	}
-	if err := w.sendMethod(ctx, "server/discover", "2099-01-01", nil, nil); err != nil {
+	if err := w.sendMethod(ctx, "server/discover", revisions.Future, nil, nil); err != nil {
 		return err
 	}
 	if _, ok := w.s.t.caps["prompts"]; ok {
@@ -971,6 +972,13 @@ func lastBody(w *world) string {
 	return "no body"
 }
 
+// headerRequired reports whether revision v (known) has clients send MCP-Protocol-Version on
+// every request (revisions.Revision.VersionHeader).
+func headerRequired(v string) bool {
+	r, _ := revisions.Lookup(v)
+	return r.VersionHeader
+}
+
 // judgeHeaderless grades VER-006: a POST without MCP-Protocol-Version may be served as
 // 2025-03-26 only by a server that supports clients older than 2025-06-18 (it lists 2025-03-26
 // or 2024-11-05 in supportedVersions, or negotiates 2025-03-26 on initialize); otherwise it is
@@ -985,10 +993,10 @@ func judgeHeaderless(w *world, st *httpState) error {
 		return nil
 	}
 	if w.servedAsLegacy() == nil {
-		return &Mismatch{Expected: "HTTP 400, or the request served as 2025-03-26", Actual: fmt.Sprintf("HTTP %d", h.Status), Frames: w.lastSeqs()}
+		return &Mismatch{Expected: "HTTP 400, or the request served as " + revisions.HeaderlessDefault().ID + "", Actual: fmt.Sprintf("HTTP %d", h.Status), Frames: w.lastSeqs()}
 	}
 	for _, v := range w.legacyVersions() {
-		if v < "2025-06-18" {
+		if !headerRequired(v) {
 			return nil
 		}
 	}
@@ -997,7 +1005,7 @@ func judgeHeaderless(w *world, st *httpState) error {
 			var ir struct {
 				ProtocolVersion string `json:"protocolVersion"`
 			}
-			if json.Unmarshal(msg.Result, &ir) == nil && revisions.Known(ir.ProtocolVersion) && ir.ProtocolVersion < "2025-06-18" {
+			if json.Unmarshal(msg.Result, &ir) == nil && revisions.Known(ir.ProtocolVersion) && !headerRequired(ir.ProtocolVersion) {
 				return nil
 			}
 		}
@@ -1006,6 +1014,7 @@ func judgeHeaderless(w *world, st *httpState) error {
 	if st.oldInit != nil {
 		seqs = append(seqs, exchangeSeqs(st.oldInit)...)
 	}
-	return &Mismatch{Expected: "a request without MCP-Protocol-Version served only by a server supporting 2025-03-26 or 2024-11-05",
-		Actual: "served, while supportedVersions lists " + strings.Join(w.s.t.supported, ", ") + " and initialize does not negotiate 2025-03-26", Frames: seqs}
+	headerless := strings.Join(revisions.FilterIDs(func(r revisions.Revision) bool { return !r.VersionHeader }), " or ")
+	return &Mismatch{Expected: "a request without MCP-Protocol-Version served only by a server supporting " + headerless,
+		Actual: "served, while supportedVersions lists " + strings.Join(w.s.t.supported, ", ") + " and initialize does not negotiate " + revisions.HeaderlessDefault().ID, Frames: seqs}
 }

@@ -51,8 +51,8 @@ func registerMsgSteps(sc *godog.ScenarioContext) {
 	step(sc, `^the server sent no error code in -32020\.\.-32099 that the specification does not define$`, registerSweep("ERR-001", checkReservedCodes))
 	step(sc, `^every -32020, -32021 and -32022 error the server sent in this run has its defined meaning$`, registerSweep("ERR-002", checkDefinedCodes))
 	step(sc, `^the server sent no error code in the legacy range -32000\.\.-32019 in this run$`, registerSweep("ERR-003", checkLegacyRange))
-	step(sc, `^the server sent no -32002 error in this run$`, registerSweep("ERR-004", checkNoCode(-32002, "-32002 (resource not found of 2025-11-25 and earlier; a missing resource is -32602 now)")))
-	step(sc, `^the server sent no -32042 error in this run$`, registerSweep("ERR-005", checkNoCode(-32042, "-32042 (URL elicitation required of 2025-11-25)")))
+	step(sc, `^the server sent no -32002 error in this run$`, registerSweep("ERR-004", checkNoCode(-32002, "-32002 (resource not found of "+revisions.LatestLegacy().ID+" and earlier; a missing resource is -32602 now)")))
+	step(sc, `^the server sent no -32042 error in this run$`, registerSweep("ERR-005", checkNoCode(-32042, "-32042 (URL elicitation required of "+revisions.LatestLegacy().ID+")")))
 	step(sc, `^every other error code the server sent in this run lies outside the JSON-RPC reserved range$`, registerSweep("ERR-006", checkApplicationCodes))
 }
 
@@ -250,7 +250,7 @@ func provokeErrors(ctx context.Context, w *world) error {
 	if err := w.sendDoc(ctx, `{"jsonrpc":"2.0","id":$id,"method":"`+list+`","params":{}}`, true, false); err != nil {
 		return err
 	}
-	return w.sendMethod(ctx, list, "2099-01-01", nil, nil)
+	return w.sendMethod(ctx, list, revisions.Future, nil, nil)
 }
 
 // echoNonASCII calls the fixture tool test_echo, when listed with exactly one required string

@@ -356,12 +356,13 @@ var undeclaredProbes = []struct {
 	{capability: "tools", method: "tools/list"},
 	{capability: "resources", method: "resources/list"},
 	{capability: "prompts", method: "prompts/list"},
-	// The completions capability exists since 2025-03-26; earlier servers answer without it.
-	{capability: "completions", method: "completion/complete", since: "2025-03-26", params: map[string]any{
+	// The completions capability exists since the first revision with Completions; earlier
+	// servers answer without it.
+	{capability: "completions", method: "completion/complete", since: revisions.First(func(r revisions.Revision) bool { return r.Completions }).ID, params: map[string]any{
 		"ref": map[string]any{"type": "ref/prompt", "name": "mcpconform_prompt"}, "argument": map[string]any{"name": "arg", "value": ""},
 	}},
-	// 2026-07-28 has no logging method: the level travels in each request's _meta.
-	{capability: "logging", method: "logging/setLevel", until: revisions.LatestLegacy().ID, params: map[string]any{"level": "info"}},
+	// The modern revision has no logging method: the level travels in each request's _meta.
+	{capability: "logging", method: "logging/setLevel", until: revisions.Last(func(r revisions.Revision) bool { return r.LoggingMethod }).ID, params: map[string]any{"level": "info"}},
 }
 
 func (w *world) probeUndeclared(ctx context.Context, st *stateWorld) error {
@@ -371,7 +372,7 @@ func (w *world) probeUndeclared(ctx context.Context, st *stateWorld) error {
 		if _, ok := w.s.t.caps[p.capability]; ok {
 			continue
 		}
-		if (p.since != "" && rev < p.since) || (p.until != "" && rev > p.until) {
+		if !revisions.InRange(rev, p.since, p.until) {
 			skipped = append(skipped, p.capability)
 			continue
 		}
@@ -529,7 +530,7 @@ func fixtureArgs(schema json.RawMessage) (map[string]any, bool) {
 // "with" only the one it needs. Without a fixture it records why (the Then step decides).
 func (w *world) callFixture(ctx context.Context, st *stateWorld, kinds ...string) error {
 	if !w.s.t.modern {
-		return fmt.Errorf("feature bug: the fixture calls need a 2026-07-28 target")
+		return fmt.Errorf("feature bug: the fixture calls need a %s target", revisions.Modern().ID)
 	}
 	ft, why, err := w.findFixture(ctx)
 	if err != nil {
@@ -756,7 +757,7 @@ func (w *world) versionCarryOver(ctx context.Context, st *stateWorld) error {
 }
 
 // unsupportedVersion is a protocol version no server supports.
-const unsupportedVersion = "1900-01-01"
+const unsupportedVersion = revisions.Past
 
 // expectNoCarryOver is STATE-001: the last reply is what the same request got as the first
 // request of the connection, whatever came in between. A server that does not judge the

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -166,7 +167,7 @@ func registerStdioSteps(sc *godog.ScenarioContext) {
 		st, _ := stdioState(ctx)
 		return st.sendLegacyList(ctx, worldOf(ctx))
 	})
-	step(sc, `^a dual-era server's reply is a 2026-07-28 result of its method$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^a dual-era server's reply is a `+regexp.QuoteMeta(revisions.Modern().ID)+` result of its method$`, wc(func(ctx context.Context, w *world) error {
 		dual, err := dualEra(ctx, w)
 		if err != nil {
 			return err
@@ -176,7 +177,7 @@ func registerStdioSteps(sc *godog.ScenarioContext) {
 		}
 		return expectModernResult(ctx, w)
 	}))
-	step(sc, `^the modern request was served as 2026-07-28 or refused with an error$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^the modern request was served as `+regexp.QuoteMeta(revisions.Modern().ID)+` or refused with an error$`, wc(func(ctx context.Context, w *world) error {
 		// The connection carries both eras now: no one schema fits all its frames.
 		w.s.env.setRev(w.conn.Conn(), "")
 		if msg, err := w.responseMessage(); err == nil && msg.Kind == harness.KindError {
@@ -185,7 +186,7 @@ func registerStdioSteps(sc *godog.ScenarioContext) {
 		if err := expectModernResult(ctx, w); err != nil {
 			var m *Mismatch
 			if errors.As(err, &m) {
-				m.Expected = "inside a legacy session, a request with modern _meta is served as 2026-07-28 or refused with an error"
+				m.Expected = "inside a legacy session, a request with modern _meta is served as " + revisions.Modern().ID + " or refused with an error"
 				m.Grade = reports.Info
 			}
 			return err
@@ -976,7 +977,7 @@ func expectModernResult(ctx context.Context, w *world) error {
 	if err != nil {
 		return err
 	}
-	const want = "a 2026-07-28 result (resultType, ttlMs, cacheScope or _meta serverInfo) to a request carrying modern _meta"
+	want := "a " + revisions.Modern().ID + " result (resultType, ttlMs, cacheScope or _meta serverInfo) to a request carrying modern _meta"
 	if msg.Kind != harness.KindResult {
 		return &Mismatch{Expected: want, Actual: describe(msg), Frames: w.lastSeqs()}
 	}
