@@ -1258,7 +1258,7 @@ func checkDefinedCodes(frames []*harness.Frame) *Mismatch {
 			if req != nil && !req.Intentional {
 				// A legacy version may be refused on a modern request: it is served only after
 				// initialize (PROBE-010).
-				if v := requestVersion(req); v != "" && supported[v] && v >= revisions.Modern().ID {
+				if v := requestVersion(req); v != "" && supported[v] && revisions.IsModern(v) {
 					return bad("-32022 UnsupportedProtocolVersion only for versions the server does not support",
 						fmt.Sprintf("%s for version %s, which the server lists in supportedVersions", describeError(e), v))
 				}
