@@ -13,17 +13,17 @@ import (
 	"time"
 )
 
-// Era is the way a revision is negotiated (basic/versioning of the modern revision).
+// Era is the way a revision is negotiated (basic/versioning#Compatibility Matrix of the modern
+// revision): EraModern or EraHandshake.
 type Era string
 
-// The two eras.
-//
-// EraModern revisions are stateless: every request carries its protocol version in `_meta`
-// and a client learns what a server supports with server/discover.
-// EraHandshake ("legacy") revisions negotiate the version once with initialize
-// (basic/lifecycle#Initialization of those revisions).
 const (
-	EraModern    Era = "modern"
+	// EraModern revisions are stateless: every request carries its protocol version in
+	// `_meta` and a client learns what a server supports with server/discover (basic/index#_meta,
+	// server/discover of the modern revision).
+	EraModern Era = "modern"
+	// EraHandshake ("legacy") revisions negotiate the version once with initialize
+	// (basic/lifecycle#Initialization of those revisions).
 	EraHandshake Era = "handshake"
 )
 
@@ -171,12 +171,13 @@ func Known(id string) bool {
 	return ok
 }
 
-// Modern returns the newest modern revision: the version the suite sends in `_meta` and the
-// revision modern features link to.
+// Modern returns the newest modern revision: the version the suite sends in `_meta`
+// (basic/index#_meta), asks server/discover with, and links modern features to.
 func Modern() Revision { return newest(func(r Revision) bool { return r.Modern() }) }
 
 // LatestLegacy returns the newest handshake revision: the version the suite asks for in
-// initialize and the revision legacy features link to.
+// initialize (basic/lifecycle#Version Negotiation of that revision) and the revision legacy
+// results link to.
 func LatestLegacy() Revision { return newest(func(r Revision) bool { return !r.Modern() }) }
 
 // Oldest returns the oldest revision of the table.
@@ -221,6 +222,22 @@ func Last(has func(Revision) bool) Revision { return newest(has) }
 // without MCP-Protocol-Version (basic/transports#Protocol Version Header): the newest
 // revision without VersionHeader.
 func HeaderlessDefault() Revision { return Last(func(r Revision) bool { return !r.VersionHeader }) }
+
+// CompletionsSince returns the oldest revision with the completions capability
+// (Revision.Completions, server/utilities/completion).
+func CompletionsSince() Revision { return First(func(r Revision) bool { return r.Completions }) }
+
+// LoggingMethodUntil returns the newest revision that defines logging/setLevel
+// (Revision.LoggingMethod, server/utilities/logging#Setting Log Level).
+func LoggingMethodUntil() Revision { return Last(func(r Revision) bool { return r.LoggingMethod }) }
+
+// VersionHeaderSince returns the oldest revision whose HTTP clients send MCP-Protocol-Version
+// on every request (Revision.VersionHeader, basic/transports#Protocol Version Header).
+func VersionHeaderSince() Revision { return First(func(r Revision) bool { return r.VersionHeader }) }
+
+// HeaderlessIDs returns, newest first, the ids of the revisions whose HTTP clients send no
+// MCP-Protocol-Version (not Revision.VersionHeader), in a fresh slice.
+func HeaderlessIDs() []string { return FilterIDs(func(r Revision) bool { return !r.VersionHeader }) }
 
 // EraOf returns the era of revision id: EraModern when id is not older than the oldest
 // modern revision of the table, EraHandshake otherwise. An id the table does not know is
@@ -299,10 +316,12 @@ func ids(rs []Revision) []string {
 	return out
 }
 
-// Well-formed revision ids that no revision of the table has and no server supports: the
-// suite sends them to provoke UnsupportedProtocolVersion (basic/versioning). Future is newer
-// than every revision (so IsModern holds for it), Past older than every one.
 const (
+	// Future is a well-formed revision id newer than every row, which no server supports: the
+	// suite sends it to provoke UnsupportedProtocolVersion (basic/versioning#Version
+	// Negotiation). IsModern holds for it.
 	Future = "2099-01-01"
-	Past   = "1900-01-01"
+	// Past is a well-formed revision id older than every row, which no server supports (sent
+	// like Future; IsModern does not hold for it).
+	Past = "1900-01-01"
 )

@@ -88,3 +88,12 @@ func TestSentinels(t *testing.T) {
 	require.True(t, After(Future, Modern().ID))
 	require.True(t, Before(Past, Oldest().ID))
 }
+
+func TestFacts(t *testing.T) {
+	require.True(t, CompletionsSince().Completions)
+	require.True(t, Before(Oldest().ID, CompletionsSince().ID))
+	require.Equal(t, LatestLegacy().ID, LoggingMethodUntil().ID)
+	require.True(t, VersionHeaderSince().VersionHeader)
+	require.True(t, After(VersionHeaderSince().ID, HeaderlessDefault().ID))
+	require.Equal(t, HeaderlessDefault().ID, HeaderlessIDs()[0])
+}

@@ -219,7 +219,7 @@ func registerHTTPSteps(sc *godog.ScenarioContext) {
 		return nil
 	}))
 	step(sc, `^the legacy-shaped POST was refused with HTTP 400 unless the server also speaks a legacy revision$`, wc(judgeLegacyShaped))
-	step(sc, `^the server refused the ping with HTTP 400 or serves it while supporting a revision older than `+regexp.QuoteMeta(revisions.First(func(r revisions.Revision) bool { return r.VersionHeader }).ID)+`$`, func(ctx context.Context) error {
+	step(sc, `^the server refused the ping with HTTP 400 or serves it while supporting a revision older than `+regexp.QuoteMeta(revisions.VersionHeaderSince().ID)+`$`, func(ctx context.Context) error {
 		return judgeHeaderless(worldOf(ctx), httpStateOf(ctx))
 	})
 }
@@ -1014,7 +1014,7 @@ func judgeHeaderless(w *world, st *httpState) error {
 	if st.oldInit != nil {
 		seqs = append(seqs, exchangeSeqs(st.oldInit)...)
 	}
-	headerless := strings.Join(revisions.FilterIDs(func(r revisions.Revision) bool { return !r.VersionHeader }), " or ")
+	headerless := strings.Join(revisions.HeaderlessIDs(), " or ")
 	return &Mismatch{Expected: "a request without MCP-Protocol-Version served only by a server supporting " + headerless,
 		Actual: "served, while supportedVersions lists " + strings.Join(w.s.t.supported, ", ") + " and initialize does not negotiate " + revisions.HeaderlessDefault().ID, Frames: seqs}
 }

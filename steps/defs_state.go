@@ -356,13 +356,13 @@ var undeclaredProbes = []struct {
 	{capability: "tools", method: "tools/list"},
 	{capability: "resources", method: "resources/list"},
 	{capability: "prompts", method: "prompts/list"},
-	// The completions capability exists since the first revision with Completions; earlier
-	// servers answer without it.
-	{capability: "completions", method: "completion/complete", since: revisions.First(func(r revisions.Revision) bool { return r.Completions }).ID, params: map[string]any{
+	// The completions capability exists since revisions.CompletionsSince; earlier servers
+	// answer without it.
+	{capability: "completions", method: "completion/complete", since: revisions.CompletionsSince().ID, params: map[string]any{
 		"ref": map[string]any{"type": "ref/prompt", "name": "mcpconform_prompt"}, "argument": map[string]any{"name": "arg", "value": ""},
 	}},
 	// The modern revision has no logging method: the level travels in each request's _meta.
-	{capability: "logging", method: "logging/setLevel", until: revisions.Last(func(r revisions.Revision) bool { return r.LoggingMethod }).ID, params: map[string]any{"level": "info"}},
+	{capability: "logging", method: "logging/setLevel", until: revisions.LoggingMethodUntil().ID, params: map[string]any{"level": "info"}},
 }
 
 func (w *world) probeUndeclared(ctx context.Context, st *stateWorld) error {
