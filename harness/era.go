@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/mcp-conform/mcp-conform/revisions"
 )
 
 // Modern error codes a client recognises as "this server speaks 2026-07-28" during era
@@ -59,7 +61,7 @@ func SendFor(ctx context.Context, t Transport, raw []byte, id any, method string
 // returned as an error, not read as legacy.
 func ProbeModern(ctx context.Context, t Transport, ids *IDs) (*Probe, error) {
 	id := ids.Next()
-	ex, err := SendFor(ctx, t, ModernRequest(id, "server/discover", ModernRevision, nil), id, "server/discover", true, "")
+	ex, err := SendFor(ctx, t, ModernRequest(id, "server/discover", revisions.Modern().ID, nil), id, "server/discover", true, "")
 	p := &Probe{Exchange: ex}
 	if err != nil && (ex == nil || ex.Response == nil) {
 		if errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded) {

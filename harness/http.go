@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mcp-conform/mcp-conform/revisions"
 )
 
 // Redacted replaces the values of user-supplied headers (HTTPConfig.Header) in recorded frames.
@@ -195,7 +197,7 @@ func (h *HTTP) Send(ctx context.Context, req Request) (*Exchange, error) {
 // it (ErrStreamEnded); a non-2xx status alone is not an error.
 func (h *HTTP) SendStream(ctx context.Context, req Request) (*Exchange, StreamInfo) {
 	hdr := h.compose(req.Header, req.Omit, true)
-	legacy := hdr.Get("MCP-Protocol-Version") != ModernRevision
+	legacy := hdr.Get("MCP-Protocol-Version") != revisions.Modern().ID
 	h.mu.Lock()
 	session := h.session
 	h.mu.Unlock()

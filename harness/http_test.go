@@ -20,6 +20,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcp-conform/mcp-conform/revisions"
 )
 
 func newHTTPFor(t *testing.T, srv *httptest.Server, cfg HTTPConfig) *HTTP {
@@ -629,9 +631,9 @@ func TestHTTPLegacySessionIDIsSentBack(t *testing.T) {
 		_, err := h.Send(withTimeout(t, 10*time.Second), req)
 		require.NoError(t, err)
 	}
-	send(1, "initialize", LegacyHeaders(LegacyRevision))
-	send(2, "tools/list", LegacyHeaders(LegacyRevision))
-	send(3, "server/discover", http.Header{"Mcp-Protocol-Version": {ModernRevision}, "Mcp-Method": {"server/discover"}})
+	send(1, "initialize", LegacyHeaders(revisions.LatestLegacy().ID))
+	send(2, "tools/list", LegacyHeaders(revisions.LatestLegacy().ID))
+	send(3, "server/discover", http.Header{"Mcp-Protocol-Version": {revisions.Modern().ID}, "Mcp-Method": {"server/discover"}})
 	assert.Equal(t, []string{"initialize=", "tools/list=sess-1", "server/discover="}, seen,
 		"the legacy session id goes back on legacy requests only")
 }

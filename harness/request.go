@@ -5,30 +5,6 @@ import (
 	"sync/atomic"
 )
 
-// Revisions known to this build, newest first. ModernRevision is the stateless revision with
-// per-request `_meta`; the others negotiate with `initialize` (basic/versioning).
-const (
-	ModernRevision = "2026-07-28"
-	LegacyRevision = "2025-11-25"
-)
-
-// KnownRevisions lists every protocol revision mcp-conform has a schema pin for, newest first.
-var KnownRevisions = []string{"2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
-
-// IsKnownRevision reports whether v is one of KnownRevisions.
-func IsKnownRevision(v string) bool {
-	for _, k := range KnownRevisions {
-		if k == v {
-			return true
-		}
-	}
-	return false
-}
-
-// IsModern reports whether revision v uses per-request `_meta` instead of `initialize`
-// (2026-07-28 and later).
-func IsModern(v string) bool { return v >= ModernRevision }
-
 // Keys of the per-request `_meta` fields (basic/index#_meta).
 const (
 	MetaProtocolVersion    = "io.modelcontextprotocol/protocolVersion"
@@ -47,7 +23,7 @@ type IDs struct{ n atomic.Int64 }
 // Next returns a fresh integer id.
 func (g *IDs) Next() int64 { return g.n.Add(1) + 1000 }
 
-// ModernMeta returns the default 2026-07-28 request `_meta` for protocol version v: protocol
+// ModernMeta returns the default modern request `_meta` for protocol version v: protocol
 // version, empty client capabilities and clientInfo (HARN-002).
 func ModernMeta(v string) map[string]any {
 	return map[string]any{
@@ -74,7 +50,7 @@ func BuildRequest(id any, method string, params map[string]any) []byte {
 	return b
 }
 
-// ModernRequest builds a 2026-07-28 request: params is copied and given the default `_meta`
+// ModernRequest builds a modern-era request: params is copied and given the default `_meta`
 // for protocol version v (ModernMeta).
 func ModernRequest(id any, method, v string, params map[string]any) []byte {
 	p := map[string]any{}

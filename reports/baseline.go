@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/mcp-conform/mcp-conform/revisions"
 )
 
 // BaselineKey is the top-level key of a baseline file; its value is the list of entries.
@@ -241,7 +243,7 @@ func (p *baselineParser) entry(n *yaml.Node) (BaselineEntry, bool) {
 		p.fail(n, "rule %q is not a rule id: give one exact id such as MSG-014 (no prefixes or patterns)", e.Rule)
 	}
 	if e.Revision != "" && !baselineRevision.MatchString(e.Revision) {
-		p.fail(n, "revision %q is not a protocol revision such as 2025-11-25", e.Revision)
+		p.fail(n, "revision %q is not a protocol revision such as %s", e.Revision, revisions.LatestLegacy().ID)
 	}
 	if e.Transport != "" && e.Transport != "stdio" && e.Transport != "http" {
 		p.fail(n, "transport %q is neither stdio nor http", e.Transport)

@@ -12,7 +12,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
+
+	"github.com/mcp-conform/mcp-conform/revisions"
 )
 
 //go:embed html/report.html.tmpl html/report.css html/report.js
@@ -339,7 +340,7 @@ func buildPage(r *Run) *pageView {
 	for rev := range r.SchemaPins {
 		revs = append(revs, rev)
 	}
-	sort.Sort(sort.Reverse(sort.StringSlice(revs)))
+	sort.Slice(revs, func(i, j int) bool { return revisions.After(revs[i], revs[j]) })
 	for _, rev := range revs {
 		pin := r.SchemaPins[rev]
 		p.Pins = append(p.Pins, pinView{Revision: rev, Commit: pin.Commit, SHA256: pin.SHA256})
@@ -482,7 +483,7 @@ func columns(r *Run) []columnView {
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i], out[j]
 		if a.Revision != b.Revision {
-			return a.Revision > b.Revision
+			return revisions.After(a.Revision, b.Revision)
 		}
 		if rank(a.Transport) != rank(b.Transport) {
 			return rank(a.Transport) < rank(b.Transport)
@@ -541,7 +542,7 @@ func featureRank(name string) featureKey {
 		path = name[i+1 : j]
 	}
 	path = strings.TrimSpace(path)
-	if f := strings.Fields(path); len(f) == 2 && isRevision(f[0]) {
+	if f := strings.Fields(path); len(f) == 2 && revisions.IsID(f[0]) {
 		k.legacy, path = true, f[1]
 	}
 	if strings.HasPrefix(strings.ToLower(name), "legacy") {
@@ -563,11 +564,6 @@ func featureRank(name string) featureKey {
 		k.section = 3
 	}
 	return k
-}
-
-func isRevision(s string) bool {
-	_, err := time.Parse("2006-01-02", s)
-	return err == nil
 }
 
 func featureLess(a, b string) bool {

@@ -7,6 +7,8 @@ package reports
 import (
 	"sort"
 	"time"
+
+	"github.com/mcp-conform/mcp-conform/revisions"
 )
 
 // SchemaVersion is the version of the results.json document layout written by this build.
@@ -276,7 +278,7 @@ func (r *Run) Finalize() {
 			return ruleLess(a.Rule, b.Rule)
 		}
 		if a.Revision != b.Revision {
-			return a.Revision > b.Revision
+			return revisions.After(a.Revision, b.Revision)
 		}
 		return a.Transport < b.Transport
 	})

@@ -3,6 +3,8 @@ package schemas
 import (
 	"sort"
 	"sync"
+
+	"github.com/mcp-conform/mcp-conform/revisions"
 )
 
 // Set resolves and compiles the pinned schemas on demand: each revision is loaded from its
@@ -85,6 +87,6 @@ func (s *Set) Loaded() []Loaded {
 			out = append(out, Loaded{Pin: p, From: e.from})
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Pin.Revision < out[j].Pin.Revision })
+	sort.Slice(out, func(i, j int) bool { return revisions.Before(out[i].Pin.Revision, out[j].Pin.Revision) })
 	return out
 }

@@ -15,12 +15,12 @@ import (
 	messages "github.com/cucumber/messages/go/v34"
 
 	"github.com/mcp-conform/mcp-conform/features"
-	"github.com/mcp-conform/mcp-conform/harness"
+	"github.com/mcp-conform/mcp-conform/revisions"
 )
 
-// SpecBaseURL is the root of the published specification; a rule's URL is
-// SpecBaseURL/<revision>/<page>#<anchor>.
-const SpecBaseURL = "https://modelcontextprotocol.io/specification"
+// SpecBaseURL is the root of the published specification (revisions.BaseURL); a rule's URL
+// is SpecBaseURL/<revision>/<page>#<anchor>.
+const SpecBaseURL = revisions.BaseURL
 
 // Rule is the metadata of one rule as its scenario's tags and description state it.
 //
@@ -47,23 +47,20 @@ type Rule struct {
 	Tags []string `json:"-"`
 }
 
-// SpecURL returns the pinned URL of the rule's spec section, e.g.
+// SpecURL returns the pinned URL of the rule's spec section (revisions.SpecURL of
+// SpecRevision), e.g.
 // https://modelcontextprotocol.io/specification/2026-07-28/basic/index#error-codes.
 func (r Rule) SpecURL() string {
 	page, heading, _ := strings.Cut(r.Section, "#")
-	u := SpecBaseURL + "/" + r.SpecRevision + "/" + page
-	if heading != "" {
-		u += "#" + anchor(heading)
-	}
-	return u
+	return revisions.SpecURL(r.SpecRevision, page, anchor(heading))
 }
 
 // AppliesTo reports whether the rule holds at revision rev on transport tr, and if not, why.
 func (r Rule) AppliesTo(rev, tr string) (bool, string) {
-	if r.Since != "" && rev < r.Since {
+	if r.Since != "" && revisions.Before(rev, r.Since) {
 		return false, fmt.Sprintf("rule holds since %s; the server speaks %s", r.Since, rev)
 	}
-	if r.Until != "" && rev > r.Until {
+	if r.Until != "" && revisions.After(rev, r.Until) {
 		return false, fmt.Sprintf("rule holds up to %s; the server speaks %s", r.Until, rev)
 	}
 	if len(r.Transports) > 0 {
@@ -140,7 +137,7 @@ func catalogFS(fsys fs.FS) ([]Rule, error) {
 }
 
 func ruleOf(f *messages.Feature, sc *messages.Scenario, file string) (Rule, error) {
-	r := Rule{Title: sc.Name, Feature: f.Name, File: file, SpecRevision: harness.ModernRevision}
+	r := Rule{Title: sc.Name, Feature: f.Name, File: file, SpecRevision: revisions.Modern().ID}
 	var ids, levels int
 	for _, t := range append(append([]*messages.Tag{}, f.Tags...), sc.Tags...) {
 		name := t.Name
@@ -182,7 +179,7 @@ func ruleOf(f *messages.Feature, sc *messages.Scenario, file string) (Rule, erro
 		return r, fmt.Errorf("%s: description needs a `Spec: page#Heading` line", where)
 	}
 	r.Description = strings.Join(desc, " ")
-	if r.Until != "" && r.Until < harness.ModernRevision {
+	if r.Until != "" && revisions.Before(r.Until, revisions.Modern().ID) {
 		r.SpecRevision = r.Until
 	}
 	if r.Transports == nil {

@@ -6,6 +6,8 @@ import (
 	"testing/fstest"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcp-conform/mcp-conform/revisions"
 )
 
 func TestCatalogEmbeddedFeatures(t *testing.T) {
@@ -154,5 +156,24 @@ func TestDeferredReasonsNameUnimplementedRules(t *testing.T) {
 		}
 		require.False(t, implemented[k.ID], "%s has a scenario: remove its line from deferred.tsv", k.ID)
 		require.True(t, k.Testable(), "%s is N/T in the catalogue; its reason comes from there", k.ID)
+	}
+}
+
+// The pages rules link to are pages of the revision they link to (revisions.Revision.Pages).
+func TestSpecPagesAreInTheRevisionTable(t *testing.T) {
+	rules, err := Catalog()
+	require.NoError(t, err)
+	for _, r := range rules {
+		rev, ok := revisions.Lookup(r.SpecRevision)
+		require.True(t, ok, "%s links to revision %s, which the table does not know", r.ID, r.SpecRevision)
+		page, _, _ := strings.Cut(r.Section, "#")
+		require.True(t, rev.HasPage(page), "%s: page %s is not among the pages of %s", r.ID, page, rev.ID)
+	}
+	known, err := KnownRules()
+	require.NoError(t, err)
+	for _, k := range known {
+		if page, _, _ := strings.Cut(k.LegacySection, "#"); page != "" {
+			require.True(t, revisions.LatestLegacy().HasPage(page), "%s: legacy page %s", k.ID, page)
+		}
 	}
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
+	"github.com/mcp-conform/mcp-conform/revisions"
 )
 
 // listMethods maps the capabilities whose list request every declaring server must answer to
@@ -126,7 +127,7 @@ func registerSteps(sc *godog.ScenarioContext) {
 	step(sc, `^the client initializes with each legacy version the server supports$`, wc(func(ctx context.Context, w *world) error {
 		versions := []string{w.s.t.revision}
 		for _, v := range w.s.t.supported {
-			if harness.IsKnownRevision(v) && !harness.IsModern(v) && v != w.s.t.revision {
+			if revisions.IsLegacy(v) && v != w.s.t.revision {
 				versions = append(versions, v)
 			}
 		}
@@ -232,8 +233,8 @@ func registerSteps(sc *godog.ScenarioContext) {
 		if err != nil {
 			return err
 		}
-		if s, ok := v.(string); !ok || !harness.IsKnownRevision(s) {
-			return &Mismatch{Expected: "one of " + strings.Join(harness.KnownRevisions, ", "), Actual: jsonText(v), Frames: w.lastSeqs()}
+		if s, ok := v.(string); !ok || !revisions.Known(s) {
+			return &Mismatch{Expected: "one of " + strings.Join(revisions.IDs(), ", "), Actual: jsonText(v), Frames: w.lastSeqs()}
 		}
 		return nil
 	})
@@ -571,7 +572,7 @@ func expect405(ctx context.Context, w *world) error {
 	}
 	var legacy []string
 	for _, v := range w.s.t.supported {
-		if harness.IsKnownRevision(v) && !harness.IsModern(v) {
+		if revisions.IsLegacy(v) {
 			legacy = append(legacy, v)
 		}
 	}
@@ -697,7 +698,7 @@ func (w *world) sendMethod(ctx context.Context, method, v string, id json.RawMes
 	var raw []byte
 	if modern {
 		if v == "" {
-			v = harness.ModernRevision
+			v = revisions.Modern().ID
 		}
 		raw = harness.ModernRequest(idv, method, v, nil)
 	} else {
@@ -719,7 +720,7 @@ func (w *world) headers(req *harness.Request, modern bool) {
 	if modern {
 		req.Header = harness.ModernHeaders(req.Raw)
 		if req.Header.Get("MCP-Protocol-Version") == "" {
-			req.Header.Set("MCP-Protocol-Version", harness.ModernRevision)
+			req.Header.Set("MCP-Protocol-Version", revisions.Modern().ID)
 		}
 	} else {
 		req.Header = harness.LegacyHeaders(w.s.t.revision)
@@ -745,7 +746,7 @@ func (w *world) expand(doc string) (string, json.RawMessage) {
 	}
 	params, meta := "{}", "{}"
 	if w.s.t.modern {
-		m, _ := json.Marshal(harness.ModernMeta(harness.ModernRevision))
+		m, _ := json.Marshal(harness.ModernMeta(revisions.Modern().ID))
 		meta = string(m)
 		params = `{"_meta":` + meta + `}`
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
+	"github.com/mcp-conform/mcp-conform/revisions"
 )
 
 // registerHdrSteps binds the steps of HTTP header validation and x-mcp-header (HDR-005..019).
@@ -331,7 +332,7 @@ func decodeNumbers(raw []byte, v any) error {
 // that departs from what a conforming client sends.
 func (w *world) hdrSend(ctx context.Context, method string, params map[string]any, edit func(http.Header), intentional bool) error {
 	n := w.s.env.ids.Next()
-	req := harness.Request{Raw: harness.ModernRequest(n, method, harness.ModernRevision, params),
+	req := harness.Request{Raw: harness.ModernRequest(n, method, revisions.Modern().ID, params),
 		ID: json.RawMessage(strconv.FormatInt(n, 10)), Method: method}
 	w.headers(&req, true)
 	if edit != nil && req.Header != nil {

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
+	"github.com/mcp-conform/mcp-conform/revisions"
 )
 
 // httpStateKey keys the per-scenario httpState in the step context.
@@ -102,17 +104,17 @@ func registerHTTPSteps(sc *godog.ScenarioContext) {
 	step(sc, `^the client sends requests that a modern server refuses with a 4xx status$`, wc(sendRefusable))
 	step(sc, `^the client POSTs a legacy-shaped initialize without MCP request headers$`, wc(func(ctx context.Context, w *world) error {
 		id := w.s.env.ids.Next()
-		return w.sendLegacyShaped(ctx, harness.InitializeRequest(id, harness.LegacyRevision), id, "initialize")
+		return w.sendLegacyShaped(ctx, harness.InitializeRequest(id, revisions.LatestLegacy().ID), id, "initialize")
 	}))
 	step(sc, `^the client POSTs a legacy-shaped ping without MCP-Protocol-Version$`, wc(func(ctx context.Context, w *world) error {
 		id := w.s.env.ids.Next()
 		return w.sendLegacyShaped(ctx, harness.BuildRequest(id, "ping", nil), id, "ping")
 	}))
-	step(sc, `^the client asks with a legacy-shaped initialize whether the server negotiates 2025-03-26$`, func(ctx context.Context) error {
+	step(sc, `^the client asks with a legacy-shaped initialize whether the server negotiates `+regexp.QuoteMeta(revisions.HeaderlessDefault().ID)+`$`, func(ctx context.Context) error {
 		w, st := worldOf(ctx), httpStateOf(ctx)
 		ping := w.last
 		id := w.s.env.ids.Next()
-		if err := w.sendLegacyShaped(ctx, harness.InitializeRequest(id, "2025-03-26"), id, "initialize"); err != nil {
+		if err := w.sendLegacyShaped(ctx, harness.InitializeRequest(id, revisions.HeaderlessDefault().ID), id, "initialize"); err != nil {
 			return err
 		}
 		st.mu.Lock()
@@ -217,7 +219,7 @@ func registerHTTPSteps(sc *godog.ScenarioContext) {
 		return nil
 	}))
 	step(sc, `^the legacy-shaped POST was refused with HTTP 400 unless the server also speaks a legacy revision$`, wc(judgeLegacyShaped))
-	step(sc, `^the server refused the ping with HTTP 400 or serves it while supporting a revision older than 2025-06-18$`, func(ctx context.Context) error {
+	step(sc, `^the server refused the ping with HTTP 400 or serves it while supporting a revision older than `+regexp.QuoteMeta(revisions.VersionHeaderSince().ID)+`$`, func(ctx context.Context) error {
 		return judgeHeaderless(worldOf(ctx), httpStateOf(ctx))
 	})
 }
@@ -513,7 +515,7 @@ func modernRequest(f *harness.Frame) bool {
 		return true
 	}
 	v := f.HTTP.Headers.Get(harness.HeaderProtocolVersion)
-	return v != "" && harness.IsModern(v)
+	return v != "" && revisions.IsModern(v)
 }
 
 // callTool sends a tools/call of tool (a fixture name: the call is harmless), asking for
@@ -523,7 +525,7 @@ func (w *world) callTool(ctx context.Context, tool string, progress, logs bool) 
 	id := w.s.env.ids.Next()
 	meta := map[string]any{}
 	if w.s.t.modern {
-		meta = harness.ModernMeta(harness.ModernRevision)
+		meta = harness.ModernMeta(revisions.Modern().ID)
 	}
 	if progress {
 		meta[progressMeta] = fmt.Sprintf("mcpconform-progress-%d", id)
@@ -578,7 +580,7 @@ func (w *world) sendAtOnce(ctx context.Context, n int, tool string) error {
 		if method == "tools/call" {
 			params = map[string]any{"name": tool, "arguments": map[string]any{}}
 		}
-		raw := harness.ModernRequest(id, method, harness.ModernRevision, params)
+		raw := harness.ModernRequest(id, method, revisions.Modern().ID, params)
 		if method == "tools/call" {
 			var m map[string]any
 			_ = json.Unmarshal(raw, &m)
@@ -666,7 +668,7 @@ func (w *world) holdListen(ctx context.Context, during func(context.Context) err
 		filter["toolsListChanged"] = true
 	}
 	id := w.s.env.ids.Next()
-	req := harness.Request{Raw: harness.ModernRequest(id, listenMethod, harness.ModernRevision, map[string]any{"notifications": filter}),
+	req := harness.Request{Raw: harness.ModernRequest(id, listenMethod, revisions.Modern().ID, map[string]any{"notifications": filter}),
 		ID: json.RawMessage(strconv.FormatInt(id, 10)), Method: listenMethod}
 	w.headers(&req, true)
 
@@ -805,7 +807,7 @@ func sendRefusable(ctx context.Context, w *world) error {
 	if err := w.sendMethod(ctx, "server/discover", "", nil, func(h http.Header) []string { h.Del(harness.HeaderMethod); return []string{harness.HeaderMethod} }); err != nil {
 		return err
 	}
-	if err := w.sendMethod(ctx, "server/discover", "2099-01-01", nil, nil); err != nil {
+	if err := w.sendMethod(ctx, "server/discover", revisions.Future, nil, nil); err != nil {
 		return err
 	}
 	if _, ok := w.s.t.caps["prompts"]; ok {
@@ -890,7 +892,7 @@ func nonLoopback(target string) string {
 // MCP-Protocol-Version, no Mcp-Method) on a connection of its own whose frames are validated
 // against the legacy schema, so they do not count as modern traffic.
 func (w *world) sendLegacyShaped(ctx context.Context, raw []byte, id int64, method string) error {
-	t, err := w.s.env.dial(ctx, harness.LegacyRevision)
+	t, err := w.s.env.dial(ctx, revisions.LatestLegacy().ID)
 	if err != nil {
 		return fmt.Errorf("cannot open a connection: %w", err)
 	}
@@ -913,7 +915,7 @@ func (w *world) sendLegacyShaped(ctx context.Context, raw []byte, id int64, meth
 func (w *world) legacyVersions() []string {
 	var out []string
 	for _, v := range w.s.t.supported {
-		if harness.IsKnownRevision(v) && !harness.IsModern(v) {
+		if revisions.IsLegacy(v) {
 			out = append(out, v)
 		}
 	}
@@ -950,7 +952,7 @@ func judgeLegacyShaped(ctx context.Context, w *world) error {
 		var ir struct {
 			ProtocolVersion string `json:"protocolVersion"`
 		}
-		if json.Unmarshal(msg.Result, &ir) == nil && harness.IsKnownRevision(ir.ProtocolVersion) && !harness.IsModern(ir.ProtocolVersion) {
+		if json.Unmarshal(msg.Result, &ir) == nil && revisions.IsLegacy(ir.ProtocolVersion) {
 			return nil
 		}
 	}
@@ -970,6 +972,13 @@ func lastBody(w *world) string {
 	return "no body"
 }
 
+// headerRequired reports whether revision v (known) has clients send MCP-Protocol-Version on
+// every request (revisions.Revision.VersionHeader).
+func headerRequired(v string) bool {
+	r, _ := revisions.Lookup(v)
+	return r.VersionHeader
+}
+
 // judgeHeaderless grades VER-006: a POST without MCP-Protocol-Version may be served as
 // 2025-03-26 only by a server that supports clients older than 2025-06-18 (it lists 2025-03-26
 // or 2024-11-05 in supportedVersions, or negotiates 2025-03-26 on initialize); otherwise it is
@@ -984,10 +993,10 @@ func judgeHeaderless(w *world, st *httpState) error {
 		return nil
 	}
 	if w.servedAsLegacy() == nil {
-		return &Mismatch{Expected: "HTTP 400, or the request served as 2025-03-26", Actual: fmt.Sprintf("HTTP %d", h.Status), Frames: w.lastSeqs()}
+		return &Mismatch{Expected: "HTTP 400, or the request served as " + revisions.HeaderlessDefault().ID + "", Actual: fmt.Sprintf("HTTP %d", h.Status), Frames: w.lastSeqs()}
 	}
 	for _, v := range w.legacyVersions() {
-		if v < "2025-06-18" {
+		if !headerRequired(v) {
 			return nil
 		}
 	}
@@ -996,7 +1005,7 @@ func judgeHeaderless(w *world, st *httpState) error {
 			var ir struct {
 				ProtocolVersion string `json:"protocolVersion"`
 			}
-			if json.Unmarshal(msg.Result, &ir) == nil && harness.IsKnownRevision(ir.ProtocolVersion) && ir.ProtocolVersion < "2025-06-18" {
+			if json.Unmarshal(msg.Result, &ir) == nil && revisions.Known(ir.ProtocolVersion) && !headerRequired(ir.ProtocolVersion) {
 				return nil
 			}
 		}
@@ -1005,6 +1014,7 @@ func judgeHeaderless(w *world, st *httpState) error {
 	if st.oldInit != nil {
 		seqs = append(seqs, exchangeSeqs(st.oldInit)...)
 	}
-	return &Mismatch{Expected: "a request without MCP-Protocol-Version served only by a server supporting 2025-03-26 or 2024-11-05",
-		Actual: "served, while supportedVersions lists " + strings.Join(w.s.t.supported, ", ") + " and initialize does not negotiate 2025-03-26", Frames: seqs}
+	headerless := strings.Join(revisions.HeaderlessIDs(), " or ")
+	return &Mismatch{Expected: "a request without MCP-Protocol-Version served only by a server supporting " + headerless,
+		Actual: "served, while supportedVersions lists " + strings.Join(w.s.t.supported, ", ") + " and initialize does not negotiate " + revisions.HeaderlessDefault().ID, Frames: seqs}
 }

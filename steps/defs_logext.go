@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
+	"github.com/mcp-conform/mcp-conform/revisions"
 )
 
 // Logging (server/utilities/logging, deprecated in 2026-07-28 but still specified), the
@@ -92,7 +93,7 @@ func registerLogextSteps(sc *godog.ScenarioContext) {
 		}
 		return w.sendParams(ctx, w.listOrDiscover(), nil, map[string]any{harness.MetaClientCapabilities: caps}, false)
 	}))
-	step(sc, `^the client sends each method that 2026-07-28 removed$`, wc(sendRemovedMethods))
+	step(sc, `^the client sends each method that `+regexp.QuoteMeta(revisions.Modern().ID)+` removed$`, wc(sendRemovedMethods))
 	step(sc, `^the client opens the endpoint as a deprecated HTTP\+SSE client would$`, wc(openLegacySSE))
 
 	// Observe.
@@ -138,7 +139,7 @@ func (w *world) listOrDiscover() string {
 func (w *world) legacyRevisions() []string {
 	var out []string
 	for _, v := range w.s.t.supported {
-		if harness.IsKnownRevision(v) && !harness.IsModern(v) {
+		if revisions.IsLegacy(v) {
 			out = append(out, v)
 		}
 	}
@@ -536,12 +537,12 @@ func checkDeprecatedFeatures(frames []*harness.Frame) *Mismatch {
 			continue
 		}
 		if _, ok := res.Capabilities["logging"]; ok && f.Method == "server/discover" {
-			return &Mismatch{Expected: "a new 2026-07-28 implementation not to adopt the deprecated Logging feature",
+			return &Mismatch{Expected: "a new " + revisions.Modern().ID + " implementation not to adopt the deprecated Logging feature",
 				Actual: fmt.Sprintf("frame %d declares the logging capability", f.Seq), Frames: []int{f.Seq}}
 		}
 		for key, ir := range res.InputRequests {
 			if ir.Method == "sampling/createMessage" || ir.Method == "roots/list" {
-				return &Mismatch{Expected: "a new 2026-07-28 implementation not to adopt the deprecated Sampling and Roots features",
+				return &Mismatch{Expected: "a new " + revisions.Modern().ID + " implementation not to adopt the deprecated Sampling and Roots features",
 					Actual: fmt.Sprintf("frame %d asks for input %q with %s", f.Seq, key, ir.Method), Frames: []int{f.Seq}}
 			}
 		}
@@ -594,7 +595,7 @@ func checkElicitationComplete(frames []*harness.Frame) *Mismatch {
 			}
 		}
 		if bad != "" {
-			return &Mismatch{Expected: "no URL elicitation completion signal under 2026-07-28 (the client retries instead)",
+			return &Mismatch{Expected: "no URL elicitation completion signal under " + revisions.Modern().ID + " (the client retries instead)",
 				Actual: fmt.Sprintf("frame %d: %s", f.Seq, bad), Frames: []int{f.Seq}}
 		}
 	}
@@ -665,7 +666,7 @@ func judgeRemovedMethods(ctx context.Context, w *world) error {
 		default:
 			actual = describe(msg)
 		}
-		m := &Mismatch{Expected: fmt.Sprintf("%s, removed in 2026-07-28, to be refused with -32601 (HTTP 404)", o.method),
+		m := &Mismatch{Expected: fmt.Sprintf("%s, removed in %s, to be refused with -32601 (HTTP 404)", o.method, revisions.Modern().ID),
 			Actual: actual, Frames: exchangeSeqs(o.ex)}
 		if legacy := w.legacyRevisions(); len(legacy) > 0 {
 			m.Grade = reports.Info

@@ -13,6 +13,7 @@ import (
 	"github.com/cucumber/godog"
 
 	"github.com/mcp-conform/mcp-conform/harness"
+	"github.com/mcp-conform/mcp-conform/revisions"
 )
 
 // registerMsgSteps binds the steps of messages, error codes, _meta keys, resultType (MSG, META-008..010, RT, ERR).
@@ -50,8 +51,8 @@ func registerMsgSteps(sc *godog.ScenarioContext) {
 	step(sc, `^the server sent no error code in -32020\.\.-32099 that the specification does not define$`, registerSweep("ERR-001", checkReservedCodes))
 	step(sc, `^every -32020, -32021 and -32022 error the server sent in this run has its defined meaning$`, registerSweep("ERR-002", checkDefinedCodes))
 	step(sc, `^the server sent no error code in the legacy range -32000\.\.-32019 in this run$`, registerSweep("ERR-003", checkLegacyRange))
-	step(sc, `^the server sent no -32002 error in this run$`, registerSweep("ERR-004", checkNoCode(-32002, "-32002 (resource not found of 2025-11-25 and earlier; a missing resource is -32602 now)")))
-	step(sc, `^the server sent no -32042 error in this run$`, registerSweep("ERR-005", checkNoCode(-32042, "-32042 (URL elicitation required of 2025-11-25)")))
+	step(sc, `^the server sent no -32002 error in this run$`, registerSweep("ERR-004", checkNoCode(-32002, "-32002 (resource not found of "+revisions.LatestLegacy().ID+" and earlier; a missing resource is -32602 now)")))
+	step(sc, `^the server sent no -32042 error in this run$`, registerSweep("ERR-005", checkNoCode(-32042, "-32042 (URL elicitation required of "+revisions.LatestLegacy().ID+")")))
 	step(sc, `^every other error code the server sent in this run lies outside the JSON-RPC reserved range$`, registerSweep("ERR-006", checkApplicationCodes))
 }
 
@@ -86,7 +87,7 @@ func (w *world) sendParams(ctx context.Context, method string, params, extraMeta
 	}
 	var meta map[string]any
 	if w.s.t.modern {
-		meta = harness.ModernMeta(harness.ModernRevision)
+		meta = harness.ModernMeta(revisions.Modern().ID)
 	}
 	if len(extraMeta) > 0 && meta == nil {
 		meta = map[string]any{}
@@ -249,7 +250,7 @@ func provokeErrors(ctx context.Context, w *world) error {
 	if err := w.sendDoc(ctx, `{"jsonrpc":"2.0","id":$id,"method":"`+list+`","params":{}}`, true, false); err != nil {
 		return err
 	}
-	return w.sendMethod(ctx, list, "2099-01-01", nil, nil)
+	return w.sendMethod(ctx, list, revisions.Future, nil, nil)
 }
 
 // echoNonASCII calls the fixture tool test_echo, when listed with exactly one required string
@@ -320,7 +321,7 @@ func (w *world) sendConcurrently(ctx context.Context, n int) error {
 		method := methods[i%len(methods)]
 		raw := harness.BuildRequest(id, method, nil)
 		if w.s.t.modern {
-			raw = harness.ModernRequest(id, method, harness.ModernRevision, nil)
+			raw = harness.ModernRequest(id, method, revisions.Modern().ID, nil)
 		}
 		reqs[i] = harness.Request{Raw: raw, ID: json.RawMessage(strconv.FormatInt(id, 10)), Method: method}
 		w.headers(&reqs[i], w.s.t.modern)
@@ -1257,7 +1258,7 @@ func checkDefinedCodes(frames []*harness.Frame) *Mismatch {
 			if req != nil && !req.Intentional {
 				// A legacy version may be refused on a modern request: it is served only after
 				// initialize (PROBE-010).
-				if v := requestVersion(req); v != "" && supported[v] && v >= harness.ModernRevision {
+				if v := requestVersion(req); v != "" && supported[v] && revisions.IsModern(v) {
 					return bad("-32022 UnsupportedProtocolVersion only for versions the server does not support",
 						fmt.Sprintf("%s for version %s, which the server lists in supportedVersions", describeError(e), v))
 				}

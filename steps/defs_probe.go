@@ -9,6 +9,7 @@ import (
 	"github.com/cucumber/godog"
 
 	"github.com/mcp-conform/mcp-conform/harness"
+	"github.com/mcp-conform/mcp-conform/revisions"
 )
 
 // probeLevel is the level of the non-normative probes (RULES.md "PROBE"): behaviour the spec
@@ -77,7 +78,7 @@ func (w *world) harmlessRaw() (harness.Request, error) {
 	id := w.s.env.ids.Next()
 	var raw []byte
 	if w.s.t.modern {
-		raw = harness.ModernRequest(id, method, harness.ModernRevision, nil)
+		raw = harness.ModernRequest(id, method, revisions.Modern().ID, nil)
 	} else {
 		raw = harness.BuildRequest(id, method, nil)
 	}

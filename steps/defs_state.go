@@ -16,6 +16,7 @@ import (
 
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
+	"github.com/mcp-conform/mcp-conform/revisions"
 )
 
 // registerStateSteps binds the steps of statelessness and capabilities (STATE, CAP, META-007, ERR-008).
@@ -174,7 +175,7 @@ func (w *world) stateRequest(method string, params, meta map[string]any) harness
 		p[k] = v
 	}
 	if w.s.t.modern {
-		m := harness.ModernMeta(harness.ModernRevision)
+		m := harness.ModernMeta(revisions.Modern().ID)
 		for k, v := range meta {
 			m[k] = v
 		}
@@ -355,12 +356,13 @@ var undeclaredProbes = []struct {
 	{capability: "tools", method: "tools/list"},
 	{capability: "resources", method: "resources/list"},
 	{capability: "prompts", method: "prompts/list"},
-	// The completions capability exists since 2025-03-26; earlier servers answer without it.
-	{capability: "completions", method: "completion/complete", since: "2025-03-26", params: map[string]any{
+	// The completions capability exists since revisions.CompletionsSince; earlier servers
+	// answer without it.
+	{capability: "completions", method: "completion/complete", since: revisions.CompletionsSince().ID, params: map[string]any{
 		"ref": map[string]any{"type": "ref/prompt", "name": "mcpconform_prompt"}, "argument": map[string]any{"name": "arg", "value": ""},
 	}},
-	// 2026-07-28 has no logging method: the level travels in each request's _meta.
-	{capability: "logging", method: "logging/setLevel", until: harness.LegacyRevision, params: map[string]any{"level": "info"}},
+	// The modern revision has no logging method: the level travels in each request's _meta.
+	{capability: "logging", method: "logging/setLevel", until: revisions.LoggingMethodUntil().ID, params: map[string]any{"level": "info"}},
 }
 
 func (w *world) probeUndeclared(ctx context.Context, st *stateWorld) error {
@@ -370,7 +372,7 @@ func (w *world) probeUndeclared(ctx context.Context, st *stateWorld) error {
 		if _, ok := w.s.t.caps[p.capability]; ok {
 			continue
 		}
-		if (p.since != "" && rev < p.since) || (p.until != "" && rev > p.until) {
+		if !revisions.InRange(rev, p.since, p.until) {
 			skipped = append(skipped, p.capability)
 			continue
 		}
@@ -528,7 +530,7 @@ func fixtureArgs(schema json.RawMessage) (map[string]any, bool) {
 // "with" only the one it needs. Without a fixture it records why (the Then step decides).
 func (w *world) callFixture(ctx context.Context, st *stateWorld, kinds ...string) error {
 	if !w.s.t.modern {
-		return fmt.Errorf("feature bug: the fixture calls need a 2026-07-28 target")
+		return fmt.Errorf("feature bug: the fixture calls need a %s target", revisions.Modern().ID)
 	}
 	ft, why, err := w.findFixture(ctx)
 	if err != nil {
@@ -755,7 +757,7 @@ func (w *world) versionCarryOver(ctx context.Context, st *stateWorld) error {
 }
 
 // unsupportedVersion is a protocol version no server supports.
-const unsupportedVersion = "1900-01-01"
+const unsupportedVersion = revisions.Past
 
 // expectNoCarryOver is STATE-001: the last reply is what the same request got as the first
 // request of the connection, whatever came in between. A server that does not judge the
@@ -767,7 +769,7 @@ func (w *world) expectNoCarryOver(st *stateWorld) error {
 		control := replyOutcome(first)
 		refused := strings.HasPrefix(control, "error") || strings.HasPrefix(control, "no JSON-RPC response")
 		if refused && replyOutcome(last) == "a result" {
-			return &Mismatch{Expected: fmt.Sprintf("the protocol version %s refused again (%s), as it was before a %s request was served", unsupportedVersion, control, harness.ModernRevision),
+			return &Mismatch{Expected: fmt.Sprintf("the protocol version %s refused again (%s), as it was before a %s request was served", unsupportedVersion, control, revisions.Modern().ID),
 				Actual: "a result", Frames: append(exchangeSeqs(first), exchangeSeqs(last)...)}
 		}
 		return nil
@@ -833,8 +835,8 @@ func (w *world) interleave(ctx context.Context, st *stateWorld) error {
 		version string
 		caps    map[string]any
 	}{
-		{"mcp-conform-conversation-a", harness.ModernRevision, map[string]any{}},
-		{"mcp-conform-conversation-b", harness.ModernRevision, map[string]any{"roots": map[string]any{}}},
+		{"mcp-conform-conversation-a", revisions.Modern().ID, map[string]any{}},
+		{"mcp-conform-conversation-b", revisions.Modern().ID, map[string]any{"roots": map[string]any{}}},
 		{"mcp-conform-conversation-c", unsupportedVersion, map[string]any{}},
 	}
 	build := func(i int) harness.Request {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
+	"github.com/mcp-conform/mcp-conform/revisions"
 )
 
 // Notification methods that only travel on a subscriptions/listen stream (2026-07-28 schema).
@@ -165,7 +167,7 @@ func registerStdioSteps(sc *godog.ScenarioContext) {
 		st, _ := stdioState(ctx)
 		return st.sendLegacyList(ctx, worldOf(ctx))
 	})
-	step(sc, `^a dual-era server's reply is a 2026-07-28 result of its method$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^a dual-era server's reply is a `+regexp.QuoteMeta(revisions.Modern().ID)+` result of its method$`, wc(func(ctx context.Context, w *world) error {
 		dual, err := dualEra(ctx, w)
 		if err != nil {
 			return err
@@ -175,7 +177,7 @@ func registerStdioSteps(sc *godog.ScenarioContext) {
 		}
 		return expectModernResult(ctx, w)
 	}))
-	step(sc, `^the modern request was served as 2026-07-28 or refused with an error$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^the modern request was served as `+regexp.QuoteMeta(revisions.Modern().ID)+` or refused with an error$`, wc(func(ctx context.Context, w *world) error {
 		// The connection carries both eras now: no one schema fits all its frames.
 		w.s.env.setRev(w.conn.Conn(), "")
 		if msg, err := w.responseMessage(); err == nil && msg.Kind == harness.KindError {
@@ -184,7 +186,7 @@ func registerStdioSteps(sc *godog.ScenarioContext) {
 		if err := expectModernResult(ctx, w); err != nil {
 			var m *Mismatch
 			if errors.As(err, &m) {
-				m.Expected = "inside a legacy session, a request with modern _meta is served as 2026-07-28 or refused with an error"
+				m.Expected = "inside a legacy session, a request with modern _meta is served as " + revisions.Modern().ID + " or refused with an error"
 				m.Grade = reports.Info
 			}
 			return err
@@ -370,7 +372,7 @@ func (st *stdioScenario) pipeline(ctx context.Context, w *world, n int) error {
 		}
 		raw := harness.BuildRequest(id, method, nil)
 		if w.s.t.modern {
-			raw = harness.ModernRequest(id, method, harness.ModernRevision, nil)
+			raw = harness.ModernRequest(id, method, revisions.Modern().ID, nil)
 		}
 		idRaw, _ := json.Marshal(id)
 		reqs[i] = harness.Request{Raw: raw, ID: idRaw, Method: method}
@@ -461,7 +463,7 @@ func (st *stdioScenario) openListen(ctx context.Context, w *world, required bool
 	}
 	id := fmt.Sprintf("listen-%d", w.s.env.ids.Next())
 	idRaw, _ := json.Marshal(id)
-	raw := harness.ModernRequest(id, "subscriptions/listen", harness.ModernRevision, map[string]any{
+	raw := harness.ModernRequest(id, "subscriptions/listen", revisions.Modern().ID, map[string]any{
 		"notifications": map[string]any{"toolsListChanged": true},
 	})
 	mark := len(s.Frames())
@@ -594,7 +596,7 @@ func triggerToolListChange(ctx context.Context, w *world) error {
 		return err
 	}
 	id := w.s.env.ids.Next()
-	raw := harness.ModernRequest(id, "tools/call", harness.ModernRevision, map[string]any{"name": triggerToolChange, "arguments": map[string]any{}})
+	raw := harness.ModernRequest(id, "tools/call", revisions.Modern().ID, map[string]any{"name": triggerToolChange, "arguments": map[string]any{}})
 	cctx, cancel := context.WithTimeout(ctx, w.timeout())
 	defer cancel()
 	ex, _ := w.conn.Send(cctx, harness.Request{Raw: raw, ID: json.RawMessage(strconv.FormatInt(id, 10)), Method: "tools/call"})
@@ -789,7 +791,7 @@ func initializeReply(w *world) (*harness.Message, error) {
 			ProtocolVersion string `json:"protocolVersion"`
 		}
 		rev := ""
-		if json.Unmarshal(msg.Result, &ir) == nil && harness.IsKnownRevision(ir.ProtocolVersion) && !harness.IsModern(ir.ProtocolVersion) {
+		if json.Unmarshal(msg.Result, &ir) == nil && revisions.IsLegacy(ir.ProtocolVersion) {
 			rev = ir.ProtocolVersion
 		}
 		w.s.env.setRev(ex.Sent.Conn, rev)
@@ -841,12 +843,12 @@ func expectInitializeNamesVersions(ctx context.Context, w *world) error {
 	}
 	var want []string
 	for _, v := range w.s.t.supported {
-		if harness.IsModern(v) || !harness.IsKnownRevision(v) {
+		if revisions.IsModern(v) || !revisions.Known(v) {
 			want = append(want, v)
 		}
 	}
 	if len(want) == 0 {
-		want = []string{harness.ModernRevision}
+		want = []string{revisions.Modern().ID}
 	}
 	text := msg.Error.Message + " " + string(msg.Error.Data)
 	var missing []string
@@ -873,7 +875,7 @@ func (st *stdioScenario) openSession(ctx context.Context, w *world) error {
 		return fmt.Errorf("feature bug: a legacy session needs a fresh connection")
 	}
 	w.s.env.setRev(w.conn.Conn(), "")
-	if err := w.initialize(ctx, harness.LegacyRevision); err != nil {
+	if err := w.initialize(ctx, revisions.LatestLegacy().ID); err != nil {
 		return err
 	}
 	ex := w.last
@@ -884,7 +886,7 @@ func (st *stdioScenario) openSession(ctx context.Context, w *world) error {
 	var ir struct {
 		ProtocolVersion string `json:"protocolVersion"`
 	}
-	if msg.Kind != harness.KindResult || json.Unmarshal(msg.Result, &ir) != nil || !harness.IsKnownRevision(ir.ProtocolVersion) || harness.IsModern(ir.ProtocolVersion) {
+	if msg.Kind != harness.KindResult || json.Unmarshal(msg.Result, &ir) != nil || !revisions.Known(ir.ProtocolVersion) || revisions.IsModern(ir.ProtocolVersion) {
 		return w.setSkip(reports.NA, "the server rejected initialize ("+describe(msg)+"): it is not dual-era")
 	}
 	st.session = &legacySession{version: ir.ProtocolVersion}
@@ -925,7 +927,7 @@ func (st *stdioScenario) sendLegacyList(ctx context.Context, w *world) error {
 // one, or, failing that, it answers initialize on a connection of its own.
 func dualEra(ctx context.Context, w *world) (bool, error) {
 	for _, v := range w.s.t.supported {
-		if harness.IsKnownRevision(v) && !harness.IsModern(v) {
+		if revisions.IsLegacy(v) {
 			return true, nil
 		}
 	}
@@ -936,8 +938,8 @@ func dualEra(ctx context.Context, w *world) (bool, error) {
 	w.own = append(w.own, t)
 	cctx, cancel := context.WithTimeout(ctx, min(w.s.env.cfg.StartupTimeout, w.s.env.cfg.Timeout+2*w.s.env.startup))
 	defer cancel()
-	h, err := harness.Initialize(cctx, t, &w.s.env.ids, harness.LegacyRevision)
-	if err != nil || !harness.IsKnownRevision(h.Version) || harness.IsModern(h.Version) {
+	h, err := harness.Initialize(cctx, t, &w.s.env.ids, revisions.LatestLegacy().ID)
+	if err != nil || !revisions.Known(h.Version) || revisions.IsModern(h.Version) {
 		return false, ctx.Err()
 	}
 	w.s.env.setRev(t.Conn(), h.Version)
@@ -975,7 +977,7 @@ func expectModernResult(ctx context.Context, w *world) error {
 	if err != nil {
 		return err
 	}
-	const want = "a 2026-07-28 result (resultType, ttlMs, cacheScope or _meta serverInfo) to a request carrying modern _meta"
+	want := "a " + revisions.Modern().ID + " result (resultType, ttlMs, cacheScope or _meta serverInfo) to a request carrying modern _meta"
 	if msg.Kind != harness.KindResult {
 		return &Mismatch{Expected: want, Actual: describe(msg), Frames: w.lastSeqs()}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcp-conform/mcp-conform/harness"
+	"github.com/mcp-conform/mcp-conform/revisions"
 )
 
 // stdioFrames numbers lines as frames of one stdio connection; a line starting with ">" is
@@ -91,8 +92,8 @@ func stdioWorld(t *testing.T, script string) (*world, *harness.Stdio) {
 	s, err := harness.StartStdio(context.Background(), harness.StdioConfig{Argv: []string{"sh", "-c", script}, Recorder: rec, ShutdownGrace: 500 * time.Millisecond})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = s.Close() })
-	e := &env{rec: rec, conns: []harness.Transport{s}, connRev: map[int]string{s.Conn(): harness.ModernRevision}}
-	return &world{s: &suiteRun{env: e, t: &target{revision: harness.ModernRevision, modern: true}}, seqs: map[int]bool{}}, s
+	e := &env{rec: rec, conns: []harness.Transport{s}, connRev: map[int]string{s.Conn(): revisions.Modern().ID}}
+	return &world{s: &suiteRun{env: e, t: &target{revision: revisions.Modern().ID, modern: true}}, seqs: map[int]bool{}}, s
 }
 
 func TestStderrIsUTF8(t *testing.T) {

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/mcp-conform/mcp-conform/features"
-	"github.com/mcp-conform/mcp-conform/harness"
+	"github.com/mcp-conform/mcp-conform/revisions"
 )
 
 // Known is a rule of the catalogue (features.CatalogTSV), implemented or not. Level is one
@@ -20,7 +20,7 @@ type Known struct {
 	Transports   []string
 	Section      string
 	SpecRevision string
-	// LegacySection is the 2025-11-25 page and heading of a rule that holds in both eras
+	// LegacySection is the page and heading in revisions.LatestLegacy of a rule that holds in both eras
 	// ("" when the catalogue names none): legacy results link there.
 	LegacySection string
 	Check         string
@@ -53,13 +53,13 @@ func KnownRules() ([]Known, error) {
 		if _, ok := ruleLevels[k.Level]; !ok {
 			return nil, fmt.Errorf("catalog.tsv line %d: unknown level %q", i+2, f[1])
 		}
-		switch f[2] {
-		case "26":
-			k.Since, k.SpecRevision = harness.ModernRevision, harness.ModernRevision
-		case "25":
-			k.Since, k.Until, k.SpecRevision = "2024-11-05", harness.LegacyRevision, harness.LegacyRevision
-		case "both":
-			k.Since, k.SpecRevision = "2024-11-05", harness.ModernRevision
+		switch rev, ok := revisions.ByCatalogCode(f[2]); {
+		case ok && rev.Modern():
+			k.Since, k.SpecRevision = rev.ID, rev.ID
+		case ok:
+			k.Since, k.Until, k.SpecRevision = revisions.Oldest().ID, rev.ID, rev.ID
+		case f[2] == "both":
+			k.Since, k.SpecRevision = revisions.Oldest().ID, revisions.Modern().ID
 		default:
 			return nil, fmt.Errorf("catalog.tsv line %d: unknown revision column %q", i+2, f[2])
 		}
@@ -73,7 +73,7 @@ func KnownRules() ([]Known, error) {
 		}
 		k.Section = section(f[4])
 		for _, part := range strings.Split(f[4], ";") {
-			if rest, ok := strings.CutPrefix(strings.TrimSpace(part), "25:"); ok {
+			if rest, ok := strings.CutPrefix(strings.TrimSpace(part), revisions.LatestLegacy().CatalogCode+":"); ok {
 				k.LegacySection = pageSection(rest)
 				break
 			}
@@ -115,15 +115,12 @@ func deferredReasons() (map[string]string, error) {
 var ruleLevels = map[string]bool{"MUST": true, "MUST NOT": true, "SHOULD": true, "SHOULD NOT": true, "MAY": true}
 
 // section turns the catalogue's source ("26:basic/index.mdx#Error Codes; S26 ...") into
-// "basic/index#Error Codes", the first spec page it names; a schema-only source becomes
+// "basic/index#Error Codes", the first spec page it names under a revision's CatalogCode; a schema-only source becomes
 // "schema#<Type>".
 func section(source string) string {
 	for _, part := range strings.Split(source, ";") {
-		part = strings.TrimSpace(part)
-		if rest, ok := strings.CutPrefix(part, "26:"); ok {
-			return pageSection(rest)
-		}
-		if rest, ok := strings.CutPrefix(part, "25:"); ok {
+		code, rest, ok := strings.Cut(strings.TrimSpace(part), ":")
+		if _, known := revisions.ByCatalogCode(code); ok && known {
 			return pageSection(rest)
 		}
 	}

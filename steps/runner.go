@@ -17,6 +17,7 @@ import (
 	"github.com/mcp-conform/mcp-conform/features"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
+	"github.com/mcp-conform/mcp-conform/revisions"
 	"github.com/mcp-conform/mcp-conform/schemas"
 )
 
@@ -69,7 +70,7 @@ type env struct {
 	connRev map[int]string
 	stderr  []string
 	notes   []string
-	// legacySpec maps a rule of both eras to its 2025-11-25 "page#Heading".
+	// legacySpec maps a rule of both eras to its "page#Heading" in revisions.LatestLegacy.
 	legacySpec map[string]string
 	// stopped says why the run's context ended (interrupt or run timeout).
 	stopped func() string
@@ -285,11 +286,11 @@ func (e *env) detect(ctx context.Context) ([]*target, []string, string) {
 	cfg := e.cfg
 	var targets []*target
 	var notes []string
-	wantModern := cfg.Revision == "auto" || harness.IsModern(cfg.Revision)
-	wantLegacy := cfg.Revision == "auto" || !harness.IsModern(cfg.Revision)
+	wantModern := cfg.Revision == "auto" || revisions.IsModern(cfg.Revision)
+	wantLegacy := cfg.Revision == "auto" || !revisions.IsModern(cfg.Revision)
 	var probe *harness.Probe
 	if wantModern {
-		t, err := e.dial(ctx, harness.ModernRevision)
+		t, err := e.dial(ctx, revisions.Modern().ID)
 		if err != nil {
 			return nil, notes, "cannot start the server: " + err.Error()
 		}
@@ -308,7 +309,7 @@ func (e *env) detect(ctx context.Context) ([]*target, []string, string) {
 			return nil, notes, "era probe failed: " + err.Error() + e.stderrHint(t)
 		case probe.Modern:
 			notes = append(notes, "modern era detected: "+probe.Reason)
-			targets = append(targets, &target{revision: harness.ModernRevision, modern: true, shared: t,
+			targets = append(targets, &target{revision: revisions.Modern().ID, modern: true, shared: t,
 				caps: capabilities(probe.Result), supported: probe.Supported, server: serverInfo(probe.Result, true)})
 		case cfg.Revision != "auto":
 			notes = append(notes, "revision forced to "+cfg.Revision+" although the era probe found no modern server: "+probe.Reason)
@@ -319,7 +320,7 @@ func (e *env) detect(ctx context.Context) ([]*target, []string, string) {
 		}
 	}
 	if wantLegacy {
-		ask := harness.LegacyRevision
+		ask := revisions.LatestLegacy().ID
 		if cfg.Revision != "auto" {
 			ask = cfg.Revision
 		}
@@ -338,7 +339,7 @@ func (e *env) detect(ctx context.Context) ([]*target, []string, string) {
 			return targets, notes, e.stopped() + " during the legacy handshake" + e.stderrHint(t)
 		}
 		switch {
-		case err == nil && harness.IsKnownRevision(h.Version) && !harness.IsModern(h.Version):
+		case err == nil && revisions.IsLegacy(h.Version):
 			e.setRev(t.Conn(), h.Version)
 			notes = append(notes, "legacy era: initialize negotiated "+h.Version)
 			var ir struct {
@@ -369,7 +370,7 @@ func (e *env) detect(ctx context.Context) ([]*target, []string, string) {
 		if len(conns) > 0 {
 			hint = e.stderrHint(conns[0])
 		}
-		return nil, notes, "the server answered neither server/discover (2026-07-28) nor initialize (legacy revisions): " + strings.Join(notes, "; ") + hint
+		return nil, notes, "the server answered neither server/discover (" + revisions.Modern().ID + ") nor initialize (legacy revisions): " + strings.Join(notes, "; ") + hint
 	}
 	return targets, notes, ""
 }
@@ -620,27 +621,18 @@ func (s *suiteRun) record(w *world, err error) {
 	}
 }
 
-// legacyPages are the pages of the 2025-11-25 specification (docs/specification/2025-11-25 at
-// the pinned commit).
-var legacyPages = map[string]bool{
-	"architecture/index": true, "basic/authorization": true, "basic/index": true, "basic/lifecycle": true,
-	"basic/transports": true, "basic/utilities/cancellation": true, "basic/utilities/ping": true,
-	"basic/utilities/progress": true, "basic/utilities/tasks": true, "client/elicitation": true,
-	"client/roots": true, "client/sampling": true, "schema": true, "server/index": true, "server/prompts": true,
-	"server/resources": true, "server/tools": true, "server/utilities/completion": true,
-	"server/utilities/logging": true, "server/utilities/pagination": true,
-}
-
 // spec returns the spec section of rule for this target: a legacy result of a rule that holds
-// in both eras links to the 2025-11-25 page when the catalogue names one.
+// in both eras links to the page of revisions.LatestLegacy when the catalogue names one, or
+// when that revision has the rule's page (Revision.Pages).
 func (s *suiteRun) spec(rule Rule) reports.Spec {
-	if !s.t.modern && rule.SpecRevision == harness.ModernRevision {
+	if !s.t.modern && rule.SpecRevision == revisions.Modern().ID {
+		latest := revisions.LatestLegacy()
 		sec := s.env.legacySpec[rule.ID]
-		if page, _, _ := strings.Cut(rule.Section, "#"); sec == "" && legacyPages[page] {
-			sec = rule.Section // the same page exists in 2025-11-25
+		if page, _, _ := strings.Cut(rule.Section, "#"); sec == "" && latest.HasPage(page) {
+			sec = rule.Section // the same page exists in the latest legacy revision
 		}
 		if sec != "" {
-			legacy := Rule{Section: sec, SpecRevision: harness.LegacyRevision}
+			legacy := Rule{Section: sec, SpecRevision: latest.ID}
 			return reports.Spec{Section: sec, URL: legacy.SpecURL()}
 		}
 	}

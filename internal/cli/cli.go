@@ -24,6 +24,7 @@ import (
 
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
+	"github.com/mcp-conform/mcp-conform/revisions"
 	"github.com/mcp-conform/mcp-conform/schemas"
 	"github.com/mcp-conform/mcp-conform/steps"
 )
@@ -119,7 +120,7 @@ func runFlags(name string, o *runOptions, stderr io.Writer) *flag.FlagSet {
 	fs.SetOutput(stderr)
 	fs.StringVar(&o.url, "url", "", "Streamable HTTP endpoint to test (instead of a command after --)")
 	fs.Var(&o.headers, "header", "HTTP header 'Name: value' sent on every request (repeatable; values never written to reports)")
-	fs.StringVar(&o.revision, "revision", "auto", "protocol revision to test: auto, "+strings.Join(harness.KnownRevisions, ", "))
+	fs.StringVar(&o.revision, "revision", "auto", "protocol revision to test: auto, "+strings.Join(revisions.IDs(), ", "))
 	fs.DurationVar(&o.startupTimeout, "startup-timeout", 60*time.Second, "bound on a fresh server's first reply (cold go run, first npx)")
 	fs.DurationVar(&o.timeout, "timeout", 10*time.Second, "bound on every later request")
 	fs.DurationVar(&o.quietWindow, "quiet-window", time.Second, "how long to wait before concluding nothing more arrives")
@@ -174,8 +175,8 @@ func (o *runOptions) config(rest []string, stderr io.Writer, override *steps.Con
 	if o.format != "text" && o.format != "json" {
 		return cfg, usageError(stderr, "--format must be text or json, not %q", o.format)
 	}
-	if o.revision != "auto" && !harness.IsKnownRevision(o.revision) {
-		return cfg, usageError(stderr, "--revision must be auto or one of %s, not %q", strings.Join(harness.KnownRevisions, ", "), o.revision)
+	if o.revision != "auto" && !revisions.Known(o.revision) {
+		return cfg, usageError(stderr, "--revision must be auto or one of %s, not %q", strings.Join(revisions.IDs(), ", "), o.revision)
 	}
 	for name, d := range map[string]time.Duration{"--startup-timeout": o.startupTimeout, "--timeout": o.timeout, "--run-timeout": o.runTimeout} {
 		if d <= 0 {
@@ -289,7 +290,7 @@ func execute(ctx context.Context, cfg steps.Config, o runOptions, stdout, stderr
 // when the run could not start.
 func runOnce(ctx context.Context, cfg steps.Config, o runOptions, stderr io.Writer) (*reports.Run, int) {
 	set := schemas.NewSet(schemas.SourceFromEnv(o.schemasDir))
-	for _, rev := range harness.KnownRevisions {
+	for _, rev := range revisions.IDs() {
 		if _, err := set.Validator(rev); err != nil {
 			fmt.Fprintf(stderr, "mcp-conform: %v\n", err)
 			return nil, reports.ExitError
@@ -398,8 +399,8 @@ func (o *runOptions) loadBaseline(catalog []steps.Rule, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcp-conform: warning: baseline entry %s (line %d) names a rule this build does not know\n", e, e.Line)
 	}
 	for _, e := range b.Entries {
-		if e.Revision != "" && !harness.IsKnownRevision(e.Revision) {
-			return usageError(stderr, "--baseline: line %d: revision %q is not one of %s", e.Line, e.Revision, strings.Join(harness.KnownRevisions, ", "))
+		if e.Revision != "" && !revisions.Known(e.Revision) {
+			return usageError(stderr, "--baseline: line %d: revision %q is not one of %s", e.Line, e.Revision, strings.Join(revisions.IDs(), ", "))
 		}
 	}
 	o.loaded = b
