@@ -12,40 +12,6 @@ import (
 	"github.com/mcp-conform/mcp-conform/steps"
 )
 
-// modernOnlySide are the verdicts that change when a break makes the fixture modern-only: the
-// dual-era rules no longer apply, the modern-only ones do.
-func modernOnlySide(extra map[string]reports.Verdict) map[string]reports.Verdict {
-	m := map[string]reports.Verdict{
-		"VER-007@2026-07-28": reports.NA, "VER-008@2026-07-28": reports.NA, "VER-009@2026-07-28": reports.NA,
-	}
-	for k, v := range extra {
-		m[k] = v
-	}
-	return m
-}
-
-// stdioBreakCases are the break-table entries of stdio transport and versioning (STDIO, VER).
-var stdioBreakCases = []breakCase{
-	{Rule: "STDIO-004", Transports: stdioOnly},
-	{Rule: "STDIO-005", Transports: stdioOnly},
-	{Rule: "STDIO-008", Transports: stdioOnly},
-	{Rule: "STDIO-010", Transports: stdioOnly},
-	// The break makes the fixture modern-only, so the run has no legacy revision.
-	{Rule: "VER-003", SideEffects: modernOnlySide(map[string]reports.Verdict{"VER-004@2026-07-28": reports.Pass})},
-	{Rule: "VER-004", Transports: stdioOnly, SideEffects: modernOnlySide(map[string]reports.Verdict{"VER-003@2026-07-28": reports.NA})},
-	// The legacy-shaped result is also invalid against the 2026-07-28 schema.
-	// The fresh processes of CAP-008, ERR-008 and STATE-001 start with a tools/list that the
-	// break serves as legacy, but they find their fixture tool on the next page, served as modern.
-	// That legacy-shaped tools/list result lacks the caching hints too (CACHE-001).
-	{Rule: "VER-007", Transports: stdioOnly, SideEffects: with(schema26, "CACHE-001@2026-07-28", reports.Fail)},
-	// The break leaves no working legacy session, so the run is forced to 2026-07-28; VER-009's
-	// legacy request after the modern one fails the same way.
-	{Rule: "VER-008", Transports: stdioOnly, Revision: "2026-07-28", SideEffects: map[string]reports.Verdict{"VER-009@2026-07-28": reports.Info}},
-	// STATE-004's control request is the first message of a fresh process, which the break
-	// answers with an unrelated error.
-	{Rule: "VER-010", Transports: stdioOnly, SideEffects: map[string]reports.Verdict{"STATE-004@2026-07-28": reports.Warn}},
-}
-
 // TestReferenceModernOnly: with -modern-only the reference fixture is a 2026-07-28-only server;
 // every rule passes or is na, and the rules about modern-only servers pass.
 func TestReferenceModernOnly(t *testing.T) {
@@ -85,6 +51,16 @@ func TestReferenceModernOnly(t *testing.T) {
 	}
 }
 
-// naByDesign lists the rules that concern only modern-only servers: na on the default, dual-era
-// fixture (TestReferencePasses), they are checked by TestReferenceModernOnly.
-var naByDesign = map[string]bool{"VER-003": true, "VER-004": true}
+// naByDesign lists the rules that have nothing to judge on the default, dual-era fixture
+// (TestReferencePasses lets them be na there).
+var naByDesign = map[string]bool{
+	// Rules about modern-only servers, checked by TestReferenceModernOnly. DEP-001 and DEP-002
+	// judge only servers that serve 2026-07-28 alone (a new implementation).
+	"VER-003": true, "VER-004": true, "DEP-001": true, "DEP-002": true,
+	// EXT-005 needs a server advertising the tasks extension, which the fixture does not
+	// implement.
+	"EXT-005": true,
+	// The fixture declares completions, so the rules about a server without them have nothing
+	// to judge there; their breaks hide the capability.
+	"CMPL-004": true, "CAP-007": true,
+}
