@@ -516,7 +516,7 @@ func (e *env) runSuite(ctx context.Context, t *target) ([]reports.Result, error)
 func (s *suiteRun) initScenario(sc *godog.ScenarioContext) {
 	sc.Before(func(ctx context.Context, p *godog.Scenario) (context.Context, error) {
 		// A pickle made from a Scenario Outline row names the scenario and the row.
-		w := &world{s: s, started: time.Now(), seqs: map[int]bool{}, outlineRow: len(p.AstNodeIds) > 1}
+		w := newWorld(s, len(p.AstNodeIds) > 1)
 		ctx = context.WithValue(ctx, worldKey{}, w)
 		for _, tag := range p.Tags {
 			if id, ok := strings.CutPrefix(tag.Name, "@rule:"); ok {

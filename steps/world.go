@@ -57,6 +57,12 @@ type world struct {
 	observed []string
 }
 
+// newWorld returns the state of a new scenario (or Outline row, when outlineRow) of the run s.
+// It is the only place a world is made: every scenario starts from the same empty state.
+func newWorld(s *suiteRun, outlineRow bool) *world {
+	return &world{s: s, started: time.Now(), seqs: map[int]bool{}, outlineRow: outlineRow}
+}
+
 // initAttempt is one legacy initialize of a scenario: the version asked for and the exchange.
 type initAttempt struct {
 	requested string
