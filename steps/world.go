@@ -55,12 +55,18 @@ type world struct {
 	seqs  map[int]bool
 	// observed are the one-line records of a PROBE scenario (see registerProbeSteps).
 	observed []string
+
+	// Each area's steps keep here what their When-steps leave for their Then-steps; newWorld
+	// allocates every one.
+	tool *toolWorld // the tool steps (defs_tool.go)
 }
 
 // newWorld returns the state of a new scenario (or Outline row, when outlineRow) of the run s.
 // It is the only place a world is made: every scenario starts from the same empty state.
 func newWorld(s *suiteRun, outlineRow bool) *world {
-	return &world{s: s, started: time.Now(), seqs: map[int]bool{}, outlineRow: outlineRow}
+	return &world{s: s, started: time.Now(), seqs: map[int]bool{}, outlineRow: outlineRow,
+		tool: &toolWorld{},
+	}
 }
 
 // initAttempt is one legacy initialize of a scenario: the version asked for and the exchange.
