@@ -58,13 +58,15 @@ type world struct {
 
 	// Each area's steps keep here what their When-steps leave for their Then-steps; newWorld
 	// allocates every one.
-	tool *toolWorld // the tool steps (defs_tool.go)
+	http *httpState // the Streamable HTTP steps (HTTP, ERR-010, VER-005/006)
+	tool *toolWorld // the tool steps (TOOL)
 }
 
 // newWorld returns the state of a new scenario (or Outline row, when outlineRow) of the run s.
 // It is the only place a world is made: every scenario starts from the same empty state.
 func newWorld(s *suiteRun, outlineRow bool) *world {
 	return &world{s: s, started: time.Now(), seqs: map[int]bool{}, outlineRow: outlineRow,
+		http: &httpState{streams: map[*harness.Exchange]harness.StreamInfo{}},
 		tool: &toolWorld{},
 	}
 }
