@@ -58,6 +58,7 @@ type world struct {
 
 	// Each area's steps keep here what their When-steps leave for their Then-steps; newWorld
 	// allocates every one.
+	hdr  *hdrState  // the HTTP header steps (HDR-005..019)
 	http *httpState // the Streamable HTTP steps (HTTP, ERR-010, VER-005/006)
 	tool *toolWorld // the tool steps (TOOL)
 }
@@ -66,6 +67,7 @@ type world struct {
 // It is the only place a world is made: every scenario starts from the same empty state.
 func newWorld(s *suiteRun, outlineRow bool) *world {
 	return &world{s: s, started: time.Now(), seqs: map[int]bool{}, outlineRow: outlineRow,
+		hdr:  &hdrState{},
 		http: &httpState{streams: map[*harness.Exchange]harness.StreamInfo{}},
 		tool: &toolWorld{},
 	}
