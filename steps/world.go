@@ -60,6 +60,7 @@ type world struct {
 	// allocates every one.
 	hdr  *hdrState  // the HTTP header steps (HDR-005..019)
 	http *httpState // the Streamable HTTP steps (HTTP, ERR-010, VER-005/006)
+	page *pageState // the pagination and caching steps (PAGE, CACHE)
 	tool *toolWorld // the tool steps (TOOL)
 }
 
@@ -69,6 +70,7 @@ func newWorld(s *suiteRun, outlineRow bool) *world {
 	return &world{s: s, started: time.Now(), seqs: map[int]bool{}, outlineRow: outlineRow,
 		hdr:  &hdrState{},
 		http: &httpState{streams: map[*harness.Exchange]harness.StreamInfo{}},
+		page: &pageState{traversals: map[string][]*listTraversal{}},
 		tool: &toolWorld{},
 	}
 }
