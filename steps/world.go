@@ -58,20 +58,22 @@ type world struct {
 
 	// Each area's steps keep here what their When-steps leave for their Then-steps; newWorld
 	// allocates every one.
-	hdr  *hdrState  // the HTTP header steps (HDR-005..019)
-	http *httpState // the Streamable HTTP steps (HTTP, ERR-010, VER-005/006)
-	page *pageState // the pagination and caching steps (PAGE, CACHE)
-	tool *toolWorld // the tool steps (TOOL)
+	hdr    *hdrState    // the HTTP header steps (HDR-005..019)
+	http   *httpState   // the Streamable HTTP steps (HTTP, ERR-010, VER-005/006)
+	logext *logextState // the logging, extension and deprecation steps (LOG, EXT, DEP)
+	page   *pageState   // the pagination and caching steps (PAGE, CACHE)
+	tool   *toolWorld   // the tool steps (TOOL)
 }
 
 // newWorld returns the state of a new scenario (or Outline row, when outlineRow) of the run s.
 // It is the only place a world is made: every scenario starts from the same empty state.
 func newWorld(s *suiteRun, outlineRow bool) *world {
 	return &world{s: s, started: time.Now(), seqs: map[int]bool{}, outlineRow: outlineRow,
-		hdr:  &hdrState{},
-		http: &httpState{streams: map[*harness.Exchange]harness.StreamInfo{}},
-		page: &pageState{traversals: map[string][]*listTraversal{}},
-		tool: &toolWorld{},
+		hdr:    &hdrState{},
+		http:   &httpState{streams: map[*harness.Exchange]harness.StreamInfo{}},
+		logext: &logextState{},
+		page:   &pageState{traversals: map[string][]*listTraversal{}},
+		tool:   &toolWorld{},
 	}
 }
 
