@@ -62,6 +62,7 @@ type world struct {
 	http   *httpState   // the Streamable HTTP steps (HTTP, ERR-010, VER-005/006)
 	logext *logextState // the logging, extension and deprecation steps (LOG, EXT, DEP)
 	page   *pageState   // the pagination and caching steps (PAGE, CACHE)
+	res    *resWorld    // the resource and completion steps (RES, CMPL)
 	tool   *toolWorld   // the tool steps (TOOL)
 }
 
@@ -73,6 +74,7 @@ func newWorld(s *suiteRun, outlineRow bool) *world {
 		http:   &httpState{streams: map[*harness.Exchange]harness.StreamInfo{}},
 		logext: &logextState{},
 		page:   &pageState{traversals: map[string][]*listTraversal{}},
+		res:    &resWorld{},
 		tool:   &toolWorld{},
 	}
 }
