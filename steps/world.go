@@ -63,6 +63,7 @@ type world struct {
 	logext *logextState // the logging, extension and deprecation steps (LOG, EXT, DEP)
 	page   *pageState   // the pagination and caching steps (PAGE, CACHE)
 	res    *resWorld    // the resource and completion steps (RES, CMPL)
+	state  *stateWorld  // the statelessness and capability steps (STATE, CAP, META-007, ERR-008)
 	tool   *toolWorld   // the tool steps (TOOL)
 }
 
@@ -75,6 +76,7 @@ func newWorld(s *suiteRun, outlineRow bool) *world {
 		logext: &logextState{},
 		page:   &pageState{traversals: map[string][]*listTraversal{}},
 		res:    &resWorld{},
+		state:  &stateWorld{},
 		tool:   &toolWorld{},
 	}
 }
