@@ -553,6 +553,7 @@ func (s *suiteRun) initScenario(sc *godog.ScenarioContext) {
 			s.env.release(t)
 		}
 		s.record(w, err)
+		w.stdioState.stopListens() // the listens the stdio steps left open
 		return ctx, nil
 	})
 	registerSteps(sc)
