@@ -76,6 +76,9 @@ type env struct {
 	// startup is how long the server took to answer its first request after being started
 	// (the era probe); later fresh processes are given the request timeout plus this much.
 	startup time.Duration
+	// sweeps are the checks of the run-wide rules whose step ran in this run, by rule id (see
+	// registerSweep); judgeSweeps runs them again over every frame once the run is over.
+	sweeps map[string]sweepCheck
 }
 
 // target is one (revision, transport) the run tests: the shared connection its scenarios use
@@ -121,7 +124,7 @@ func Run(ctx context.Context, cfg Config) (*reports.Run, error) {
 		cfg.Concurrency = 1
 	}
 	start := time.Now()
-	e := &env{cfg: cfg, rec: harness.NewRecorder(start), rules: map[string]Rule{}, connRev: map[int]string{}}
+	e := &env{cfg: cfg, rec: harness.NewRecorder(start), rules: map[string]Rule{}, connRev: map[int]string{}, sweeps: map[string]sweepCheck{}}
 	for _, r := range rules {
 		e.rules[r.ID] = r
 	}
