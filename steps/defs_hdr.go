@@ -20,10 +20,6 @@ import (
 
 // registerHdrSteps binds the steps of HTTP header validation and x-mcp-header (HDR-005..019).
 func registerHdrSteps(sc *godog.ScenarioContext) {
-	sc.Before(func(ctx context.Context, _ *godog.Scenario) (context.Context, error) {
-		return context.WithValue(ctx, hdrKey{}, &hdrState{}), nil
-	})
-
 	// Mcp-Name (HDR-005..009): one safe target per name-carrying method.
 	step(sc, `^the client finds a safe target for each of tools/call, resources/read and prompts/get$`, hdrStep(func(ctx context.Context, w *world, st *hdrState) error {
 		return w.hdrFindTargets(ctx, st)
@@ -124,9 +120,6 @@ func registerHdrSteps(sc *godog.ScenarioContext) {
 	}))
 }
 
-// hdrKey is the context key of the hdr steps' per-scenario state.
-type hdrKey struct{}
-
 // hdrState is what the hdr steps of one scenario share: the targets found, the x-mcp-header
 // tool and parameter chosen, the probes sent, and the tools listed for the static checks.
 type hdrState struct {
@@ -176,13 +169,11 @@ const hdrOmit = "\x00omit"
 // pageCap bounds how many pages of a list the hdr steps follow.
 const pageCap = 20
 
+// hdrStep binds fn to the scenario's world and its hdr state.
 func hdrStep(fn func(context.Context, *world, *hdrState) error) func(context.Context) error {
 	return func(ctx context.Context) error {
-		st, ok := ctx.Value(hdrKey{}).(*hdrState)
-		if !ok {
-			return fmt.Errorf("hdr state missing (registerHdrSteps' Before hook did not run)")
-		}
-		return fn(ctx, worldOf(ctx), st)
+		w := worldOf(ctx)
+		return fn(ctx, w, w.hdr)
 	}
 }
 

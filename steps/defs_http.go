@@ -21,9 +21,6 @@ import (
 	"github.com/mcp-conform/mcp-conform/revisions"
 )
 
-// httpStateKey keys the per-scenario httpState in the step context.
-type httpStateKey struct{}
-
 // httpState is what the Streamable HTTP steps of one scenario keep besides the world: how each
 // SSE reply they read ended, the requests they sent at once, and the listen stream they held.
 type httpState struct {
@@ -44,14 +41,6 @@ type listenRun struct {
 	hold         time.Duration
 }
 
-func httpStateOf(ctx context.Context) *httpState {
-	st, _ := ctx.Value(httpStateKey{}).(*httpState)
-	if st == nil {
-		st = &httpState{}
-	}
-	return st
-}
-
 // Names of the Streamable HTTP checks that look at SSE traffic.
 const (
 	progressMeta     = "progressToken"
@@ -65,10 +54,6 @@ const (
 
 // registerHTTPSteps binds the steps of Streamable HTTP transport (HTTP, ERR-010, VER-005/006).
 func registerHTTPSteps(sc *godog.ScenarioContext) {
-	sc.Before(func(ctx context.Context, _ *godog.Scenario) (context.Context, error) {
-		return context.WithValue(ctx, httpStateKey{}, &httpState{streams: map[*harness.Exchange]harness.StreamInfo{}}), nil
-	})
-
 	// Send.
 	step(sc, `^the client calls the fixture tool "([^"]+)" asking for progress$`, func(ctx context.Context, tool string) error {
 		return worldOf(ctx).callTool(ctx, tool, true, false)
@@ -111,7 +96,8 @@ func registerHTTPSteps(sc *godog.ScenarioContext) {
 		return w.sendLegacyShaped(ctx, harness.BuildRequest(id, "ping", nil), id, "ping")
 	}))
 	step(sc, `^the client asks with a legacy-shaped initialize whether the server negotiates `+regexp.QuoteMeta(revisions.HeaderlessDefault().ID)+`$`, func(ctx context.Context) error {
-		w, st := worldOf(ctx), httpStateOf(ctx)
+		w := worldOf(ctx)
+		st := w.http
 		ping := w.last
 		id := w.s.env.ids.Next()
 		if err := w.sendLegacyShaped(ctx, harness.InitializeRequest(id, revisions.HeaderlessDefault().ID), id, "initialize"); err != nil {
@@ -147,10 +133,11 @@ func registerHTTPSteps(sc *godog.ScenarioContext) {
 
 	// Observe: this scenario.
 	step(sc, `^every SSE stream in this scenario ended right after its response$`, func(ctx context.Context) error {
-		return worldOf(ctx).streamsEnded(httpStateOf(ctx))
+		w := worldOf(ctx)
+		return w.streamsEnded(w.http)
 	})
 	step(sc, `^each of those requests got its own response on its own POST$`, func(ctx context.Context) error {
-		st := httpStateOf(ctx)
+		st := worldOf(ctx).http
 		for _, ex := range st.concurrent {
 			if ex.Response == nil {
 				actual := "no response"
@@ -163,10 +150,12 @@ func registerHTTPSteps(sc *godog.ScenarioContext) {
 		return nil
 	})
 	step(sc, `^the listen reply is an SSE stream that opens with the acknowledgement and stays open$`, func(ctx context.Context) error {
-		return worldOf(ctx).listenStaysOpen(httpStateOf(ctx))
+		w := worldOf(ctx)
+		return w.listenStaysOpen(w.http)
 	})
 	step(sc, `^the listen stream carried no notifications/progress or notifications/message$`, func(ctx context.Context) error {
-		w, st := worldOf(ctx), httpStateOf(ctx)
+		w := worldOf(ctx)
+		st := w.http
 		lr, err := w.listenOffered(st)
 		if err != nil {
 			return err
@@ -180,7 +169,8 @@ func registerHTTPSteps(sc *godog.ScenarioContext) {
 		return nil
 	})
 	step(sc, `^any keep-alive on the listen stream is an SSE comment$`, func(ctx context.Context) error {
-		w, st := worldOf(ctx), httpStateOf(ctx)
+		w := worldOf(ctx)
+		st := w.http
 		lr, err := w.listenOffered(st)
 		if err != nil {
 			return err
@@ -220,7 +210,8 @@ func registerHTTPSteps(sc *godog.ScenarioContext) {
 	}))
 	step(sc, `^the legacy-shaped POST was refused with HTTP 400 unless the server also speaks a legacy revision$`, wc(judgeLegacyShaped))
 	step(sc, `^the server refused the ping with HTTP 400 or serves it while supporting a revision older than `+regexp.QuoteMeta(revisions.VersionHeaderSince().ID)+`$`, func(ctx context.Context) error {
-		return judgeHeaderless(worldOf(ctx), httpStateOf(ctx))
+		w := worldOf(ctx)
+		return judgeHeaderless(w, w.http)
 	})
 }
 
@@ -539,7 +530,7 @@ func (w *world) callTool(ctx context.Context, tool string, progress, logs bool) 
 	}
 	req := harness.Request{Raw: harness.BuildRequest(id, "tools/call", params), ID: json.RawMessage(strconv.FormatInt(id, 10)), Method: "tools/call"}
 	w.headers(&req, w.s.t.modern)
-	return w.sendStream(ctx, req, httpStateOf(ctx))
+	return w.sendStream(ctx, req, w.http)
 }
 
 // sendStream is world.send over HTTP keeping how the reply was read (SSE or not, how it ended).
@@ -592,7 +583,7 @@ func (w *world) sendAtOnce(ctx context.Context, n int, tool string) error {
 	}
 	cctx, cancel := context.WithTimeout(ctx, w.timeout())
 	defer cancel()
-	st := httpStateOf(ctx)
+	st := w.http
 	exs := make([]*harness.Exchange, n)
 	infos := make([]harness.StreamInfo, n)
 	start := make(chan struct{})
@@ -722,7 +713,7 @@ func (w *world) holdListen(ctx context.Context, during func(context.Context) err
 		}
 	}
 	lr := &listenRun{ex: res.ex, info: res.info, serverClosed: res.info.End == harness.EndEOF, hold: hold}
-	st := httpStateOf(ctx)
+	st := w.http
 	st.mu.Lock()
 	st.listen = lr
 	st.mu.Unlock()

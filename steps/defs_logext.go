@@ -51,10 +51,6 @@ var extensionID = regexp.MustCompile(`^[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\
 
 // registerLogextSteps binds the steps of logging, extensions and deprecations (LOG, EXT, DEP).
 func registerLogextSteps(sc *godog.ScenarioContext) {
-	sc.Before(func(ctx context.Context, _ *godog.Scenario) (context.Context, error) {
-		return context.WithValue(ctx, logextKey{}, &logextState{}), nil
-	})
-
 	// Setup.
 	step(sc, `^the server advertises the "([^"]+)" extension$`, func(ctx context.Context, id string) error {
 		w := worldOf(ctx)
@@ -608,16 +604,6 @@ type logextState struct {
 	legacySSE *harness.Exchange
 }
 
-type logextKey struct{}
-
-func logextOf(ctx context.Context) *logextState {
-	st, _ := ctx.Value(logextKey{}).(*logextState)
-	if st == nil {
-		st = &logextState{}
-	}
-	return st
-}
-
 // removedOutcome is one removed method's exchange (DEP-003).
 type removedOutcome struct {
 	method string
@@ -638,7 +624,7 @@ func sendRemovedMethods(ctx context.Context, w *world) error {
 		}
 		outs = append(outs, removedOutcome{method: method, ex: w.last})
 	}
-	logextOf(ctx).removed = outs
+	w.logext.removed = outs
 	return nil
 }
 
@@ -646,7 +632,7 @@ func sendRemovedMethods(ctx context.Context, w *world) error {
 // that also serves handshake-era revisions and answers one of them otherwise is noted (info):
 // such a server implements the method for its legacy clients.
 func judgeRemovedMethods(ctx context.Context, w *world) error {
-	outs := logextOf(ctx).removed
+	outs := w.logext.removed
 	if len(outs) == 0 {
 		return fmt.Errorf("feature bug: no removed method was sent")
 	}
@@ -702,13 +688,13 @@ func openLegacySSE(ctx context.Context, w *world) error {
 		return fmt.Errorf("transport returned no reply")
 	}
 	w.note(ex)
-	logextOf(ctx).legacySSE = ex
+	w.logext.legacySSE = ex
 	return ctx.Err()
 }
 
 // judgeLegacySSE is DEP-002: the GET opened an SSE stream whose first event is `endpoint`.
 func judgeLegacySSE(ctx context.Context, w *world) error {
-	ex := logextOf(ctx).legacySSE
+	ex := w.logext.legacySSE
 	if ex == nil {
 		return fmt.Errorf("feature bug: the endpoint was not opened")
 	}

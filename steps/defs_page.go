@@ -19,10 +19,6 @@ import (
 
 // registerPageSteps binds the steps of pagination and caching (PAGE, CACHE).
 func registerPageSteps(sc *godog.ScenarioContext) {
-	sc.Before(func(ctx context.Context, _ *godog.Scenario) (context.Context, error) {
-		return context.WithValue(ctx, pageKey{}, &pageState{}), nil
-	})
-
 	// Pagination (PAGE-001..004) and one cacheScope per traversal (CACHE-005).
 	step(sc, `^the client pages through every list the server declares$`, pageStep(func(ctx context.Context, w *world, st *pageState) error {
 		return w.traverseLists(ctx, st, 1)
@@ -65,9 +61,6 @@ func registerPageSteps(sc *godog.ScenarioContext) {
 	step(sc, `^no input_required result the server sent in this run carries ttlMs or cacheScope$`, registerSweep("CACHE-004", checkInterimHints))
 }
 
-// pageKey is the context key of the page steps' per-scenario state.
-type pageKey struct{}
-
 // pageState is what the pagination and caching steps of one scenario pass from their When
 // steps to their Then steps.
 type pageState struct {
@@ -105,13 +98,11 @@ func (w *world) declaredLists() []pageList {
 	return out
 }
 
+// pageStep binds fn to the scenario's world and its page state.
 func pageStep(fn func(context.Context, *world, *pageState) error) func(context.Context) error {
 	return func(ctx context.Context) error {
-		st, ok := ctx.Value(pageKey{}).(*pageState)
-		if !ok {
-			return fmt.Errorf("page state missing (registerPageSteps' Before hook did not run)")
-		}
-		return fn(ctx, worldOf(ctx), st)
+		w := worldOf(ctx)
+		return fn(ctx, w, w.page)
 	}
 }
 

@@ -45,36 +45,25 @@ type resCompletion struct {
 	ex   *harness.Exchange
 }
 
-type resKey struct{}
-
-func resOf(ctx context.Context) *resWorld {
-	r, _ := ctx.Value(resKey{}).(*resWorld)
-	if r == nil {
-		r = &resWorld{}
-	}
-	return r
-}
-
 // registerResSteps binds the steps of resources and completion (RES, CMPL).
 func registerResSteps(sc *godog.ScenarioContext) {
-	sc.Before(func(ctx context.Context, _ *godog.Scenario) (context.Context, error) {
-		return context.WithValue(ctx, resKey{}, &resWorld{}), nil
-	})
-
 	step(sc, `^the client lists every resource$`, func(ctx context.Context) error {
-		w, r := worldOf(ctx), resOf(ctx)
+		w := worldOf(ctx)
+		r := w.res
 		items, err := w.listDeclared(ctx, "resources/list", "resources")
 		r.resources = items
 		return err
 	})
 	step(sc, `^the client lists every resource template$`, func(ctx context.Context) error {
-		w, r := worldOf(ctx), resOf(ctx)
+		w := worldOf(ctx)
+		r := w.res
 		items, err := w.listDeclared(ctx, "resources/templates/list", "resourceTemplates")
 		r.templates = items
 		return err
 	})
 	step(sc, `^the client lists every resource and every resource template it can$`, func(ctx context.Context) error {
-		w, r := worldOf(ctx), resOf(ctx)
+		w := worldOf(ctx)
+		r := w.res
 		items, err := w.listDeclared(ctx, "resources/list", "resources")
 		if err != nil {
 			return err
@@ -95,10 +84,11 @@ func registerResSteps(sc *godog.ScenarioContext) {
 
 	// RES-002.
 	step(sc, `^the client lists the resources on a fresh connection, reads one, lists again, then lists on another fresh connection$`, func(ctx context.Context) error {
-		return worldOf(ctx).listAcrossConnections(ctx, resOf(ctx))
+		w := worldOf(ctx)
+		return w.listAcrossConnections(ctx, w.res)
 	})
 	step(sc, `^every listing named the same resources$`, func(ctx context.Context) error {
-		r := resOf(ctx)
+		r := worldOf(ctx).res
 		for _, l := range r.listings[1:] {
 			if !reflect.DeepEqual(l.uris, r.listings[0].uris) {
 				return &Mismatch{Expected: "the same resource set on every connection and after a read (" + r.listings[0].what + ": " + strings.Join(r.listings[0].uris, ", ") + ")",
@@ -110,10 +100,12 @@ func registerResSteps(sc *godog.ScenarioContext) {
 
 	// RES-003, RES-012.
 	step(sc, `^the client reads the fixture resources, or else the first listed resource$`, func(ctx context.Context) error {
-		return worldOf(ctx).readFixtureResources(ctx, resOf(ctx))
+		w := worldOf(ctx)
+		return w.readFixtureResources(ctx, w.res)
 	})
 	step(sc, `^the client reads every listed resource$`, func(ctx context.Context) error {
-		w, r := worldOf(ctx), resOf(ctx)
+		w := worldOf(ctx)
+		r := w.res
 		if len(r.resources) == 0 {
 			return w.setSkip(reports.Untestable, "the server lists no resources to read")
 		}
@@ -129,15 +121,18 @@ func registerResSteps(sc *godog.ScenarioContext) {
 		return nil
 	})
 	step(sc, `^every read got a result whose contents are text or blob items$`, func(ctx context.Context) error {
-		return worldOf(ctx).expectReadContents(resOf(ctx))
+		w := worldOf(ctx)
+		return w.expectReadContents(w.res)
 	})
 	step(sc, `^every read that returned several contents returned valid items$`, func(ctx context.Context) error {
-		return worldOf(ctx).expectSeveralContents(resOf(ctx))
+		w := worldOf(ctx)
+		return w.expectSeveralContents(w.res)
 	})
 
 	// RES-004, RES-005.
 	step(sc, `^the client reads resources that do not exist$`, func(ctx context.Context) error {
-		w, r := worldOf(ctx), resOf(ctx)
+		w := worldOf(ctx)
+		r := w.res
 		id := randomHex()
 		uris := []string{"mcpconform://missing/" + id}
 		for _, res := range r.resources {
@@ -156,10 +151,11 @@ func registerResSteps(sc *godog.ScenarioContext) {
 		return nil
 	})
 	step(sc, `^each of those reads failed with code (-?\d+)$`, func(ctx context.Context, code int64) error {
-		return worldOf(ctx).expectReadErrors(resOf(ctx), code)
+		w := worldOf(ctx)
+		return w.expectReadErrors(w.res, code)
 	})
 	step(sc, `^none of those reads returned an empty contents array$`, func(ctx context.Context) error {
-		for _, ex := range resOf(ctx).reads {
+		for _, ex := range worldOf(ctx).res.reads {
 			msg := responseOf(ex)
 			if msg == nil || msg.Kind != harness.KindResult {
 				continue
@@ -176,7 +172,8 @@ func registerResSteps(sc *godog.ScenarioContext) {
 
 	// RES-007.
 	step(sc, `^every listed resource URI is an RFC 3986 URI and every template an RFC 6570 template$`, func(ctx context.Context) error {
-		w, r := worldOf(ctx), resOf(ctx)
+		w := worldOf(ctx)
+		r := w.res
 		for _, res := range r.resources {
 			u, _ := res["uri"].(string)
 			if err := checkURI(u); err != nil {
@@ -197,7 +194,8 @@ func registerResSteps(sc *godog.ScenarioContext) {
 
 	// RES-008.
 	step(sc, `^the client reads malformed resource URIs$`, func(ctx context.Context) error {
-		w, r := worldOf(ctx), resOf(ctx)
+		w := worldOf(ctx)
+		r := w.res
 		uris := []string{"not a uri", "://", "mcpconform://bad%zz/" + randomHex()}
 		for _, t := range r.templates {
 			if tpl, _ := t["uriTemplate"].(string); templateVar.MatchString(tpl) {
@@ -213,7 +211,7 @@ func registerResSteps(sc *godog.ScenarioContext) {
 		return nil
 	})
 	step(sc, `^each of those reads failed with an error$`, func(ctx context.Context) error {
-		for _, ex := range resOf(ctx).reads {
+		for _, ex := range worldOf(ctx).res.reads {
 			msg := responseOf(ex)
 			if msg == nil || msg.Kind != harness.KindError {
 				return &Mismatch{Expected: "a JSON-RPC error for the malformed URI " + fmt.Sprintf("%q", readURI(ex)), Actual: describeExchange(ex), Frames: exchangeSeqs(ex)}
@@ -224,7 +222,8 @@ func registerResSteps(sc *godog.ScenarioContext) {
 
 	// RES-009.
 	step(sc, `^the client reads file URIs that climb out of a listed file resource's directory$`, func(ctx context.Context) error {
-		w, r := worldOf(ctx), resOf(ctx)
+		w := worldOf(ctx)
+		r := w.res
 		var base *url.URL
 		for _, res := range r.resources {
 			u, _ := res["uri"].(string)
@@ -256,7 +255,7 @@ func registerResSteps(sc *godog.ScenarioContext) {
 		return nil
 	})
 	step(sc, `^each of those reads failed without any contents$`, func(ctx context.Context) error {
-		for _, ex := range resOf(ctx).reads {
+		for _, ex := range worldOf(ctx).res.reads {
 			msg := responseOf(ex)
 			if msg == nil || msg.Kind != harness.KindError {
 				return &Mismatch{Expected: "an error for " + readURI(ex) + ", which lies outside the served directory", Actual: describeExchange(ex), Frames: exchangeSeqs(ex)}
@@ -267,7 +266,8 @@ func registerResSteps(sc *godog.ScenarioContext) {
 
 	// RES-010.
 	step(sc, `^the client lists every resource template the server offers$`, func(ctx context.Context) error {
-		w, r := worldOf(ctx), resOf(ctx)
+		w := worldOf(ctx)
+		r := w.res
 		lt, err := w.listAll(ctx, "resources/templates/list", "resourceTemplates")
 		if lr, ok := err.(*listRefused); ok {
 			if msg := responseOf(w.last); msg != nil && msg.Kind == harness.KindError && msg.Error.Code == -32601 {
@@ -283,16 +283,19 @@ func registerResSteps(sc *godog.ScenarioContext) {
 
 	// CMPL.
 	step(sc, `^the client requests completions for a prompt argument and a resource template variable$`, func(ctx context.Context) error {
-		return worldOf(ctx).requestCompletions(ctx, resOf(ctx))
+		w := worldOf(ctx)
+		return w.requestCompletions(ctx, w.res)
 	})
 	step(sc, `^every completion result carries at most 100 string values, an integer total and a boolean hasMore$`, func(ctx context.Context) error {
-		return worldOf(ctx).expectCompletionShape(resOf(ctx))
+		w := worldOf(ctx)
+		return w.expectCompletionShape(w.res)
 	})
 	step(sc, `^every completion result that has fewer values than its total says hasMore$`, func(ctx context.Context) error {
-		return worldOf(ctx).expectHasMore(resOf(ctx))
+		w := worldOf(ctx)
+		return w.expectHasMore(w.res)
 	})
 	step(sc, `^every completion request got a result$`, func(ctx context.Context) error {
-		for _, c := range resOf(ctx).completions {
+		for _, c := range worldOf(ctx).res.completions {
 			if msg := responseOf(c.ex); msg == nil || msg.Kind != harness.KindResult {
 				return &Mismatch{Expected: "a completion result for a " + c.kind + " reference", Actual: describeExchange(c.ex), Frames: exchangeSeqs(c.ex)}
 			}

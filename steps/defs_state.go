@@ -21,10 +21,6 @@ import (
 
 // registerStateSteps binds the steps of statelessness and capabilities (STATE, CAP, META-007, ERR-008).
 func registerStateSteps(sc *godog.ScenarioContext) {
-	sc.Before(func(ctx context.Context, _ *godog.Scenario) (context.Context, error) {
-		return context.WithValue(ctx, stateKey{}, &stateWorld{}), nil
-	})
-
 	// Capabilities declared versus features offered (CAP-001..004).
 	step(sc, `^if the response is a result, the server declares the "([^"]+)" capability$`, func(ctx context.Context, name string) error {
 		return worldOf(ctx).offeredMeansDeclared(name)
@@ -57,43 +53,53 @@ func registerStateSteps(sc *godog.ScenarioContext) {
 
 	// CAP-007.
 	step(sc, `^the client calls a method of each feature the server does not declare$`, func(ctx context.Context) error {
-		return worldOf(ctx).probeUndeclared(ctx, stateOf(ctx))
+		w := worldOf(ctx)
+		return w.probeUndeclared(ctx, w.state)
 	})
 	step(sc, `^each of those calls failed with method-not-found$`, func(ctx context.Context) error {
-		return worldOf(ctx).expectMethodNotFound(stateOf(ctx))
+		w := worldOf(ctx)
+		return w.expectMethodNotFound(w.state)
 	})
 
 	// Client capabilities: CAP-008, ERR-008, STATE-001.
 	step(sc, `^the client calls a fixture tool that needs a client capability, declaring only other capabilities$`, func(ctx context.Context) error {
-		return worldOf(ctx).callFixture(ctx, stateOf(ctx), "without", "others", "with")
+		w := worldOf(ctx)
+		return w.callFixture(ctx, w.state, "without", "others", "with")
 	})
 	step(sc, `^the server relied on no client capability the calls did not declare$`, func(ctx context.Context) error {
-		return worldOf(ctx).expectNoReliance(stateOf(ctx))
+		w := worldOf(ctx)
+		return w.expectNoReliance(w.state)
 	})
 	step(sc, `^the client calls a fixture tool that needs a client capability without declaring any$`, func(ctx context.Context) error {
-		return worldOf(ctx).callFixture(ctx, stateOf(ctx), "without")
+		w := worldOf(ctx)
+		return w.callFixture(ctx, w.state, "without")
 	})
 	step(sc, `^a -32021 reply names the needed capability in data.requiredCapabilities$`, func(ctx context.Context) error {
-		return worldOf(ctx).expectRequiredCapabilities(stateOf(ctx))
+		w := worldOf(ctx)
+		return w.expectRequiredCapabilities(w.state)
 	})
 	step(sc, `^every -32021 error the server sent in this run names the missing capabilities$`, registerSweep("ERR-008", missingCapabilitySweep))
 	step(sc, `^the client sends (a capability-needing fixture call|a list request) without, with, then again without what it needs$`, func(ctx context.Context, what string) error {
-		w, st := worldOf(ctx), stateOf(ctx)
+		w := worldOf(ctx)
+		st := w.state
 		if what == "a list request" {
 			return w.versionCarryOver(ctx, st)
 		}
 		return w.callFixture(ctx, st, "without", "with", "without")
 	})
 	step(sc, `^the last reply follows only its own _meta$`, func(ctx context.Context) error {
-		return worldOf(ctx).expectNoCarryOver(stateOf(ctx))
+		w := worldOf(ctx)
+		return w.expectNoCarryOver(w.state)
 	})
 
 	// STATE-003.
 	step(sc, `^the client pages a list on one connection and asks for its next page on a fresh connection$`, func(ctx context.Context) error {
-		return worldOf(ctx).pageAcrossConnections(ctx, stateOf(ctx))
+		w := worldOf(ctx)
+		return w.pageAcrossConnections(ctx, w.state)
 	})
 	step(sc, `^the next page is served on the fresh connection$`, func(ctx context.Context) error {
-		w, st := worldOf(ctx), stateOf(ctx)
+		w := worldOf(ctx)
+		st := w.state
 		if st.untestable != "" {
 			return w.setSkip(reports.Untestable, st.untestable)
 		}
@@ -102,18 +108,22 @@ func registerStateSteps(sc *godog.ScenarioContext) {
 
 	// STATE-004.
 	step(sc, `^the client interleaves requests of three clients on a fresh connection, in turn and at once$`, func(ctx context.Context) error {
-		return worldOf(ctx).interleave(ctx, stateOf(ctx))
+		w := worldOf(ctx)
+		return w.interleave(ctx, w.state)
 	})
 	step(sc, `^each interleaved request was answered according to its own _meta$`, func(ctx context.Context) error {
-		return worldOf(ctx).expectOwnAnswers(stateOf(ctx))
+		w := worldOf(ctx)
+		return w.expectOwnAnswers(w.state)
 	})
 
 	// META-007.
 	step(sc, `^the client sends the same requests as client "([^"]+)" and as client "([^"]+)", each on a fresh connection$`, func(ctx context.Context, a, b string) error {
-		return worldOf(ctx).asTwoClients(ctx, stateOf(ctx), a, b)
+		w := worldOf(ctx)
+		return w.asTwoClients(ctx, w.state, a, b)
 	})
 	step(sc, `^both clients got the same results apart from _meta$`, func(ctx context.Context) error {
-		return worldOf(ctx).expectSameResults(stateOf(ctx))
+		w := worldOf(ctx)
+		return w.expectSameResults(w.state)
 	})
 
 	// CAP-009, CAP-010.
@@ -137,8 +147,6 @@ func registerStateSteps(sc *godog.ScenarioContext) {
 // metaLogLevel is the request `_meta` key of the minimum log level (server/utilities/logging).
 const metaLogLevel = "io.modelcontextprotocol/logLevel"
 
-type stateKey struct{}
-
 // stateWorld is what the statelessness and capability steps of one scenario pass from their
 // When steps to their Then steps.
 type stateWorld struct {
@@ -156,14 +164,6 @@ type stateWorld struct {
 	// pairs are the requests META-007 sent as each of two clients.
 	pairs [][2]*harness.Exchange
 	names [2]string
-}
-
-func stateOf(ctx context.Context) *stateWorld {
-	st, _ := ctx.Value(stateKey{}).(*stateWorld)
-	if st == nil {
-		st = &stateWorld{}
-	}
-	return st
 }
 
 // stateRequest builds a request for method with params; on a modern target params gets the

@@ -43,7 +43,7 @@ var recognisedModern = map[int64]bool{
 	harness.CodeHeaderMismatch: true, harness.CodeMissingRequiredClientCapability: true, harness.CodeUnsupportedProtocolVersion: true,
 }
 
-// stdioScenario is the state the stdio and versioning steps keep in a scenario's context.
+// stdioScenario is the state the stdio and versioning steps keep in a scenario's world.
 type stdioScenario struct {
 	mu sync.Mutex
 	// listens are the subscriptions/listen requests the scenario opened, in order; listenFrom
@@ -74,25 +74,8 @@ type legacySession struct {
 	sessionID string // HTTP Mcp-Session-Id, when the server issued one
 }
 
-type stdioKey struct{}
-
-func stdioState(ctx context.Context) (*stdioScenario, context.Context) {
-	if st, ok := ctx.Value(stdioKey{}).(*stdioScenario); ok {
-		return st, ctx
-	}
-	st := &stdioScenario{}
-	return st, context.WithValue(ctx, stdioKey{}, st)
-}
-
 // registerStdioSteps binds the steps of stdio transport and versioning (STDIO, VER).
 func registerStdioSteps(sc *godog.ScenarioContext) {
-	sc.After(func(ctx context.Context, _ *godog.Scenario, err error) (context.Context, error) {
-		if st, ok := ctx.Value(stdioKey{}).(*stdioScenario); ok {
-			st.stopListens()
-		}
-		return ctx, nil
-	})
-
 	// STDIO-003.
 	step(sc, `^everything the server processes of this run wrote to stderr so far is UTF-8 text$`, wc(stderrIsUTF8))
 
@@ -101,57 +84,57 @@ func registerStdioSteps(sc *godog.ScenarioContext) {
 		registerSweep("STDIO-004", stdoutTrafficCheck))
 
 	// STDIO-005.
-	step(sc, `^the client keeps a subscriptions/listen request open, if the server accepts one$`, func(ctx context.Context) (context.Context, error) {
+	step(sc, `^the client keeps a subscriptions/listen request open, if the server accepts one$`, func(ctx context.Context) error {
 		w := worldOf(ctx)
-		st, ctx := stdioState(ctx)
+		st := w.stdioState
 		if !w.s.t.modern {
-			return ctx, nil // no long-lived request before 2026-07-28
+			return nil // no long-lived request before 2026-07-28
 		}
 		_, err := st.openListen(ctx, w, false)
-		return ctx, err
+		return err
 	})
-	step(sc, `^the client sends (\d+) requests without waiting for the responses$`, func(ctx context.Context, n int) (context.Context, error) {
-		st, ctx := stdioState(ctx)
-		return ctx, st.pipeline(ctx, worldOf(ctx), n)
+	step(sc, `^the client sends (\d+) requests without waiting for the responses$`, func(ctx context.Context, n int) error {
+		w := worldOf(ctx)
+		return w.stdioState.pipeline(ctx, w, n)
 	})
 	step(sc, `^each of those requests is answered exactly once, with its own id$`, func(ctx context.Context) error {
-		st, _ := stdioState(ctx)
-		return st.expectPipelined(ctx, worldOf(ctx))
+		w := worldOf(ctx)
+		return w.stdioState.expectPipelined(ctx, w)
 	})
 
 	// STDIO-007.
 	step(sc, `^no server process of this run ended the session while requests were in flight$`, wc(noLostRequests))
 
 	// STDIO-008 and STDIO-010.
-	step(sc, `^the client opens a subscriptions/listen request for tool list changes and it is acknowledged$`, func(ctx context.Context) (context.Context, error) {
-		st, ctx := stdioState(ctx)
-		_, err := st.openListen(ctx, worldOf(ctx), true)
-		return ctx, err
-	})
-	step(sc, `^the client opens two subscriptions/listen requests for tool list changes$`, func(ctx context.Context) (context.Context, error) {
-		st, ctx := stdioState(ctx)
+	step(sc, `^the client opens a subscriptions/listen request for tool list changes and it is acknowledged$`, func(ctx context.Context) error {
 		w := worldOf(ctx)
+		_, err := w.stdioState.openListen(ctx, w, true)
+		return err
+	})
+	step(sc, `^the client opens two subscriptions/listen requests for tool list changes$`, func(ctx context.Context) error {
+		w := worldOf(ctx)
+		st := w.stdioState
 		for i := 0; i < 2; i++ {
 			if _, err := st.openListen(ctx, w, true); err != nil {
-				return ctx, err
+				return err
 			}
 		}
-		return ctx, nil
+		return nil
 	})
 	step(sc, `^the client cancels (?:that subscriptions/listen request|the open subscriptions/listen requests)$`, func(ctx context.Context) error {
-		st, _ := stdioState(ctx)
-		return st.cancelListens(ctx, worldOf(ctx))
+		w := worldOf(ctx)
+		return w.stdioState.cancelListens(ctx, w)
 	})
 	step(sc, `^the client triggers a tool list change, if the server has the fixture tool for it$`, func(ctx context.Context) error {
 		return triggerToolListChange(ctx, worldOf(ctx))
 	})
 	step(sc, `^nothing more arrived for the cancelled request after a quiet window$`, func(ctx context.Context) error {
-		st, _ := stdioState(ctx)
-		return st.expectNothingAfterCancel(worldOf(ctx))
+		w := worldOf(ctx)
+		return w.stdioState.expectNothingAfterCancel(w)
 	})
 	step(sc, `^every subscription notification carried the subscriptionId of an open subscription$`, func(ctx context.Context) error {
-		st, _ := stdioState(ctx)
-		return st.expectSubscriptionIDs(worldOf(ctx))
+		w := worldOf(ctx)
+		return w.stdioState.expectSubscriptionIDs(w)
 	})
 
 	// VER-003 and VER-004.
@@ -159,13 +142,13 @@ func registerStdioSteps(sc *godog.ScenarioContext) {
 	step(sc, `^a modern-only server's error names the protocol versions it supports$`, wc(expectInitializeNamesVersions))
 
 	// VER-007, VER-008 and VER-009.
-	step(sc, `^a dual-era session is opened with a legacy initialize$`, func(ctx context.Context) (context.Context, error) {
-		st, ctx := stdioState(ctx)
-		return ctx, st.openSession(ctx, worldOf(ctx))
+	step(sc, `^a dual-era session is opened with a legacy initialize$`, func(ctx context.Context) error {
+		w := worldOf(ctx)
+		return w.stdioState.openSession(ctx, w)
 	})
 	step(sc, `^the client sends a legacy list request for a declared capability in that session$`, func(ctx context.Context) error {
-		st, _ := stdioState(ctx)
-		return st.sendLegacyList(ctx, worldOf(ctx))
+		w := worldOf(ctx)
+		return w.stdioState.sendLegacyList(ctx, w)
 	})
 	step(sc, `^a dual-era server's reply is a `+regexp.QuoteMeta(revisions.Modern().ID)+` result of its method$`, wc(func(ctx context.Context, w *world) error {
 		dual, err := dualEra(ctx, w)
@@ -194,12 +177,12 @@ func registerStdioSteps(sc *godog.ScenarioContext) {
 		return nil
 	}))
 	step(sc, `^the reply is a result of the negotiated legacy revision$`, func(ctx context.Context) error {
-		st, _ := stdioState(ctx)
-		return st.expectLegacyResult(worldOf(ctx), "")
+		w := worldOf(ctx)
+		return w.stdioState.expectLegacyResult(w, "")
 	})
 	step(sc, `^the legacy session still works after the modern request$`, func(ctx context.Context) error {
-		st, _ := stdioState(ctx)
-		return st.expectLegacyResult(worldOf(ctx), reports.Info)
+		w := worldOf(ctx)
+		return w.stdioState.expectLegacyResult(w, reports.Info)
 	})
 
 	// VER-010.

@@ -93,7 +93,7 @@ func stdioWorld(t *testing.T, script string) (*world, *harness.Stdio) {
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = s.Close() })
 	e := &env{rec: rec, conns: []harness.Transport{s}, connRev: map[int]string{s.Conn(): revisions.Modern().ID}}
-	return &world{s: &suiteRun{env: e, t: &target{revision: revisions.Modern().ID, modern: true}}, seqs: map[int]bool{}}, s
+	return newWorld(&suiteRun{env: e, t: &target{revision: revisions.Modern().ID, modern: true}}, false), s
 }
 
 func TestStderrIsUTF8(t *testing.T) {

@@ -20,8 +20,6 @@ import (
 // toolNameRE is the character set server/tools#Tool Names recommends (TOOL-005).
 var toolNameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]*$`)
 
-type toolKey struct{}
-
 // toolWorld is what the tool steps of one scenario pass from their When steps to their Then
 // steps: the tools/list traversals (each with the frames it exchanged, and the error that ended
 // it), and the tools/call exchanges.
@@ -47,34 +45,24 @@ type toolCall struct {
 	ex      *harness.Exchange
 }
 
-func toolStateOf(ctx context.Context) *toolWorld {
-	st, _ := ctx.Value(toolKey{}).(*toolWorld)
-	if st == nil {
-		st = &toolWorld{}
-	}
-	return st
-}
-
 // registerToolSteps binds the steps of tools (TOOL).
 func registerToolSteps(sc *godog.ScenarioContext) {
-	sc.Before(func(ctx context.Context, _ *godog.Scenario) (context.Context, error) {
-		return context.WithValue(ctx, toolKey{}, &toolWorld{}), nil
-	})
-
 	// Listing.
 	step(sc, `^the client lists every tool(?: (\d+) times)?$`, func(ctx context.Context, times string) error {
 		n := 1
 		if times != "" {
 			_, _ = fmt.Sscan(times, &n)
 		}
-		w, st := worldOf(ctx), toolStateOf(ctx)
+		w := worldOf(ctx)
+		st := w.tool
 		for range n {
 			st.listings = append(st.listings, w.toolListing(ctx))
 		}
 		return nil
 	})
 	step(sc, `^the client lists every tool, calls a harmless fixture tool, lists again, and lists once more on a fresh connection$`, func(ctx context.Context) error {
-		w, st := worldOf(ctx), toolStateOf(ctx)
+		w := worldOf(ctx)
+		st := w.tool
 		first := w.toolListing(ctx)
 		st.listings = append(st.listings, first)
 		if first.err == nil {
@@ -182,13 +170,15 @@ func registerToolSteps(sc *godog.ScenarioContext) {
 
 	// Calling.
 	step(sc, `^the client calls each tool it may call( that declares an outputSchema)?$`, func(ctx context.Context, withOutput string) error {
-		return worldOf(ctx).callEachTool(ctx, toolStateOf(ctx), withOutput != "")
+		w := worldOf(ctx)
+		return w.callEachTool(ctx, w.tool, withOutput != "")
 	})
 	step(sc, `^the client calls each tool it may call with arguments its inputSchema rejects$`, wc(func(ctx context.Context, w *world) error {
-		return w.callWithInvalidArgs(ctx, toolStateOf(ctx))
+		return w.callWithInvalidArgs(ctx, w.tool)
 	}))
 	step(sc, `^the client calls the fixture tool "([^"]+)" with empty arguments$`, func(ctx context.Context, fixture string) error {
-		w, st := worldOf(ctx), toolStateOf(ctx)
+		w := worldOf(ctx)
+		st := w.tool
 		l := w.toolListing(ctx)
 		if l.err != nil {
 			st.why = "tools/list failed: " + l.err.Error()
@@ -208,7 +198,8 @@ func registerToolSteps(sc *godog.ScenarioContext) {
 		return w.sendParams(ctx, "tools/call", map[string]any{"name": unknownToolName, "arguments": map[string]any{}}, nil, false)
 	}))
 	step(sc, `^the client sends a tools/call whose (arguments are a string|name is missing)$`, func(ctx context.Context, how string) error {
-		w, st := worldOf(ctx), toolStateOf(ctx)
+		w := worldOf(ctx)
+		st := w.tool
 		if how == "name is missing" {
 			return w.sendParams(ctx, "tools/call", map[string]any{"arguments": map[string]any{}}, nil, true)
 		}
@@ -248,7 +239,7 @@ func registerToolSteps(sc *godog.ScenarioContext) {
 		return &Mismatch{Expected: "JSON-RPC error -32602 (the request does not match CallToolRequest)", Actual: actual, Frames: w.lastSeqs()}
 	}))
 	step(sc, `^every tool call result validates as CallToolResult$`, wc(func(ctx context.Context, w *world) error {
-		st := toolStateOf(ctx)
+		st := w.tool
 		judged := 0
 		for _, c := range st.calls {
 			msg := responseOf(c.ex)
@@ -269,13 +260,13 @@ func registerToolSteps(sc *godog.ScenarioContext) {
 		return nil
 	}))
 	step(sc, `^every successful result carries structuredContent valid against the tool's outputSchema$`, wc(func(ctx context.Context, w *world) error {
-		return w.expectStructured(toolStateOf(ctx))
+		return w.expectStructured(w.tool)
 	}))
 	step(sc, `^every result with structuredContent also carries it serialized in a text block$`, wc(func(ctx context.Context, w *world) error {
-		return w.expectSerialized(toolStateOf(ctx))
+		return w.expectSerialized(w.tool)
 	}))
 	step(sc, `^the tool call result has isError true$`, wc(func(ctx context.Context, w *world) error {
-		st := toolStateOf(ctx)
+		st := w.tool
 		if len(st.calls) == 0 {
 			return w.setSkip(reports.Untestable, st.noCalls("the tool was not called"))
 		}
@@ -297,10 +288,10 @@ func registerToolSteps(sc *godog.ScenarioContext) {
 		return nil
 	}))
 	step(sc, `^no call with invalid arguments succeeds$`, wc(func(ctx context.Context, w *world) error {
-		return w.expectRejected(toolStateOf(ctx))
+		return w.expectRejected(w.tool)
 	}))
 	step(sc, `^if a tool result embeds a resource, the server declares the "resources" capability$`, wc(func(ctx context.Context, w *world) error {
-		return w.expectResourcesDeclared(toolStateOf(ctx))
+		return w.expectResourcesDeclared(w.tool)
 	}))
 }
 
@@ -342,7 +333,7 @@ func (w *world) listingErr(l toolListing, strict bool) error {
 // eachListedTool runs check on every tool of the scenario's first listing; the first problem
 // is a Mismatch naming the tool.
 func (w *world) eachListedTool(ctx context.Context, strict bool, expected string, check func(t map[string]any, raw json.RawMessage) string) error {
-	st := toolStateOf(ctx)
+	st := w.tool
 	if len(st.listings) == 0 {
 		return fmt.Errorf("feature bug: no tools/list before this step")
 	}
@@ -381,7 +372,7 @@ func noParameters(schema map[string]any) bool {
 // compareListings compares the names of every listing of the scenario: in order (TOOL-007) or
 // as sets (TOOL-008).
 func (w *world) compareListings(ctx context.Context, ordered bool) error {
-	st := toolStateOf(ctx)
+	st := w.tool
 	if len(st.listings) < 2 {
 		return fmt.Errorf("feature bug: fewer than two tools/list traversals before this step")
 	}

@@ -77,6 +77,9 @@ type env struct {
 	// startup is how long the server took to answer its first request after being started
 	// (the era probe); later fresh processes are given the request timeout plus this much.
 	startup time.Duration
+	// sweeps are the checks of the run-wide rules whose step ran in this run, by rule id (see
+	// registerSweep); judgeSweeps runs them again over every frame once the run is over.
+	sweeps map[string]sweepCheck
 }
 
 // target is one (revision, transport) the run tests: the shared connection its scenarios use
@@ -122,7 +125,7 @@ func Run(ctx context.Context, cfg Config) (*reports.Run, error) {
 		cfg.Concurrency = 1
 	}
 	start := time.Now()
-	e := &env{cfg: cfg, rec: harness.NewRecorder(start), rules: map[string]Rule{}, connRev: map[int]string{}}
+	e := &env{cfg: cfg, rec: harness.NewRecorder(start), rules: map[string]Rule{}, connRev: map[int]string{}, sweeps: map[string]sweepCheck{}}
 	for _, r := range rules {
 		e.rules[r.ID] = r
 	}
@@ -517,7 +520,7 @@ func (e *env) runSuite(ctx context.Context, t *target) ([]reports.Result, error)
 func (s *suiteRun) initScenario(sc *godog.ScenarioContext) {
 	sc.Before(func(ctx context.Context, p *godog.Scenario) (context.Context, error) {
 		// A pickle made from a Scenario Outline row names the scenario and the row.
-		w := &world{s: s, started: time.Now(), seqs: map[int]bool{}, outlineRow: len(p.AstNodeIds) > 1}
+		w := newWorld(s, len(p.AstNodeIds) > 1)
 		ctx = context.WithValue(ctx, worldKey{}, w)
 		for _, tag := range p.Tags {
 			if id, ok := strings.CutPrefix(tag.Name, "@rule:"); ok {
@@ -554,6 +557,7 @@ func (s *suiteRun) initScenario(sc *godog.ScenarioContext) {
 			s.env.release(t)
 		}
 		s.record(w, err)
+		w.stdioState.stopListens() // the listens the stdio steps left open
 		return ctx, nil
 	})
 	registerSteps(sc)

@@ -2,7 +2,6 @@ package steps
 
 import (
 	"context"
-	"sync"
 
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
@@ -14,29 +13,29 @@ import (
 // otherwise.
 type sweepCheck func(frames []*harness.Frame) *Mismatch
 
-var (
-	sweepMu     sync.Mutex
-	sweepChecks = map[string]sweepCheck{}
-)
-
 // registerSweep makes rule a run-wide rule: the step returned judges the frames seen so far
 // when the scenario runs, and after the last scenario the run judges the same check again
 // over every frame of the revision, so a violation provoked by any other scenario (or after
-// this one ran) still turns the rule's verdict. godog binds steps once per scenario, so a
-// rule's check is registered again each time; a rule has exactly one check. Usage, in a
-// register*Steps function:
+// this one ran) still turns the rule's verdict. The step records the check in its run
+// (env.sweeps) each time it runs; a rule has exactly one check, and only a rule whose step ran
+// can have passed. Usage, in a register*Steps function:
 //
 //	step(sc, `^no notification the server sent in this run has an id$`, registerSweep("MSG-010", check))
 func registerSweep(rule string, check sweepCheck) func(context.Context) error {
-	sweepMu.Lock()
-	sweepChecks[rule] = check
-	sweepMu.Unlock()
 	return wc(func(ctx context.Context, w *world) error {
+		w.s.env.addSweep(rule, check)
 		if m := check(w.s.env.framesOf(w.s.t.revision)); m != nil {
 			return m
 		}
 		return nil
 	})
+}
+
+// addSweep records check as the run-wide check of rule for judgeSweeps.
+func (e *env) addSweep(rule string, check sweepCheck) {
+	e.mu.Lock()
+	e.sweeps[rule] = check
+	e.mu.Unlock()
 }
 
 // framesOf returns every recorded frame of the connections speaking rev, in seq order.
@@ -59,12 +58,12 @@ func (e *env) framesOf(rev string) []*harness.Frame {
 // judgeSweeps re-judges every passed result of a run-wide rule over all frames of its
 // revision (see registerSweep).
 func (e *env) judgeSweeps(run *reports.Run) {
-	sweepMu.Lock()
-	checks := make(map[string]sweepCheck, len(sweepChecks))
-	for k, v := range sweepChecks {
+	e.mu.Lock()
+	checks := make(map[string]sweepCheck, len(e.sweeps))
+	for k, v := range e.sweeps {
 		checks[k] = v
 	}
-	sweepMu.Unlock()
+	e.mu.Unlock()
 	byRev := map[string][]*harness.Frame{}
 	for i := range run.Results {
 		res := &run.Results[i]

@@ -33,7 +33,7 @@ type outcome struct {
 }
 
 // world is the state of one scenario: the connection it talks to, the exchanges it made and
-// what the steps concluded. A new world is made for every scenario (and Outline row).
+// what the steps concluded. newWorld makes a new one for every scenario (and Outline row).
 type world struct {
 	s          *suiteRun
 	rule       Rule
@@ -55,6 +55,33 @@ type world struct {
 	seqs  map[int]bool
 	// observed are the one-line records of a PROBE scenario (see registerProbeSteps).
 	observed []string
+
+	// Each area's steps keep here what their When-steps leave for their Then-steps, one field
+	// per area; newWorld allocates every one (and its maps), so a step never finds one missing.
+	hdr        *hdrState      // HTTP headers and x-mcp-header (HDR-005..019)
+	http       *httpState     // Streamable HTTP (HTTP, ERR-010, VER-005/006)
+	logext     *logextState   // logging, extensions, deprecations (LOG, EXT, DEP)
+	page       *pageState     // pagination and caching (PAGE, CACHE)
+	res        *resWorld      // resources and completion (RES, CMPL)
+	state      *stateWorld    // statelessness and capabilities (STATE, CAP, META-007, ERR-008)
+	stdioState *stdioScenario // stdio and versioning (STDIO, VER); the runner stops its listens
+	tool       *toolWorld     // tools (TOOL)
+}
+
+// newWorld returns the state of a new scenario (or Outline row, when outlineRow) of the run s.
+// It is the only place a world is made: every scenario starts from the same empty state.
+func newWorld(s *suiteRun, outlineRow bool) *world {
+	return &world{
+		s: s, started: time.Now(), seqs: map[int]bool{}, outlineRow: outlineRow,
+		hdr:        &hdrState{},
+		http:       &httpState{streams: map[*harness.Exchange]harness.StreamInfo{}},
+		logext:     &logextState{},
+		page:       &pageState{traversals: map[string][]*listTraversal{}},
+		res:        &resWorld{},
+		state:      &stateWorld{},
+		stdioState: &stdioScenario{},
+		tool:       &toolWorld{},
+	}
 }
 
 // initAttempt is one legacy initialize of a scenario: the version asked for and the exchange.
