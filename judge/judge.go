@@ -126,7 +126,9 @@ type Outcome struct {
 
 // Check is one rule's fold over the frames of one revision: Observe is called once per frame,
 // in seq order, both directions, every connection of the revision; the check keeps its own
-// state (and only the frames it will cite). Finish is called once, after the last frame.
+// state (and only the frames it will cite). Finish returns the outcome of the frames seen so
+// far without changing the state: it is called after the last frame, and may be called
+// before (see Judge.Judged).
 type Check interface {
 	Observe(f *Frame)
 	Finish() Outcome
@@ -309,6 +311,26 @@ func (j *Judge) Outcome(rev, rule string) (Outcome, bool) {
 	return o, ok
 }
 
+// Judged returns how many frames the check of rule at revision rev has judged so far (before
+// or after Finish); 0 when the rule is not selected or no frame of rev was fed.
+func (j *Judge) Judged(rev, rule string) int {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	rs, ok := j.revs[rev]
+	if !ok {
+		return 0
+	}
+	if rs.outcomes != nil {
+		return rs.outcomes[rule].Judged
+	}
+	for _, r := range rs.checks {
+		if r.entry.Rule == rule {
+			return r.check.Finish().Judged
+		}
+	}
+	return 0
+}
+
 // SchemaErrors returns the schema violations of server frame seq (nil when none).
 func (j *Judge) SchemaErrors(seq int) []reports.SchemaError {
 	j.mu.Lock()
@@ -344,12 +366,24 @@ func Rules() []string {
 
 // Has reports whether rule is judged by the table.
 func Has(rule string) bool {
+	_, ok := entry(rule)
+	return ok
+}
+
+// None returns the na reason of rule when the run gives it nothing to judge ("" when the rule
+// keeps its scenario's verdict then, or is not in the table).
+func None(rule string) string {
+	e, _ := entry(rule)
+	return e.None
+}
+
+func entry(rule string) (Entry, bool) {
 	for _, e := range table {
 		if e.Rule == rule {
-			return true
+			return e, true
 		}
 	}
-	return false
+	return Entry{}, false
 }
 
 func sortedUnique(a []int) []int {

@@ -3,6 +3,7 @@ package steps
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/judge"
@@ -11,17 +12,57 @@ import (
 
 // askJudge is the step of a run-wide rule: the rule's verdict comes from the judge (package
 // judge) after the run, over every frame of the revision, so a violation provoked by any
-// other scenario (or after this one ran) still turns it. The step itself only checks that the
-// judge's table has the rule. Usage, in a register*Steps function:
+// other scenario (or after this one ran) still turns it. The step itself checks that the
+// judge's table has the rule and, for a rule that is na without subject (judge.None), that
+// the run so far gave it something to judge: otherwise the rule is na now, with that reason.
+// Usage, in a register*Steps function:
 //
 //	step(sc, `^no notification the server sent in this run has an id$`, askJudge("MSG-010"))
 func askJudge(rule string) func(context.Context) error {
-	return func(context.Context) error {
+	return wc(func(ctx context.Context, w *world) error {
 		if !judge.Has(rule) {
 			return fmt.Errorf("feature bug: rule %s is not in the judge's table", rule)
 		}
+		if none := judge.None(rule); none != "" && w.s.env.soFar.judged(w.s.env, w.s.t.revision, rule) == 0 {
+			return w.setSkip(reports.NA, none)
+		}
 		return nil
+	})
+}
+
+// soFarJudge answers, during the run, how many frames a rule that is na without subject has
+// judged so far: a judge holding only those rules, fed the frames recorded since the last
+// question (no schema validation). The run's verdicts come from the judge of judgeRun.
+type soFarJudge struct {
+	mu   sync.Mutex
+	j    *judge.Judge
+	mark int
+}
+
+func (s *soFarJudge) judged(e *env, rev, rule string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.j == nil {
+		var rules []string
+		for _, id := range judge.Rules() {
+			if judge.None(id) != "" {
+				rules = append(rules, id)
+			}
+		}
+		s.j = judge.New(judge.Config{Rules: rules})
 	}
+	frames := e.rec.Frames()
+	e.mu.Lock()
+	revs := make([]string, len(frames)-s.mark)
+	for i, f := range frames[s.mark:] {
+		revs[i] = e.connRev[f.Conn]
+	}
+	e.mu.Unlock()
+	for i, f := range frames[s.mark:] {
+		s.j.Feed(revs[i], f)
+	}
+	s.mark = len(frames)
+	return s.j.Judged(rev, rule)
 }
 
 // judgeRun feeds every recorded frame of the run to a new judge, in seq order, each to the

@@ -76,6 +76,9 @@ type env struct {
 	// startup is how long the server took to answer its first request after being started
 	// (the era probe); later fresh processes are given the request timeout plus this much.
 	startup time.Duration
+	// soFar tells the steps of run-wide rules whether the run so far gave them anything to
+	// judge (askJudge).
+	soFar soFarJudge
 }
 
 // target is one (revision, transport) the run tests: the shared connection its scenarios use
