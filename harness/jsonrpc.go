@@ -56,10 +56,18 @@ var ErrNotJSON = errors.New("not a JSON object")
 // (error, optional id). Anything else yields a Message of KindInvalid with Problem set; the
 // returned error is non-nil only when the bytes are not a JSON object at all.
 func ParseMessage(raw []byte) (*Message, error) {
+	m, _, err := ParseMessageMembers(raw)
+	return m, err
+}
+
+// ParseMessageMembers is ParseMessage that also returns the top-level members of the JSON
+// object (nil when raw is not one JSON object in valid UTF-8), so that a caller judging both
+// the envelope and its members decodes the bytes once.
+func ParseMessageMembers(raw []byte) (*Message, map[string]json.RawMessage, error) {
 	m := &Message{Raw: raw, Kind: KindInvalid}
 	if !utf8.Valid(raw) {
 		m.Problem = "invalid UTF-8"
-		return m, fmt.Errorf("%w: invalid UTF-8", ErrNotJSON)
+		return m, nil, fmt.Errorf("%w: invalid UTF-8", ErrNotJSON)
 	}
 	var members map[string]json.RawMessage
 	dec := json.NewDecoder(bytes.NewReader(raw))
@@ -68,11 +76,11 @@ func ParseMessage(raw []byte) (*Message, error) {
 		if err == nil {
 			err = errors.New("null")
 		}
-		return m, fmt.Errorf("%w: %v", ErrNotJSON, err)
+		return m, nil, fmt.Errorf("%w: %v", ErrNotJSON, err)
 	}
 	if dec.More() {
 		m.Problem = "trailing data after the JSON object"
-		return m, fmt.Errorf("%w: trailing data", ErrNotJSON)
+		return m, nil, fmt.Errorf("%w: trailing data", ErrNotJSON)
 	}
 	if v, ok := members["jsonrpc"]; ok {
 		_ = json.Unmarshal(v, &m.JSONRPC)
@@ -83,7 +91,7 @@ func ParseMessage(raw []byte) (*Message, error) {
 	if v, ok := members["method"]; ok {
 		if err := json.Unmarshal(v, &m.Method); err != nil {
 			m.Problem = "method is not a string"
-			return m, nil
+			return m, members, nil
 		}
 	}
 	_, hasMethod := members["method"]
@@ -96,7 +104,7 @@ func ParseMessage(raw []byte) (*Message, error) {
 		m.Error = e
 		if problem != "" {
 			m.Problem = problem
-			return m, nil
+			return m, members, nil
 		}
 	}
 	switch {
@@ -122,7 +130,7 @@ func ParseMessage(raw []byte) (*Message, error) {
 	if m.Kind != KindInvalid && m.HasID && !validID(m.ID) && m.Kind != KindError {
 		m.Kind, m.Problem = KindInvalid, "id is not a string or integer"
 	}
-	return m, nil
+	return m, members, nil
 }
 
 func parseErrorObject(raw json.RawMessage) (*ErrorObject, string) {

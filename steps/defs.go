@@ -16,6 +16,7 @@ import (
 	"github.com/cucumber/godog"
 
 	"github.com/mcp-conform/mcp-conform/harness"
+	"github.com/mcp-conform/mcp-conform/judge"
 	"github.com/mcp-conform/mcp-conform/reports"
 	"github.com/mcp-conform/mcp-conform/revisions"
 )
@@ -284,7 +285,7 @@ func registerSteps(sc *godog.ScenarioContext) {
 		if _, err := w.responseMessage(); err != nil {
 			return err
 		}
-		errs, err := validateFrame(w.s.env.cfg.Schemas, w.s.t.revision, w.last.Response, w.s.env.nullIDExcused)
+		errs, err := judge.Validate(w.s.env.cfg.Schemas, w.s.t.revision, w.last.Response, w.s.env.replyRequest(w.last.Response))
 		if err != nil {
 			return err
 		}
@@ -504,26 +505,7 @@ func registerSteps(sc *godog.ScenarioContext) {
 		}
 		return nil
 	})
-	step(sc, `^every message the server sent in this run validates against the schema$`, wc(func(ctx context.Context, w *world) error {
-		e := w.s.env
-		for _, f := range e.rec.Frames() {
-			e.mu.Lock()
-			rev := e.connRev[f.Conn]
-			e.mu.Unlock()
-			if f.Dir != harness.DirServerToClient || rev != w.s.t.revision {
-				continue
-			}
-			errs, err := validateFrame(e.cfg.Schemas, rev, f, e.nullIDExcused)
-			if err != nil {
-				return err
-			}
-			if len(errs) > 0 {
-				return &Mismatch{Expected: "every server frame valid against the " + rev + " schema",
-					Actual: fmt.Sprintf("frame %d (%s): %s at %q", f.Seq, errs[0].Type, errs[0].Message, errs[0].InstancePath), Frames: []int{f.Seq}}
-			}
-		}
-		return nil
-	}))
+	step(sc, `^every message the server sent in this run validates against the schema$`, askJudge("SCHEMA-001"))
 }
 
 // sendBare sends an HTTP request without body (GET, DELETE) to the endpoint with the

@@ -110,13 +110,13 @@ func registerHTTPSteps(sc *godog.ScenarioContext) {
 		return nil
 	})
 
-	// Observe: SSE streams over the whole run (run-wide sweeps).
-	step(sc, `^every SSE event the server sent in this run carries one JSON-RPC message$`, registerSweep("HTTP-006", checkSSEFraming))
-	step(sc, `^every notification on a request's SSE stream in this run relates to that request$`, sseSweepOn("HTTP-007", checkRelated, false))
-	step(sc, `^no SSE stream of this run carries a JSON-RPC request$`, sseSweep("HTTP-008", checkNoSSERequests))
-	step(sc, `^every SSE response of this run has the header X-Accel-Buffering: no$`, sseSweep("HTTP-010", checkAccelBuffering))
-	step(sc, `^no reply in this run carries the response to another request$`, registerSweep("HTTP-012", checkOwnReplies))
-	step(sc, `^no event follows the response on any SSE stream of this run$`, sseSweepOn("HTTP-009", checkNothingAfterResponse, false))
+	// Observe: SSE streams over the whole run (package judge; na when the run had none).
+	step(sc, `^every SSE event the server sent in this run carries one JSON-RPC message$`, askJudge("HTTP-006"))
+	step(sc, `^every notification on a request's SSE stream in this run relates to that request$`, askJudge("HTTP-007"))
+	step(sc, `^no SSE stream of this run carries a JSON-RPC request$`, askJudge("HTTP-008"))
+	step(sc, `^every SSE response of this run has the header X-Accel-Buffering: no$`, askJudge("HTTP-010"))
+	step(sc, `^no reply in this run carries the response to another request$`, askJudge("HTTP-012"))
+	step(sc, `^no event follows the response on any SSE stream of this run$`, askJudge("HTTP-009"))
 	step(sc, `^every 4xx reply to a well-formed modern request in this run carries a JSON-RPC error$`, func(ctx context.Context) error {
 		w := worldOf(ctx)
 		n := 0
@@ -128,7 +128,7 @@ func registerHTTPSteps(sc *godog.ScenarioContext) {
 		if n == 0 {
 			return w.setSkip(reports.NA, "the server refused none of the requests with 400 or 404")
 		}
-		return registerSweep("ERR-010", checkErrorBodies)(ctx)
+		return askJudge("ERR-010")(ctx)
 	})
 
 	// Observe: this scenario.
@@ -215,298 +215,10 @@ func registerHTTPSteps(sc *godog.ScenarioContext) {
 	})
 }
 
-// sseSweep is registerSweep for rules about SSE streams: the scenario's step is na when no
-// reply of the run so far was an SSE stream (the scenario's own requests gave the server the
-// chance); otherwise the check runs, now and again over the whole run.
-func sseSweep(rule string, check sweepCheck) func(context.Context) error {
-	return sseSweepOn(rule, check, true)
-}
-
-// sseSweepOn is sseSweep; without withListen, only SSE replies to requests other than
-// subscriptions/listen make the rule applicable.
-func sseSweepOn(rule string, check sweepCheck, withListen bool) func(context.Context) error {
-	step := registerSweep(rule, check)
-	return func(ctx context.Context) error {
-		w := worldOf(ctx)
-		frames := w.s.env.framesOf(w.s.t.revision)
-		idx := requestIndex(frames)
-		for _, f := range frames {
-			if f.SSE == nil || f.Dir != harness.DirServerToClient {
-				continue
-			}
-			if req, ok := idx[f.ReplyTo]; withListen || (ok && req.Method != listenMethod) {
-				return step(ctx)
-			}
-		}
-		why := noSSEInThisRun
-		if !withListen {
-			why = "the server answered no request of this run other than subscriptions/listen with an SSE stream, so there is no request stream to judge"
-		}
-		return w.setSkip(reports.NA, why)
-	}
-}
-
-// requestIndex maps the seq of every client frame to the frame.
-func requestIndex(frames []*harness.Frame) map[int]*harness.Frame {
-	idx := map[int]*harness.Frame{}
-	for _, f := range frames {
-		if f.Dir == harness.DirClientToServer {
-			idx[f.Seq] = f
-		}
-	}
-	return idx
-}
-
-// checkSSEFraming (HTTP-006): the data of every SSE event is one JSON-RPC message. Events with
-// empty data carry no message (2025-11-25 primes resumable streams with them) and are left
-// alone, as are events the suite itself cut at --max-frame.
-func checkSSEFraming(frames []*harness.Frame) *Mismatch {
-	for _, f := range frames {
-		if f.Dir != harness.DirServerToClient || f.SSE == nil || f.Truncated || f.Problem == "" {
-			continue
-		}
-		if len(f.Raw) == 0 && !strings.Contains(f.Problem, "blank line") && !strings.Contains(f.Problem, "UTF-8") {
-			continue
-		}
-		return &Mismatch{Expected: "the data of every SSE event to be one JSON-RPC message",
-			Actual: fmt.Sprintf("frame %d: %s: %s", f.Seq, f.Problem, short(f.Raw)), Frames: []int{f.ReplyTo, f.Seq}}
-	}
-	return nil
-}
-
-// checkRelated (HTTP-007): a notification on the SSE stream of a request (other than
-// subscriptions/listen, judged by HTTP-023 and the subscription rules) relates to it: progress
-// carries the request's progressToken, log messages come only for a request that set a log
-// level, and change notifications belong to listen streams.
-func checkRelated(frames []*harness.Frame) *Mismatch {
-	idx := requestIndex(frames)
-	for _, f := range frames {
-		if f.Dir != harness.DirServerToClient || f.SSE == nil {
-			continue
-		}
-		msg, err := harness.ParseMessage(f.Raw)
-		if err != nil || msg.Kind != harness.KindNotification {
-			continue
-		}
-		req, ok := idx[f.ReplyTo]
-		if !ok {
-			continue
-		}
-		rm, err := harness.ParseMessage(req.Raw)
-		if err != nil || rm.Kind != harness.KindRequest || rm.Method == listenMethod {
-			continue
-		}
-		meta := requestMeta(rm.Params)
-		mismatch := func(expected, actual string) *Mismatch {
-			return &Mismatch{Expected: expected, Actual: fmt.Sprintf("%s on the stream of %s (id %s)", actual, rm.Method, harness.IDKey(rm.ID)), Frames: []int{req.Seq, f.Seq}}
-		}
-		switch msg.Method {
-		case "notifications/progress":
-			var p struct {
-				Token json.RawMessage `json:"progressToken"`
-			}
-			_ = json.Unmarshal(msg.Params, &p)
-			want, asked := meta[progressMeta]
-			switch {
-			case !asked:
-				return mismatch("progress only for a request that set a progressToken", "notifications/progress with token "+string(p.Token))
-			case harness.IDKey(p.Token) != harness.IDKey(want):
-				return mismatch("notifications/progress with the request's progressToken "+harness.IDKey(want), "progressToken "+harness.IDKey(p.Token))
-			}
-		case "notifications/message":
-			if _, asked := meta[logLevelMeta]; !asked {
-				return mismatch("notifications/message only for a request that set "+logLevelMeta, "notifications/message")
-			}
-		case "notifications/tools/list_changed", "notifications/prompts/list_changed", "notifications/resources/list_changed",
-			"notifications/resources/updated", "notifications/subscriptions/acknowledged":
-			return mismatch("only notifications about the request (change notifications travel on subscriptions/listen streams)", msg.Method)
-		}
-	}
-	return nil
-}
-
-// requestMeta returns params._meta of a request as raw members (empty when absent).
-func requestMeta(params json.RawMessage) map[string]json.RawMessage {
-	var p struct {
-		Meta map[string]json.RawMessage `json:"_meta"`
-	}
-	_ = json.Unmarshal(params, &p)
-	if p.Meta == nil {
-		return map[string]json.RawMessage{}
-	}
-	return p.Meta
-}
-
-// checkNoSSERequests (HTTP-008): no SSE event is a JSON-RPC request.
-func checkNoSSERequests(frames []*harness.Frame) *Mismatch {
-	for _, f := range frames {
-		if f.Dir != harness.DirServerToClient || f.SSE == nil {
-			continue
-		}
-		if msg, err := harness.ParseMessage(f.Raw); err == nil && msg.Kind == harness.KindRequest {
-			return &Mismatch{Expected: "no JSON-RPC request on an SSE stream (server-to-client requests are embedded in results, MRTR)",
-				Actual: fmt.Sprintf("a %s request on an SSE stream: %s", msg.Method, short(f.Raw)), Frames: []int{f.ReplyTo, f.Seq}}
-		}
-	}
-	return nil
-}
-
-// checkAccelBuffering (HTTP-010): every SSE response carries X-Accel-Buffering: no.
-func checkAccelBuffering(frames []*harness.Frame) *Mismatch {
-	for _, f := range frames {
-		if f.Dir != harness.DirServerToClient || f.SSE == nil || f.HTTP == nil {
-			continue
-		}
-		vs := f.HTTP.Headers.Values("X-Accel-Buffering")
-		if len(vs) == 1 && strings.EqualFold(strings.TrimSpace(vs[0]), "no") {
-			continue
-		}
-		actual := "no X-Accel-Buffering header"
-		if len(vs) > 0 {
-			actual = "X-Accel-Buffering: " + strings.Join(vs, ", ")
-		}
-		return &Mismatch{Expected: "X-Accel-Buffering: no on the SSE response", Actual: actual, Frames: []int{f.ReplyTo, f.Seq}}
-	}
-	return nil
-}
-
-// checkOwnReplies (HTTP-012): the body or stream answering a POST never carries the response to
-// another request of the run. A response whose id matches no request (a mangled id) is the
-// business of the id rules, not this one.
-func checkOwnReplies(frames []*harness.Frame) *Mismatch {
-	idx := requestIndex(frames)
-	sent := map[string]int{}
-	for _, f := range frames {
-		if f.Dir == harness.DirClientToServer {
-			if msg, err := harness.ParseMessage(f.Raw); err == nil && msg.Kind == harness.KindRequest {
-				if _, seen := sent[harness.IDKey(msg.ID)]; !seen {
-					sent[harness.IDKey(msg.ID)] = f.Seq
-				}
-			}
-			continue
-		}
-		if f.ReplyTo == 0 {
-			continue
-		}
-		msg, err := harness.ParseMessage(f.Raw)
-		if err != nil || (msg.Kind != harness.KindResult && msg.Kind != harness.KindError) || !msg.HasID {
-			continue
-		}
-		key := harness.IDKey(msg.ID)
-		if key == "null" {
-			continue
-		}
-		own := ""
-		if req, ok := idx[f.ReplyTo]; ok {
-			if rm, err := harness.ParseMessage(req.Raw); err == nil && rm.HasID {
-				own = harness.IDKey(rm.ID)
-			}
-		}
-		if other, ok := sent[key]; ok && key != own && other != f.ReplyTo {
-			return &Mismatch{Expected: "each response on the HTTP reply of its own POST",
-				Actual: fmt.Sprintf("the reply to frame %d carries the response to frame %d (id %s)", f.ReplyTo, other, key), Frames: []int{other, f.ReplyTo, f.Seq}}
-		}
-	}
-	return nil
-}
-
-// checkNothingAfterResponse (HTTP-009, run-wide part): no SSE event follows the response on the
-// stream that carried it.
-func checkNothingAfterResponse(frames []*harness.Frame) *Mismatch {
-	idx := requestIndex(frames)
-	answered := map[int]int{} // request seq -> seq of the response event
-	for _, f := range frames {
-		if f.Dir != harness.DirServerToClient || f.SSE == nil || f.ReplyTo == 0 {
-			continue
-		}
-		if at, done := answered[f.ReplyTo]; done {
-			if len(bytes.TrimSpace(f.Raw)) > 0 {
-				return &Mismatch{Expected: "the final response to end the SSE stream",
-					Actual: fmt.Sprintf("an event after the response (frame %d): %s", at, short(f.Raw)), Frames: []int{f.ReplyTo, at, f.Seq}}
-			}
-			continue
-		}
-		req, ok := idx[f.ReplyTo]
-		if !ok {
-			continue
-		}
-		rm, err1 := harness.ParseMessage(req.Raw)
-		msg, err2 := harness.ParseMessage(f.Raw)
-		if err1 != nil || err2 != nil || rm.Kind != harness.KindRequest || (msg.Kind != harness.KindResult && msg.Kind != harness.KindError) {
-			continue
-		}
-		if !msg.HasID || harness.IDKey(msg.ID) == harness.IDKey(rm.ID) {
-			answered[f.ReplyTo] = f.Seq
-		}
-	}
-	return nil
-}
-
 // refusable reports whether status is one a modern server refuses a request with and whose
 // body a dual-era client inspects before falling back (400, 404).
 func refusable(status int) bool {
 	return status == http.StatusBadRequest || status == http.StatusNotFound
-}
-
-// checkErrorBodies (ERR-010): every 400 or 404 reply to a well-formed modern request (a valid
-// JSON-RPC request POSTed with the 2026-07-28 `_meta` protocol version or MCP-Protocol-Version
-// header) carries a JSON-RPC error, never an empty or foreign body.
-func checkErrorBodies(frames []*harness.Frame) *Mismatch {
-	idx := requestIndex(frames)
-	replies := map[int][]*harness.Frame{}
-	var order []int
-	for _, f := range frames {
-		if f.Dir == harness.DirServerToClient && f.ReplyTo != 0 {
-			if _, seen := replies[f.ReplyTo]; !seen {
-				order = append(order, f.ReplyTo)
-			}
-			replies[f.ReplyTo] = append(replies[f.ReplyTo], f)
-		}
-	}
-	for _, seq := range order {
-		fs := replies[seq]
-		req, ok := idx[seq]
-		if !ok || fs[0].HTTP == nil || !refusable(fs[0].HTTP.Status) || !modernRequest(req) {
-			continue
-		}
-		found := false
-		for _, f := range fs {
-			if msg, err := harness.ParseMessage(f.Raw); err == nil && msg.Kind == harness.KindError {
-				found = true
-			}
-		}
-		if found {
-			continue
-		}
-		actual := fmt.Sprintf("HTTP %d with an empty body", fs[0].HTTP.Status)
-		if len(bytes.TrimSpace(fs[0].Raw)) > 0 {
-			actual = fmt.Sprintf("HTTP %d with Content-Type %q and body %s", fs[0].HTTP.Status, fs[0].HTTP.Headers.Get("Content-Type"), short(fs[0].Raw))
-		}
-		seqs := []int{seq}
-		for _, f := range fs {
-			seqs = append(seqs, f.Seq)
-		}
-		return &Mismatch{Expected: "a JSON-RPC error body on the " + strconv.Itoa(fs[0].HTTP.Status) + " reply to " + req.Method, Actual: actual, Frames: seqs}
-	}
-	return nil
-}
-
-// modernRequest reports whether a client frame is a well-formed JSON-RPC request POSTed as a
-// 2026-07-28 request: `_meta` carries a protocol version, or MCP-Protocol-Version names a
-// modern one.
-func modernRequest(f *harness.Frame) bool {
-	if f.HTTP == nil || f.HTTP.Method != http.MethodPost {
-		return false
-	}
-	msg, err := harness.ParseMessage(f.Raw)
-	if err != nil || msg.Kind != harness.KindRequest {
-		return false
-	}
-	if _, ok := requestMeta(msg.Params)[harness.MetaProtocolVersion]; ok {
-		return true
-	}
-	v := f.HTTP.Headers.Get(harness.HeaderProtocolVersion)
-	return v != "" && revisions.IsModern(v)
 }
 
 // callTool sends a tools/call of tool (a fixture name: the call is harmless), asking for

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -52,13 +51,13 @@ func registerPageSteps(sc *godog.ScenarioContext) {
 	step(sc, `^the client requests every cacheable result the server offers$`, pageStep(func(ctx context.Context, w *world, st *pageState) error {
 		return w.requestCacheables(ctx, st)
 	}))
-	step(sc, `^every complete result of a cacheable method in this run carries ttlMs and cacheScope$`, registerSweep("CACHE-001", checkCacheHintsPresent))
-	step(sc, `^every ttlMs the server sent in this run is an integer of at least 0$`, registerSweep("CACHE-002", checkTTL))
-	step(sc, `^every cacheScope the server sent in this run is "public" or "private"$`, registerSweep("CACHE-003", checkScope))
+	step(sc, `^every complete result of a cacheable method in this run carries ttlMs and cacheScope$`, askJudge("CACHE-001"))
+	step(sc, `^every ttlMs the server sent in this run is an integer of at least 0$`, askJudge("CACHE-002"))
+	step(sc, `^every cacheScope the server sent in this run is "public" or "private"$`, askJudge("CACHE-003"))
 	step(sc, `^the client calls the elicitation fixture tool declaring the elicitation capability$`, pageStep(func(ctx context.Context, w *world, _ *pageState) error {
 		return w.callInputRequired(ctx)
 	}))
-	step(sc, `^no input_required result the server sent in this run carries ttlMs or cacheScope$`, registerSweep("CACHE-004", checkInterimHints))
+	step(sc, `^no input_required result the server sent in this run carries ttlMs or cacheScope$`, askJudge("CACHE-004"))
 }
 
 // pageState is what the pagination and caching steps of one scenario pass from their When
@@ -340,108 +339,6 @@ func (w *world) requestCacheables(ctx context.Context, st *pageState) error {
 		}
 	}
 	return nil
-}
-
-// cacheableResults calls judge with each complete result of a cacheable method among frames.
-func cacheableResults(frames []*harness.Frame, expected string, judge func(res map[string]json.RawMessage) string) *Mismatch {
-	return firstViolation(frames, expected, func(f *harness.Frame) string {
-		if !cacheableMethods[f.Method] {
-			return ""
-		}
-		res, ok := serverResult(f)
-		if !ok {
-			return ""
-		}
-		if rt, has := res["resultType"]; has && stringOf(rt) != "complete" {
-			return ""
-		}
-		if a := judge(res); a != "" {
-			return f.Method + " result " + a
-		}
-		return ""
-	})
-}
-
-// serverResult returns the result object of a server result response.
-func serverResult(f *harness.Frame) (map[string]json.RawMessage, bool) {
-	m, ok := serverObject(f)
-	if !ok || !isResponseObject(m) {
-		return nil, false
-	}
-	var res map[string]json.RawMessage
-	if json.Unmarshal(m["result"], &res) != nil || res == nil {
-		return nil, false
-	}
-	return res, true
-}
-
-// checkCacheHintsPresent is CACHE-001.
-func checkCacheHintsPresent(frames []*harness.Frame) *Mismatch {
-	return cacheableResults(frames, "every complete result of server/discover, the list methods and resources/read to carry ttlMs and cacheScope",
-		func(res map[string]json.RawMessage) string {
-			var missing []string
-			for _, k := range []string{"ttlMs", "cacheScope"} {
-				if _, ok := res[k]; !ok {
-					missing = append(missing, k)
-				}
-			}
-			if len(missing) > 0 {
-				return "without " + strings.Join(missing, " and ")
-			}
-			return ""
-		})
-}
-
-// ttlLiteral is a JSON integer literal: no fraction, no exponent.
-var ttlLiteral = regexp.MustCompile(`^-?(0|[1-9][0-9]*)$`)
-
-// checkTTL is CACHE-002: ttlMs, where present, is written as an integer and is not negative.
-func checkTTL(frames []*harness.Frame) *Mismatch {
-	return cacheableResults(frames, "ttlMs to be an integer >= 0", func(res map[string]json.RawMessage) string {
-		raw, ok := res["ttlMs"]
-		if !ok {
-			return ""
-		}
-		lit := string(bytes.TrimSpace(raw))
-		if !ttlLiteral.MatchString(lit) || strings.HasPrefix(lit, "-") {
-			return "has ttlMs " + short(raw)
-		}
-		return ""
-	})
-}
-
-// checkScope is CACHE-003: cacheScope, where present, is "public" or "private".
-func checkScope(frames []*harness.Frame) *Mismatch {
-	return cacheableResults(frames, `cacheScope to be "public" or "private"`, func(res map[string]json.RawMessage) string {
-		raw, ok := res["cacheScope"]
-		if !ok {
-			return ""
-		}
-		if s := stringOf(raw); !isJSONString(raw) || (s != "public" && s != "private") {
-			return "has cacheScope " + short(raw)
-		}
-		return ""
-	})
-}
-
-// checkInterimHints is CACHE-004: no input_required result carries ttlMs or cacheScope.
-func checkInterimHints(frames []*harness.Frame) *Mismatch {
-	return firstViolation(frames, "input_required results without ttlMs and cacheScope", func(f *harness.Frame) string {
-		res, ok := serverResult(f)
-		if !ok || stringOf(res["resultType"]) != "input_required" {
-			return ""
-		}
-		var has []string
-		for _, k := range []string{"ttlMs", "cacheScope"} {
-			if _, ok := res[k]; ok {
-				has = append(has, k)
-			}
-		}
-		if len(has) > 0 {
-			return f.Method + " input_required result with " + strings.Join(has, " and ")
-		}
-		return ""
-	})
 }
 
 // elicitationFixture is the official conformance suite's fixture tool that asks the client

@@ -49,7 +49,7 @@ func registerStateSteps(sc *godog.ScenarioContext) {
 		}
 		return nil
 	}))
-	step(sc, `^no log message the server sent in this run came without the "logging" capability$`, registerSweep("CAP-005", loggingSweep))
+	step(sc, `^no log message the server sent in this run came without the "logging" capability$`, askJudge("CAP-005"))
 
 	// CAP-007.
 	step(sc, `^the client calls a method of each feature the server does not declare$`, func(ctx context.Context) error {
@@ -78,7 +78,7 @@ func registerStateSteps(sc *godog.ScenarioContext) {
 		w := worldOf(ctx)
 		return w.expectRequiredCapabilities(w.state)
 	})
-	step(sc, `^every -32021 error the server sent in this run names the missing capabilities$`, registerSweep("ERR-008", missingCapabilitySweep))
+	step(sc, `^every -32021 error the server sent in this run names the missing capabilities$`, askJudge("ERR-008"))
 	step(sc, `^the client sends (a capability-needing fixture call|a list request) without, with, then again without what it needs$`, func(ctx context.Context, what string) error {
 		w := worldOf(ctx)
 		st := w.state
@@ -296,56 +296,6 @@ func (w *world) completionTarget(ctx context.Context) (map[string]any, string, e
 
 // templateVar matches the first variable of an RFC 6570 URI template (its operator skipped).
 var templateVar = regexp.MustCompile(`\{[+#./;?&]?([A-Za-z0-9_%.]+)`)
-
-// loggingSweep is CAP-005: no notifications/message unless some DiscoverResult or
-// InitializeResult of the revision declares `logging`. Without any such result in the frames
-// nothing can be concluded.
-func loggingSweep(frames []*harness.Frame) *Mismatch {
-	seen, declared := false, false
-	for _, f := range frames {
-		if f.Dir != harness.DirServerToClient || (f.Method != "server/discover" && f.Method != "initialize") {
-			continue
-		}
-		msg, err := harness.ParseMessage(f.Raw)
-		if err != nil || msg.Kind != harness.KindResult {
-			continue
-		}
-		var r struct {
-			Capabilities map[string]json.RawMessage `json:"capabilities"`
-		}
-		if json.Unmarshal(msg.Result, &r) != nil || r.Capabilities == nil {
-			continue
-		}
-		seen = true
-		if _, ok := r.Capabilities["logging"]; ok {
-			declared = true
-		}
-	}
-	if !seen || declared {
-		return nil
-	}
-	var seqs []int
-	var first []byte
-	for _, f := range frames {
-		if f.Dir != harness.DirServerToClient {
-			continue
-		}
-		if msg, err := harness.ParseMessage(f.Raw); err == nil && msg.Kind == harness.KindNotification && msg.Method == "notifications/message" {
-			if first == nil {
-				first = f.Raw
-			}
-			seqs = append(seqs, f.Seq)
-		}
-	}
-	if len(seqs) == 0 {
-		return nil
-	}
-	return &Mismatch{
-		Expected: "no notifications/message from a server whose capabilities lack logging",
-		Actual:   fmt.Sprintf("%d log message notification(s), the first: %s", len(seqs), short(first)),
-		Frames:   seqs,
-	}
-}
 
 // undeclaredProbes are the methods CAP-007 calls for a feature the server does not declare.
 var undeclaredProbes = []struct {
@@ -668,71 +618,6 @@ func (w *world) expectRequiredCapabilities(st *stateWorld) error {
 			Actual: "data " + short(msg.Error.Data), Frames: exchangeSeqs(c.ex)}
 	}
 	return nil
-}
-
-// missingCapabilitySweep is ERR-008 over the run: every -32021 error carries
-// data.requiredCapabilities, a non-empty ClientCapabilities object.
-func missingCapabilitySweep(frames []*harness.Frame) *Mismatch {
-	for _, f := range frames {
-		if f.Dir != harness.DirServerToClient {
-			continue
-		}
-		msg, err := harness.ParseMessage(f.Raw)
-		if err != nil || msg.Kind != harness.KindError || msg.Error.Code != -32021 {
-			continue
-		}
-		if p := requiredCapabilitiesProblem(msg.Error.Data); p != "" {
-			return &Mismatch{Expected: "data.requiredCapabilities on every -32021 error: a ClientCapabilities object naming what is missing",
-				Actual: p + " in " + short(f.Raw), Frames: []int{f.Seq}}
-		}
-	}
-	return nil
-}
-
-// requiredCapabilitiesProblem checks the data of a -32021 error against the shape of
-// MissingRequiredClientCapabilityError (ClientCapabilities, which must name something).
-func requiredCapabilitiesProblem(data json.RawMessage) string {
-	var d map[string]json.RawMessage
-	if len(data) == 0 || json.Unmarshal(data, &d) != nil || d == nil {
-		return "no data object"
-	}
-	raw, ok := d["requiredCapabilities"]
-	if !ok {
-		return "no requiredCapabilities"
-	}
-	var caps map[string]json.RawMessage
-	if json.Unmarshal(raw, &caps) != nil || caps == nil {
-		return "requiredCapabilities is not an object"
-	}
-	if len(caps) == 0 {
-		return "requiredCapabilities is empty"
-	}
-	isObject := func(r json.RawMessage) bool {
-		var m map[string]json.RawMessage
-		return json.Unmarshal(r, &m) == nil && m != nil
-	}
-	members := map[string][]string{"elicitation": {"form", "url"}, "sampling": {"context", "tools"}, "roots": nil}
-	for name, v := range caps {
-		if !isObject(v) {
-			return fmt.Sprintf("requiredCapabilities.%s is not an object", name)
-		}
-		var inner map[string]json.RawMessage
-		_ = json.Unmarshal(v, &inner)
-		if name == "experimental" || name == "extensions" {
-			for k, x := range inner {
-				if !isObject(x) {
-					return fmt.Sprintf("requiredCapabilities.%s.%s is not an object", name, k)
-				}
-			}
-			continue
-		}
-		for _, m := range members[name] {
-			if x, ok := inner[m]; ok && !isObject(x) {
-				return fmt.Sprintf("requiredCapabilities.%s.%s is not an object", name, m)
-			}
-		}
-	}
-	return ""
 }
 
 // versionCarryOver is the STATE-001 protocol-version case on the scenario's connection: a

@@ -81,7 +81,7 @@ func registerStdioSteps(sc *godog.ScenarioContext) {
 
 	// STDIO-004.
 	step(sc, `^every message the server wrote to stdout in this run is a response, a notification of an in-flight request or one of an open subscription$`,
-		registerSweep("STDIO-004", stdoutTrafficCheck))
+		askJudge("STDIO-004"))
 
 	// STDIO-005.
 	step(sc, `^the client keeps a subscriptions/listen request open, if the server accepts one$`, func(ctx context.Context) error {
@@ -218,124 +218,11 @@ func stderrIsUTF8(ctx context.Context, w *world) error {
 // ---------------------------------------------------------------------------------------------
 // STDIO-004: what stdout may carry.
 
-// stdioInFlight is a request the client sent on a stdio connection and the server has not
-// answered yet.
-type stdioInFlight struct {
-	listen bool   // a subscriptions/listen request
-	token  string // IDKey of its _meta progressToken, "" when none
-}
-
-// stdoutTrafficCheck classifies every stdio frame the server wrote: responses are fine; a
-// notification must belong to an in-flight request (progress with its token, anything else
-// while a request other than a listen is pending) or to an open subscriptions/listen request
-// (its subscriptionId, or a listen-only method while a listen is open; a missing subscriptionId
-// is STDIO-010's); notifications/cancelled must name an open listen; requests are never allowed.
-func stdoutTrafficCheck(frames []*harness.Frame) *Mismatch {
-	pending := map[int]map[string]stdioInFlight{}
-	for _, f := range frames {
-		if f.Transport != harness.TransportStdio {
-			continue
-		}
-		msg, err := harness.ParseMessage(f.Raw)
-		if err != nil || msg.Kind == harness.KindInvalid {
-			continue // not a message: STDIO-001/002
-		}
-		p := pending[f.Conn]
-		if p == nil {
-			p = map[string]stdioInFlight{}
-			pending[f.Conn] = p
-		}
-		if f.Dir == harness.DirClientToServer {
-			if msg.Kind == harness.KindRequest && msg.HasID {
-				p[harness.IDKey(msg.ID)] = stdioInFlight{listen: msg.Method == "subscriptions/listen", token: progressToken(msg.Params)}
-			}
-			continue
-		}
-		switch msg.Kind {
-		case harness.KindResult, harness.KindError:
-			if msg.HasID {
-				delete(p, harness.IDKey(msg.ID))
-			}
-			continue
-		case harness.KindRequest:
-			return &Mismatch{Expected: "no JSON-RPC request from the server on stdout (server-to-client interactions travel in InputRequiredResult)",
-				Actual: fmt.Sprintf("frame %d: a %s request", f.Seq, msg.Method), Frames: []int{f.Seq}}
-		}
-		if why := unscopedNotification(msg, p); why != "" {
-			return &Mismatch{Expected: "only responses, notifications of an in-flight request and notifications of an open subscription on stdout",
-				Actual: fmt.Sprintf("frame %d: %s", f.Seq, why), Frames: []int{f.Seq}}
-		}
-	}
-	return nil
-}
-
-// unscopedNotification returns why the notification msg belongs to no request of pending (the
-// requests in flight on its connection, by id key) and to no open subscription, or "" when it
-// belongs to one.
-func unscopedNotification(msg *harness.Message, pending map[string]stdioInFlight) string {
-	var params struct {
-		Meta          map[string]json.RawMessage `json:"_meta"`
-		ProgressToken json.RawMessage            `json:"progressToken"`
-		RequestID     json.RawMessage            `json:"requestId"`
-	}
-	_ = json.Unmarshal(msg.Params, &params)
-	some := func(match func(stdioInFlight) bool) bool {
-		for _, x := range pending {
-			if match(x) {
-				return true
-			}
-		}
-		return false
-	}
-	if sub, ok := params.Meta[metaSubscriptionID]; ok {
-		if x, open := pending[harness.IDKey(sub)]; open && x.listen {
-			return ""
-		}
-		return fmt.Sprintf("%s for subscription %s, which is no open subscriptions/listen request of this process", msg.Method, harness.IDKey(sub))
-	}
-	switch {
-	case msg.Method == "notifications/progress":
-		tok := harness.IDKey(params.ProgressToken)
-		if tok != "" && some(func(x stdioInFlight) bool { return x.token == tok }) {
-			return ""
-		}
-		return fmt.Sprintf("notifications/progress for token %s, which no in-flight request carries", orNone(tok))
-	case msg.Method == "notifications/cancelled":
-		if x, open := pending[harness.IDKey(params.RequestID)]; open && x.listen {
-			return ""
-		}
-		return fmt.Sprintf("notifications/cancelled for request %s, which is no open subscriptions/listen request of this process", orNone(harness.IDKey(params.RequestID)))
-	case listenMethods[msg.Method]:
-		if some(func(x stdioInFlight) bool { return x.listen }) {
-			return ""
-		}
-		return msg.Method + " while no subscriptions/listen request was open"
-	}
-	if some(func(x stdioInFlight) bool { return !x.listen }) {
-		return ""
-	}
-	return msg.Method + " while no request was in flight"
-}
-
 func orNone(s string) string {
 	if s == "" {
 		return "(none)"
 	}
 	return s
-}
-
-// progressToken returns the IDKey of params._meta.progressToken, "" when there is none.
-func progressToken(params json.RawMessage) string {
-	var p struct {
-		Meta map[string]json.RawMessage `json:"_meta"`
-	}
-	if json.Unmarshal(params, &p) != nil {
-		return ""
-	}
-	if tok, ok := p.Meta["progressToken"]; ok {
-		return harness.IDKey(tok)
-	}
-	return ""
 }
 
 // ---------------------------------------------------------------------------------------------

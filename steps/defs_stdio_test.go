@@ -26,54 +26,6 @@ func stdioFrames(lines ...string) []*harness.Frame {
 	return out
 }
 
-func TestStdoutTrafficCheck(t *testing.T) {
-	const (
-		call      = `>{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"progressToken":"p"},"name":"x"}}`
-		callAns   = `<{"jsonrpc":"2.0","id":1,"result":{}}`
-		progress  = `<{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p","progress":1}}`
-		logMsg    = `<{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}`
-		listen    = `>{"jsonrpc":"2.0","id":"l","method":"subscriptions/listen","params":{"notifications":{}}}`
-		ack       = `<{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":"l"},"notifications":{}}}`
-		changed   = `<{"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":"l"}}}`
-		bare      = `<{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`
-		teardown  = `<{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"l"}}`
-		listenAns = `<{"jsonrpc":"2.0","id":"l","result":{}}`
-	)
-	for _, tc := range []struct {
-		name  string
-		lines []string
-		bad   int // seq of the offending frame, 0 when the traffic is fine
-	}{
-		{"progress and log during a call", []string{call, progress, logMsg, callAns}, 0},
-		{"progress after the response", []string{call, callAns, progress}, 3},
-		{"progress with an unknown token", []string{call, `<{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"q","progress":1}}`}, 2},
-		{"log with nothing in flight", []string{call, callAns, logMsg}, 3},
-		{"log while only a listen is open", []string{listen, ack, logMsg}, 3},
-		{"subscription notifications and teardown", []string{listen, ack, changed, bare, teardown, listenAns}, 0},
-		{"change after the subscription ended", []string{listen, ack, listenAns, changed}, 4},
-		{"change without any subscription", []string{call, bare, callAns}, 2},
-		{"change for an unknown subscription", []string{listen, `<{"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":"m"}}}`}, 2},
-		{"cancelled for a plain request", []string{call, `<{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`}, 2},
-		{"a server request", []string{call, `<{"jsonrpc":"2.0","id":9,"method":"sampling/createMessage","params":{}}`}, 2},
-		{"junk is STDIO-002's", []string{"<not json", `<{"jsonrpc":"2.0","id":5}`}, 0},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			m := stdoutTrafficCheck(stdioFrames(tc.lines...))
-			if tc.bad == 0 {
-				assert.Nil(t, m)
-				return
-			}
-			if assert.NotNil(t, m) {
-				assert.Equal(t, []int{tc.bad}, m.Frames, m.Actual)
-			}
-		})
-	}
-	// Connections are judged apart: a response on one does not end a request of another.
-	frames := stdioFrames(call, logMsg)
-	frames[1].Conn = 2
-	assert.NotNil(t, stdoutTrafficCheck(frames))
-}
-
 func TestUnanswered(t *testing.T) {
 	lost, seqs := unanswered(stdioFrames(
 		`>{"jsonrpc":"2.0","id":1,"method":"tools/list"}`,

@@ -77,9 +77,9 @@ type env struct {
 	// startup is how long the server took to answer its first request after being started
 	// (the era probe); later fresh processes are given the request timeout plus this much.
 	startup time.Duration
-	// sweeps are the checks of the run-wide rules whose step ran in this run, by rule id (see
-	// registerSweep); judgeSweeps runs them again over every frame once the run is over.
-	sweeps map[string]sweepCheck
+	// soFar tells the steps of run-wide rules whether the run so far gave them anything to
+	// judge (askJudge).
+	soFar soFarJudge
 }
 
 // target is one (revision, transport) the run tests: the shared connection its scenarios use
@@ -104,8 +104,8 @@ type onceResult struct {
 
 // oncePerTarget runs fn the first time key is asked for on the scenario's target; later
 // callers (concurrent ones included) wait for that first call and get its error. Traffic whose
-// only purpose is to give run-wide rules (registerSweep) material needs sending once: every
-// such rule judges all frames of the revision.
+// only purpose is to give run-wide rules (askJudge) material needs sending once: every such
+// rule judges all frames of the revision.
 func (w *world) oncePerTarget(key string, fn func() error) error {
 	v, _ := w.s.t.once.LoadOrStore(key, &onceResult{})
 	r := v.(*onceResult)
@@ -125,7 +125,7 @@ func Run(ctx context.Context, cfg Config) (*reports.Run, error) {
 		cfg.Concurrency = 1
 	}
 	start := time.Now()
-	e := &env{cfg: cfg, rec: harness.NewRecorder(start), rules: map[string]Rule{}, connRev: map[int]string{}, sweeps: map[string]sweepCheck{}}
+	e := &env{cfg: cfg, rec: harness.NewRecorder(start), rules: map[string]Rule{}, connRev: map[int]string{}}
 	for _, r := range rules {
 		e.rules[r.ID] = r
 	}
@@ -187,11 +187,9 @@ func Run(ctx context.Context, cfg Config) (*reports.Run, error) {
 	if n := e.rec.Dropped(); n > 0 {
 		run.Notes = append(run.Notes, fmt.Sprintf("%d server frames were seen but not recorded: the run keeps at most %d frames and drops the ones that answer no request", n, harness.DefaultFrameLimit))
 	}
-	e.validateFrames(run)
+	e.judgeRun(run)
 	run.StderrTail = e.stderrTail()
 	run.Frames = exportFrames(e.rec.Frames())
-	e.stdoutPurity(run)
-	e.judgeSweeps(run)
 	redact(run, cfg.Header)
 	run.DurationMs = time.Since(start).Milliseconds()
 	run.Finalize()
@@ -755,36 +753,6 @@ func redact(run *reports.Run, header http.Header) {
 		run.Notes[i] = clean(run.Notes[i])
 	}
 	run.StderrTail, run.Aborted = clean(run.StderrTail), clean(run.Aborted)
-}
-
-// stdoutPurity makes STDIO-002 judge every stdout line of the run, not only those of its own
-// scenario: a server that writes junk after some other request (say, after malformed input)
-// breaks the rule just the same. Split messages are STDIO-001's.
-func (e *env) stdoutPurity(run *reports.Run) {
-	e.mu.Lock()
-	connRev := map[int]string{}
-	for k, v := range e.connRev {
-		connRev[k] = v
-	}
-	e.mu.Unlock()
-	for i := range run.Results {
-		res := &run.Results[i]
-		if res.Rule != "STDIO-002" || res.Verdict != reports.Pass {
-			continue
-		}
-		for _, f := range run.Frames {
-			if f.Dir != string(harness.DirServerToClient) || f.Transport != harness.TransportStdio || f.Problem == "" ||
-				strings.HasPrefix(f.Problem, harness.ProblemSplit) || connRev[f.Conn] != res.Revision || isBatchReply([]byte(f.Raw)) {
-				continue
-			}
-			res.Verdict = levelVerdict(res.Level)
-			res.Expected = "every stdout line to be one JSON-RPC message"
-			res.Actual = fmt.Sprintf("frame %d: %s: %s", f.Seq, f.Problem, short([]byte(f.Raw)))
-			res.Reason = "expected " + res.Expected + ", got " + res.Actual
-			res.Frames = dedupe(append(res.Frames, f.Seq))
-			break
-		}
-	}
 }
 
 // stepRegexps caches the compiled step expressions: godog binds the steps again for every

@@ -1,4 +1,4 @@
-package steps
+package judge
 
 import (
 	"net/http"
@@ -29,45 +29,47 @@ func TestMsgSweepsOnRawFrames(t *testing.T) {
 	ok := `{"jsonrpc":"2.0","id":7,"result":{"resultType":"complete","tools":[]}}`
 	cases := []struct {
 		name  string
-		check sweepCheck
+		check string
 		good  []string
 		bad   []string
 	}{
-		{"MSG-001 jsonrpc", checkJSONRPC, []string{req, ok, "not json at all"}, []string{req, `{"jsonrpc":"2.0 ","id":7,"result":{}}`}},
-		{"MSG-001 shape", checkJSONRPC, []string{req, `{"jsonrpc":"2.0","id":7,"result":{},"error":{"code":1,"message":"x"}}`}, []string{req, `{"jsonrpc":"2.0","result":{}}`}},
-		{"MSG-002 BOM", checkUTF8, []string{req, `{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"héllo 🚀"}}`}, []string{req, "\xef\xbb\xbf" + ok}},
-		{"MSG-002 invalid", checkUTF8, []string{req, ok}, []string{req, "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{\"x\":\"\xff\"}}"}},
-		{"MSG-004", checkResultXorError, []string{req, ok}, []string{req, `{"jsonrpc":"2.0","id":7,"result":{},"error":{"code":1,"message":"x"}}`}},
-		{"MSG-005", checkResultObject, []string{req, ok}, []string{req, `{"jsonrpc":"2.0","id":7,"result":null}`}},
-		{"MSG-007", checkErrorObject, []string{req, `{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"x"}}`}, []string{req, `{"jsonrpc":"2.0","id":7,"error":{"code":-32602.0,"message":"x"}}`}},
-		{"MSG-010", checkNotificationIDs, []string{req, `{"jsonrpc":"2.0","id":1,"method":"ping"}`}, []string{req, `{"jsonrpc":"2.0","id":1,"method":"notifications/progress"}`}},
-		{"MSG-012", checkNoServerRequests, []string{req, `{"jsonrpc":"2.0","method":"notifications/progress"}`}, []string{req, `{"jsonrpc":"2.0","id":"s1","method":"sampling/createMessage"}`}},
-		{"MSG-013 duplicate", checkResponseIDs, []string{req, ok, req, ok}, []string{req, ok, ok}},
-		{"MSG-013 unknown", checkResponseIDs, []string{req, ok, `{"jsonrpc":"2.0","error":{"code":-32700,"message":"x"}}`}, []string{req, `{"jsonrpc":"2.0","id":"7","result":{}}`}},
-		{"MSG-017", checkErrorMessages, []string{req, `{"jsonrpc":"2.0","id":7,"error":{"code":1,"message":"Unknown tool."}}`}, []string{req, `{"jsonrpc":"2.0","id":7,"error":{"code":1,"message":"a\nb"}}`}},
-		{"META-008", checkMetaKeyNames, []string{req, `{"jsonrpc":"2.0","id":7,"result":{"_meta":{"com.example/x":1,"progressToken":1,"a/":1,"x-y.z_1":1},"tools":[{"inputSchema":{"properties":{"_meta":{"1bad/":1}}}}]}}`},
+		{"MSG-001 jsonrpc", "MSG-001", []string{req, ok, "not json at all"}, []string{req, `{"jsonrpc":"2.0 ","id":7,"result":{}}`}},
+		{"MSG-001 shape", "MSG-001", []string{req, `{"jsonrpc":"2.0","id":7,"result":{},"error":{"code":1,"message":"x"}}`}, []string{req, `{"jsonrpc":"2.0","result":{}}`}},
+		{"MSG-002 BOM", "MSG-002", []string{req, `{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"héllo 🚀"}}`}, []string{req, "\xef\xbb\xbf" + ok}},
+		{"MSG-002 invalid", "MSG-002", []string{req, ok}, []string{req, "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{\"x\":\"\xff\"}}"}},
+		{"MSG-004", "MSG-004", []string{req, ok}, []string{req, `{"jsonrpc":"2.0","id":7,"result":{},"error":{"code":1,"message":"x"}}`}},
+		{"MSG-005", "MSG-005", []string{req, ok}, []string{req, `{"jsonrpc":"2.0","id":7,"result":null}`}},
+		{"MSG-007", "MSG-007", []string{req, `{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"x"}}`}, []string{req, `{"jsonrpc":"2.0","id":7,"error":{"code":-32602.0,"message":"x"}}`}},
+		{"MSG-010", "MSG-010", []string{req, `{"jsonrpc":"2.0","id":1,"method":"ping"}`}, []string{req, `{"jsonrpc":"2.0","id":1,"method":"notifications/progress"}`}},
+		{"MSG-012", "MSG-012", []string{req, `{"jsonrpc":"2.0","method":"notifications/progress"}`}, []string{req, `{"jsonrpc":"2.0","id":"s1","method":"sampling/createMessage"}`}},
+		{"MSG-013 duplicate", "MSG-013", []string{req, ok, req, ok}, []string{req, ok, ok}},
+		{"MSG-013 unknown", "MSG-013", []string{req, ok, `{"jsonrpc":"2.0","error":{"code":-32700,"message":"x"}}`}, []string{req, `{"jsonrpc":"2.0","id":"7","result":{}}`}},
+		{"MSG-017", "MSG-017", []string{req, `{"jsonrpc":"2.0","id":7,"error":{"code":1,"message":"Unknown tool."}}`}, []string{req, `{"jsonrpc":"2.0","id":7,"error":{"code":1,"message":"a\nb"}}`}},
+		{"META-008", "META-008", []string{req, `{"jsonrpc":"2.0","id":7,"result":{"_meta":{"com.example/x":1,"progressToken":1,"a/":1,"x-y.z_1":1},"tools":[{"inputSchema":{"properties":{"_meta":{"1bad/":1}}}}]}}`},
 			[]string{req, `{"jsonrpc":"2.0","id":7,"result":{"tools":[{"name":"t","_meta":{"com.example-/x":1}}]}}`}},
-		{"META-009", checkReservedMetaKeys, []string{req, `{"jsonrpc":"2.0","id":7,"result":{"_meta":{"io.modelcontextprotocol/serverInfo":{},"com.example.mcp/x":1}}}`},
+		{"META-009", "META-009", []string{req, `{"jsonrpc":"2.0","id":7,"result":{"_meta":{"io.modelcontextprotocol/serverInfo":{},"com.example.mcp/x":1}}}`},
 			[]string{req, `{"jsonrpc":"2.0","id":7,"result":{"_meta":{"dev.mcp/x":1}}}`}},
-		{"META-010", checkTraceContext, []string{req, `{"jsonrpc":"2.0","id":7,"result":{"_meta":{"traceparent":"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01","tracestate":"congo=t61rcWkgMzE, rojo@vendor=00f067aa0ba902b7","baggage":"userId=alice; p1=v, serverNode=DF%2028"}}}`},
+		{"META-010", "META-010", []string{req, `{"jsonrpc":"2.0","id":7,"result":{"_meta":{"traceparent":"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01","tracestate":"congo=t61rcWkgMzE, rojo@vendor=00f067aa0ba902b7","baggage":"userId=alice; p1=v, serverNode=DF%2028"}}}`},
 			[]string{req, `{"jsonrpc":"2.0","id":7,"result":{"_meta":{"traceparent":"00-0AF7651916CD43DD8448EB211C80319C-b7ad6b7169203331-01"}}}`}},
-		{"RT-003", checkInputRequired, []string{req, `{"jsonrpc":"2.0","id":7,"result":{"resultType":"input_required","requestState":"s"}}`},
+		{"RT-003", "RT-003", []string{req, `{"jsonrpc":"2.0","id":7,"result":{"resultType":"input_required","requestState":"s"}}`},
 			[]string{req, `{"jsonrpc":"2.0","id":7,"result":{"resultType":"input_required","requestState":"s","content":[]}}`}},
-		{"RT-004", checkResultTypes, []string{req, ok}, []string{req, `{"jsonrpc":"2.0","id":7,"result":{"resultType":"task"}}`}},
-		{"ERR-001", checkReservedCodes, []string{req, `{"jsonrpc":"2.0","id":7,"error":{"code":-32042,"message":"x"}}`}, []string{req, `{"jsonrpc":"2.0","id":7,"error":{"code":-32099,"message":"x"}}`}},
-		{"ERR-003", checkLegacyRange, []string{req, `{"jsonrpc":"2.0","id":7,"error":{"code":-32002,"message":"x"}}`}, []string{req, `{"jsonrpc":"2.0","id":7,"error":{"code":-32000,"message":"x"}}`}},
-		{"ERR-006", checkApplicationCodes, []string{req, `{"jsonrpc":"2.0","id":7,"error":{"code":-32603,"message":"x"}}`, `{"jsonrpc":"2.0","id":7,"error":{"code":-31999,"message":"x"}}`},
+		{"RT-004", "RT-004", []string{req, ok}, []string{req, `{"jsonrpc":"2.0","id":7,"result":{"resultType":"task"}}`}},
+		{"ERR-001", "ERR-001", []string{req, `{"jsonrpc":"2.0","id":7,"error":{"code":-32042,"message":"x"}}`}, []string{req, `{"jsonrpc":"2.0","id":7,"error":{"code":-32099,"message":"x"}}`}},
+		{"ERR-003", "ERR-003", []string{req, `{"jsonrpc":"2.0","id":7,"error":{"code":-32002,"message":"x"}}`}, []string{req, `{"jsonrpc":"2.0","id":7,"error":{"code":-32000,"message":"x"}}`}},
+		{"ERR-006", "ERR-006", []string{req, `{"jsonrpc":"2.0","id":7,"error":{"code":-32603,"message":"x"}}`, `{"jsonrpc":"2.0","id":7,"error":{"code":-31999,"message":"x"}}`},
 			[]string{req, `{"jsonrpc":"2.0","id":7,"error":{"code":-32100,"message":"x"}}`}},
-		{"ERR-002 -32021", checkDefinedCodes, []string{req, `{"jsonrpc":"2.0","id":7,"error":{"code":-32021,"message":"x","data":{"requiredCapabilities":{"sampling":{}}}}}`},
+		{"ERR-002 -32021", "ERR-002", []string{req, `{"jsonrpc":"2.0","id":7,"error":{"code":-32021,"message":"x","data":{"requiredCapabilities":{"sampling":{}}}}}`},
 			[]string{req, `{"jsonrpc":"2.0","id":7,"error":{"code":-32021,"message":"x"}}`}},
-		{"ERR-002 -32020 on stdio", checkDefinedCodes, []string{req, ok}, []string{req, `{"jsonrpc":"2.0","id":7,"error":{"code":-32020,"message":"x"}}`}},
-		{"ERR-002 -32022", checkDefinedCodes, []string{req, `{"jsonrpc":"2.0","id":7,"error":{"code":-32022,"message":"x","data":{"supported":["2026-07-28"],"requested":"1"}}}`},
+		{"ERR-002 -32020 on stdio", "ERR-002", []string{req, ok}, []string{req, `{"jsonrpc":"2.0","id":7,"error":{"code":-32020,"message":"x"}}`}},
+		{"ERR-002 -32022", "ERR-002", []string{req, `{"jsonrpc":"2.0","id":7,"error":{"code":-32022,"message":"x","data":{"supported":["2026-07-28"],"requested":"1"}}}`},
 			[]string{req, `{"jsonrpc":"2.0","id":7,"error":{"code":-32022,"message":"x","data":{"requested":"1"}}}`}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			assert.Nil(t, c.check(msgFrames(c.good...)), "good frames")
-			m := c.check(msgFrames(c.bad...))
+			assert.Nil(t, judgeRule(t, c.check, msgFrames(c.good...)).Mismatch, "good frames")
+			o := judgeRule(t, c.check, msgFrames(c.bad...))
+			assert.NotZero(t, o.Judged, "bad frames are judged")
+			m := o.Mismatch
 			require.NotNil(t, m, "bad frames")
 			assert.NotEmpty(t, m.Frames)
 		})
@@ -81,13 +83,13 @@ func TestERR002JudgesHTTPHeaderMismatchByIntent(t *testing.T) {
 		f.HTTP = &harness.HTTPMeta{Status: http.StatusBadRequest}
 	}
 	fs[0].HTTP.Headers = http.Header{"Mcp-Method": {"tools/list"}, "Mcp-Protocol-Version": {"2026-07-28"}}
-	require.NotNil(t, checkDefinedCodes(fs), "headers built from the body cannot mismatch")
+	require.NotNil(t, judgeRule(t, "ERR-002", fs).Mismatch, "headers built from the body cannot mismatch")
 	fs[0].Intentional = true
-	assert.Nil(t, checkDefinedCodes(fs))
+	assert.Nil(t, judgeRule(t, "ERR-002", fs).Mismatch)
 	// A legacy-shaped POST (no MCP headers) fails header validation as much as a mismatch.
 	fs[0].Intentional = false
 	fs[0].HTTP.Headers = http.Header{}
-	assert.Nil(t, checkDefinedCodes(fs))
+	assert.Nil(t, judgeRule(t, "ERR-002", fs).Mismatch)
 	// -32022 for a version the server advertises.
 	fs = msgFrames(
 		`> {"jsonrpc":"2.0","id":1,"method":"server/discover","params":{}}`,
@@ -95,7 +97,7 @@ func TestERR002JudgesHTTPHeaderMismatchByIntent(t *testing.T) {
 		`> {"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`,
 		`{"jsonrpc":"2.0","id":2,"error":{"code":-32022,"message":"x","data":{"supported":["2026-07-28"],"requested":"2026-07-28"}}}`)
 	fs[1].Method = "server/discover"
-	require.NotNil(t, checkDefinedCodes(fs))
+	require.NotNil(t, judgeRule(t, "ERR-002", fs).Mismatch)
 }
 
 func TestMetaKeyGrammar(t *testing.T) {
@@ -129,3 +131,6 @@ func TestTraceContextSyntax(t *testing.T) {
 	assert.NotEmpty(t, baggageProblem("k=v v"))
 	assert.NotEmpty(t, baggageProblem("k(=v"))
 }
+
+// msgCaseRules are the rules TestMsgSweepsOnRawFrames covers.
+var msgCaseRules = []string{"ERR-001", "ERR-002", "ERR-003", "ERR-006", "META-008", "META-009", "META-010", "MSG-001", "MSG-002", "MSG-004", "MSG-005", "MSG-007", "MSG-010", "MSG-012", "MSG-013", "MSG-017", "RT-003", "RT-004"}

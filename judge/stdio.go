@@ -1,0 +1,175 @@
+package judge
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/mcp-conform/mcp-conform/harness"
+)
+
+// Run-wide rules of basic/transports/stdio: STDIO-002, STDIO-004.
+
+// isBatchReply reports whether raw is a JSON array of JSON-RPC messages: a server's answer to a
+// batch, which only PROBE-003 sends. It is recorded there, not blamed on the stdout rules.
+func isBatchReply(raw []byte) bool {
+	var items []map[string]json.RawMessage
+	if json.Unmarshal(raw, &items) != nil || len(items) == 0 {
+		return false
+	}
+	for _, it := range items {
+		if _, ok := it["jsonrpc"]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// checkStdoutPurity is STDIO-002 over the run: every stdout line of every process is one
+// JSON-RPC message (a server that writes junk after some other request breaks the rule just
+// the same). Split messages are STDIO-001's.
+var checkStdoutPurity = first("every stdout line to be one JSON-RPC message", func(f *Frame) (bool, string) {
+	if !f.FromServer() || f.Transport != harness.TransportStdio {
+		return false, ""
+	}
+	if f.Problem == "" || strings.HasPrefix(f.Problem, harness.ProblemSplit) || isBatchReply(f.Raw) {
+		return true, ""
+	}
+	return true, f.Problem + ": " + short(f.Raw)
+})
+
+var listenMethods = map[string]bool{
+	"notifications/subscriptions/acknowledged": true,
+	"notifications/tools/list_changed":         true,
+	"notifications/prompts/list_changed":       true,
+	"notifications/resources/list_changed":     true,
+	"notifications/resources/updated":          true,
+}
+
+// stdioInFlight is a request the client sent on a stdio connection and the server has not
+// answered yet.
+type stdioInFlight struct {
+	listen bool   // a subscriptions/listen request
+	token  string // IDKey of its _meta progressToken, "" when none
+}
+
+// stdoutTraffic is STDIO-004: it classifies every stdio frame the server wrote: responses are
+// fine; a notification must belong to an in-flight request (progress with its token, anything
+// else while a request other than a listen is pending) or to an open subscriptions/listen
+// request (its subscriptionId, or a listen-only method while a listen is open; a missing
+// subscriptionId is STDIO-010's); notifications/cancelled must name an open listen; requests
+// are never allowed.
+type stdoutTraffic struct {
+	pending map[int]map[string]stdioInFlight
+	n       int
+	m       *Mismatch
+}
+
+func newStdoutTraffic(Deps) Check { return &stdoutTraffic{pending: map[int]map[string]stdioInFlight{}} }
+
+func (c *stdoutTraffic) Observe(f *Frame) {
+	if f.Transport != harness.TransportStdio || f.NotJSON || f.Msg.Kind == harness.KindInvalid {
+		return // not a message: STDIO-001/002
+	}
+	msg := f.Msg
+	p := c.pending[f.Conn]
+	if p == nil {
+		p = map[string]stdioInFlight{}
+		c.pending[f.Conn] = p
+	}
+	if !f.FromServer() {
+		if msg.Kind == harness.KindRequest && msg.HasID {
+			p[harness.IDKey(msg.ID)] = stdioInFlight{listen: msg.Method == listenMethod, token: progressToken(msg.Params)}
+		}
+		return
+	}
+	c.n++
+	switch msg.Kind {
+	case harness.KindResult, harness.KindError:
+		if msg.HasID {
+			delete(p, harness.IDKey(msg.ID))
+		}
+		return
+	case harness.KindRequest:
+		if c.m == nil {
+			c.m = &Mismatch{Expected: "no JSON-RPC request from the server on stdout (server-to-client interactions travel in InputRequiredResult)",
+				Actual: fmt.Sprintf("frame %d: a %s request", f.Seq, msg.Method), Frames: []int{f.Seq}}
+		}
+		return
+	}
+	if why := unscopedNotification(msg, p); why != "" && c.m == nil {
+		c.m = &Mismatch{Expected: "only responses, notifications of an in-flight request and notifications of an open subscription on stdout",
+			Actual: fmt.Sprintf("frame %d: %s", f.Seq, why), Frames: []int{f.Seq}}
+	}
+}
+
+func (c *stdoutTraffic) Finish() Outcome { return Outcome{Judged: c.n, Mismatch: c.m} }
+
+// unscopedNotification returns why the notification msg belongs to no request of pending (the
+// requests in flight on its connection, by id key) and to no open subscription, or "" when it
+// belongs to one.
+func unscopedNotification(msg *harness.Message, pending map[string]stdioInFlight) string {
+	var params struct {
+		Meta          map[string]json.RawMessage `json:"_meta"`
+		ProgressToken json.RawMessage            `json:"progressToken"`
+		RequestID     json.RawMessage            `json:"requestId"`
+	}
+	_ = json.Unmarshal(msg.Params, &params)
+	some := func(match func(stdioInFlight) bool) bool {
+		for _, x := range pending {
+			if match(x) {
+				return true
+			}
+		}
+		return false
+	}
+	if sub, ok := params.Meta[subscriptionIDMeta]; ok {
+		if x, open := pending[harness.IDKey(sub)]; open && x.listen {
+			return ""
+		}
+		return fmt.Sprintf("%s for subscription %s, which is no open subscriptions/listen request of this process", msg.Method, harness.IDKey(sub))
+	}
+	switch {
+	case msg.Method == "notifications/progress":
+		tok := harness.IDKey(params.ProgressToken)
+		if tok != "" && some(func(x stdioInFlight) bool { return x.token == tok }) {
+			return ""
+		}
+		return fmt.Sprintf("notifications/progress for token %s, which no in-flight request carries", orNone(tok))
+	case msg.Method == "notifications/cancelled":
+		if x, open := pending[harness.IDKey(params.RequestID)]; open && x.listen {
+			return ""
+		}
+		return fmt.Sprintf("notifications/cancelled for request %s, which is no open subscriptions/listen request of this process", orNone(harness.IDKey(params.RequestID)))
+	case listenMethods[msg.Method]:
+		if some(func(x stdioInFlight) bool { return x.listen }) {
+			return ""
+		}
+		return msg.Method + " while no subscriptions/listen request was open"
+	}
+	if some(func(x stdioInFlight) bool { return !x.listen }) {
+		return ""
+	}
+	return msg.Method + " while no request was in flight"
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
+
+// progressToken returns the IDKey of params._meta.progressToken, "" when there is none.
+func progressToken(params json.RawMessage) string {
+	var p struct {
+		Meta map[string]json.RawMessage `json:"_meta"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return ""
+	}
+	if tok, ok := p.Meta["progressToken"]; ok {
+		return harness.IDKey(tok)
+	}
+	return ""
+}

@@ -1,0 +1,140 @@
+package steps
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/mcp-conform/mcp-conform/harness"
+	"github.com/mcp-conform/mcp-conform/judge"
+	"github.com/mcp-conform/mcp-conform/reports"
+)
+
+// askJudge is the step of a run-wide rule: the rule's verdict comes from the judge (package
+// judge) after the run, over every frame of the revision, so a violation provoked by any
+// other scenario (or after this one ran) still turns it. The step itself checks that the
+// judge's table has the rule and, for a rule that is na without subject (judge.None), that
+// the run so far gave it something to judge: otherwise the rule is na now, with that reason.
+// Usage, in a register*Steps function:
+//
+//	step(sc, `^no notification the server sent in this run has an id$`, askJudge("MSG-010"))
+func askJudge(rule string) func(context.Context) error {
+	return wc(func(ctx context.Context, w *world) error {
+		if !judge.Has(rule) {
+			return fmt.Errorf("feature bug: rule %s is not in the judge's table", rule)
+		}
+		if none := judge.None(rule); none != "" && w.s.env.soFar.judged(w.s.env, w.s.t.revision, rule) == 0 {
+			return w.setSkip(reports.NA, none)
+		}
+		return nil
+	})
+}
+
+// soFarJudge answers, during the run, how many frames a rule that is na without subject has
+// judged so far: a judge holding only those rules, fed the frames recorded since the last
+// question (no schema validation). The run's verdicts come from the judge of judgeRun.
+type soFarJudge struct {
+	mu   sync.Mutex
+	j    *judge.Judge
+	mark int
+}
+
+func (s *soFarJudge) judged(e *env, rev, rule string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.j == nil {
+		var rules []string
+		for _, id := range judge.Rules() {
+			if judge.None(id) != "" {
+				rules = append(rules, id)
+			}
+		}
+		s.j = judge.New(judge.Config{Rules: rules})
+	}
+	frames := e.rec.Frames()
+	e.mu.Lock()
+	revs := make([]string, len(frames)-s.mark)
+	for i, f := range frames[s.mark:] {
+		revs[i] = e.connRev[f.Conn]
+	}
+	e.mu.Unlock()
+	for i, f := range frames[s.mark:] {
+		s.j.Feed(revs[i], f)
+	}
+	s.mark = len(frames)
+	return s.j.Judged(rev, rule)
+}
+
+// judgeRun feeds every recorded frame of the run to a new judge, in seq order, each to the
+// revision its connection speaks (known for every connection once the run is over), and folds
+// the judge's findings into the results: schema errors are attached to every result citing a
+// server frame that has them, a result citing a client frame that violates the schema (not
+// on purpose) becomes error, and every passed result of a rule of the judge's table takes the
+// judge's outcome: a mismatch (fail or warn, the frames it cites), na when the check judged
+// nothing and its entry says so, else a pass noting how many frames were judged.
+func (e *env) judgeRun(run *reports.Run) {
+	e.mu.Lock()
+	connRev := make(map[int]string, len(e.connRev))
+	for k, v := range e.connRev {
+		connRev[k] = v
+	}
+	e.mu.Unlock()
+	j := judge.New(judge.Config{Schemas: e.cfg.Schemas, Rules: e.cfg.Rules})
+	for _, f := range e.rec.Frames() {
+		j.Feed(connRev[f.Conn], f)
+	}
+	j.Finish()
+	run.Notes = append(run.Notes, j.Notes()...)
+	for i := range run.Results {
+		res := &run.Results[i]
+		for _, seq := range res.Frames {
+			if len(res.SchemaErrors) < judge.MaxSchemaErrors {
+				res.SchemaErrors = append(res.SchemaErrors, j.SchemaErrors(seq)...)
+			}
+			if why, bad := j.SuiteFault(seq); bad && res.Verdict != reports.NA {
+				res.Verdict, res.Reason = reports.Error, why
+			}
+		}
+		if o, ok := j.Outcome(res.Revision, res.Rule); ok && res.Verdict == reports.Pass {
+			applyOutcome(res, o)
+		}
+		res.Frames = dedupe(res.Frames)
+		if len(res.SchemaErrors) > judge.MaxSchemaErrors {
+			res.SchemaErrors = res.SchemaErrors[:judge.MaxSchemaErrors]
+		}
+	}
+}
+
+// applyOutcome turns a passed result of a run-wide rule into the judge's verdict.
+func applyOutcome(res *reports.Result, o judge.Outcome) {
+	switch m := o.Mismatch; {
+	case m != nil:
+		res.Verdict = m.Grade
+		if res.Verdict == "" {
+			res.Verdict = levelVerdict(res.Level)
+		}
+		res.Expected, res.Actual, res.Reason = m.Expected, m.Actual, m.Error()
+		res.Frames = append(res.Frames, m.Frames...)
+		if m.SchemaErrors != nil {
+			res.SchemaErrors = append([]reports.SchemaError(nil), m.SchemaErrors...)
+		}
+	case o.NA != "":
+		res.Verdict, res.Reason = reports.NA, o.NA
+	default:
+		res.Actual = fmt.Sprintf("%d frames judged", o.Judged)
+	}
+}
+
+// replyRequest returns the client frame whose HTTP response carried server frame f (its
+// ReplyTo), nil when there is none.
+func (e *env) replyRequest(f *harness.Frame) *harness.Frame {
+	if f.ReplyTo == 0 {
+		return nil
+	}
+	for _, c := range e.rec.Frames() {
+		if c.Seq == f.ReplyTo {
+			return c
+		}
+	}
+	return nil
+}
