@@ -669,44 +669,16 @@ func (w *world) send(ctx context.Context, req harness.Request) error {
 // request. id, when nil, is a fresh integer. edit may change the HTTP headers (and returns
 // names to omit); such requests are marked intentional.
 func (w *world) sendMethod(ctx context.Context, method, v string, id json.RawMessage, edit func(http.Header) []string) error {
-	var idv any
-	if id == nil {
-		n := w.s.env.ids.Next()
-		idv, id = n, json.RawMessage(strconv.FormatInt(n, 10))
-	} else {
-		idv = id
+	c := call{Method: method, Version: v}
+	if id != nil {
+		c.ID = id
 	}
-	modern := w.s.t.modern
-	var raw []byte
-	if modern {
-		if v == "" {
-			v = revisions.Modern().ID
-		}
-		raw = harness.ModernRequest(idv, method, v, nil)
-	} else {
-		raw = harness.BuildRequest(idv, method, nil)
-	}
-	req := harness.Request{Raw: raw, ID: id, Method: method}
-	w.headers(&req, modern)
+	req := w.build(c)
 	if edit != nil {
 		req.Omit = edit(req.Header)
 		req.Intentional = true
 	}
 	return w.send(ctx, req)
-}
-
-func (w *world) headers(req *harness.Request, modern bool) {
-	if w.s.env.cfg.Transport != harness.TransportHTTP {
-		return
-	}
-	if modern {
-		req.Header = harness.ModernHeaders(req.Raw)
-		if req.Header.Get("MCP-Protocol-Version") == "" {
-			req.Header.Set("MCP-Protocol-Version", revisions.Modern().ID)
-		}
-	} else {
-		req.Header = harness.LegacyHeaders(w.s.t.revision)
-	}
 }
 
 func (w *world) sendList(ctx context.Context, v string) error {
@@ -739,27 +711,20 @@ func (w *world) expand(doc string) (string, json.RawMessage) {
 func (w *world) sendDoc(ctx context.Context, doc string, malformed, notification bool) error {
 	text, id := w.expand(doc)
 	raw := []byte(strings.TrimSpace(text))
-	req := harness.Request{Raw: raw, Intentional: malformed, Notification: notification}
+	var method string
 	if msg, err := harness.ParseMessage(raw); err == nil {
-		req.Method = msg.Method
+		method = msg.Method
 		if msg.HasID && id == nil {
 			id = msg.ID
 		}
 	} else if !malformed {
 		return fmt.Errorf("feature bug: DocString is not JSON: %v", err)
 	}
-	req.ID = id
-	w.headers(&req, w.s.t.modern)
-	return w.send(ctx, req)
+	return w.send(ctx, w.buildRaw(raw, id, method, malformed, notification))
 }
 
 func (w *world) initialize(ctx context.Context, v string) error {
-	id := w.s.env.ids.Next()
-	req := harness.Request{Raw: harness.InitializeRequest(id, v), ID: json.RawMessage(strconv.FormatInt(id, 10)), Method: "initialize"}
-	if w.s.env.cfg.Transport == harness.TransportHTTP {
-		req.Header = harness.LegacyHeaders("")
-	}
-	if err := w.send(ctx, req); err != nil {
+	if err := w.send(ctx, w.initializeCall(v)); err != nil {
 		return err
 	}
 	w.inits = append(w.inits, initAttempt{requested: v, ex: w.last})

@@ -15,7 +15,6 @@ import (
 
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
-	"github.com/mcp-conform/mcp-conform/revisions"
 )
 
 // registerHdrSteps binds the steps of HTTP header validation and x-mcp-header (HDR-005..019).
@@ -322,21 +321,7 @@ func decodeNumbers(raw []byte, v any) error {
 // headers a conforming client sends, changed by edit when set; intentional marks a request
 // that departs from what a conforming client sends.
 func (w *world) hdrSend(ctx context.Context, method string, params map[string]any, edit func(http.Header), intentional bool) error {
-	n := w.s.env.ids.Next()
-	req := harness.Request{Raw: harness.ModernRequest(n, method, revisions.Modern().ID, params),
-		ID: json.RawMessage(strconv.FormatInt(n, 10)), Method: method}
-	w.headers(&req, true)
-	if edit != nil && req.Header != nil {
-		before := req.Header.Clone()
-		edit(req.Header)
-		for k := range before {
-			if req.Header.Values(k) == nil {
-				req.Omit = append(req.Omit, k)
-			}
-		}
-	}
-	req.Intentional = intentional
-	return w.send(ctx, req)
+	return w.send(ctx, w.build(call{Method: method, Params: params, Era: eraModern, EditHeaders: edit, Intentional: intentional}))
 }
 
 // hdrFindTargets picks, for each of tools/call, resources/read and prompts/get whose

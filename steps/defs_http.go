@@ -88,19 +88,16 @@ func registerHTTPSteps(sc *godog.ScenarioContext) {
 	}))
 	step(sc, `^the client sends requests that a modern server refuses with a 4xx status$`, wc(sendRefusable))
 	step(sc, `^the client POSTs a legacy-shaped initialize without MCP request headers$`, wc(func(ctx context.Context, w *world) error {
-		id := w.s.env.ids.Next()
-		return w.sendLegacyShaped(ctx, harness.InitializeRequest(id, revisions.LatestLegacy().ID), id, "initialize")
+		return w.sendLegacyShaped(ctx, w.initializeCall(revisions.LatestLegacy().ID))
 	}))
 	step(sc, `^the client POSTs a legacy-shaped ping without MCP-Protocol-Version$`, wc(func(ctx context.Context, w *world) error {
-		id := w.s.env.ids.Next()
-		return w.sendLegacyShaped(ctx, harness.BuildRequest(id, "ping", nil), id, "ping")
+		return w.sendLegacyShaped(ctx, w.build(call{Method: "ping", Era: eraPlain}))
 	}))
 	step(sc, `^the client asks with a legacy-shaped initialize whether the server negotiates `+regexp.QuoteMeta(revisions.HeaderlessDefault().ID)+`$`, func(ctx context.Context) error {
 		w := worldOf(ctx)
 		st := w.http
 		ping := w.last
-		id := w.s.env.ids.Next()
-		if err := w.sendLegacyShaped(ctx, harness.InitializeRequest(id, revisions.HeaderlessDefault().ID), id, "initialize"); err != nil {
+		if err := w.sendLegacyShaped(ctx, w.initializeCall(revisions.HeaderlessDefault().ID)); err != nil {
 			return err
 		}
 		st.mu.Lock()
@@ -227,21 +224,13 @@ func refusable(status int) bool {
 func (w *world) callTool(ctx context.Context, tool string, progress, logs bool) error {
 	id := w.s.env.ids.Next()
 	meta := map[string]any{}
-	if w.s.t.modern {
-		meta = harness.ModernMeta(revisions.Modern().ID)
-	}
 	if progress {
 		meta[progressMeta] = fmt.Sprintf("mcpconform-progress-%d", id)
 	}
 	if logs && w.s.t.modern {
 		meta[logLevelMeta] = "debug"
 	}
-	params := map[string]any{"name": tool, "arguments": map[string]any{}}
-	if len(meta) > 0 {
-		params["_meta"] = meta
-	}
-	req := harness.Request{Raw: harness.BuildRequest(id, "tools/call", params), ID: json.RawMessage(strconv.FormatInt(id, 10)), Method: "tools/call"}
-	w.headers(&req, w.s.t.modern)
+	req := w.build(call{Method: "tools/call", ID: id, Params: map[string]any{"name": tool, "arguments": map[string]any{}}, Meta: meta})
 	return w.sendStream(ctx, req, w.http)
 }
 
@@ -279,19 +268,12 @@ func (w *world) sendAtOnce(ctx context.Context, n int, tool string) error {
 	for i := range reqs {
 		id := w.s.env.ids.Next()
 		method := methods[i%len(methods)]
-		var params map[string]any
+		c := call{Method: method, ID: id, Era: eraModern}
 		if method == "tools/call" {
-			params = map[string]any{"name": tool, "arguments": map[string]any{}}
+			c.Params = map[string]any{"name": tool, "arguments": map[string]any{}}
+			c.Meta = map[string]any{progressMeta: fmt.Sprintf("mcpconform-progress-%d", id)}
 		}
-		raw := harness.ModernRequest(id, method, revisions.Modern().ID, params)
-		if method == "tools/call" {
-			var m map[string]any
-			_ = json.Unmarshal(raw, &m)
-			m["params"].(map[string]any)["_meta"].(map[string]any)[progressMeta] = fmt.Sprintf("mcpconform-progress-%d", id)
-			raw, _ = json.Marshal(m)
-		}
-		reqs[i] = harness.Request{Raw: raw, ID: json.RawMessage(strconv.FormatInt(id, 10)), Method: method}
-		w.headers(&reqs[i], true)
+		reqs[i] = w.build(c)
 	}
 	cctx, cancel := context.WithTimeout(ctx, w.timeout())
 	defer cancel()
@@ -370,10 +352,7 @@ func (w *world) holdListen(ctx context.Context, during func(context.Context) err
 	if _, ok := w.s.t.caps["tools"]; ok {
 		filter["toolsListChanged"] = true
 	}
-	id := w.s.env.ids.Next()
-	req := harness.Request{Raw: harness.ModernRequest(id, listenMethod, revisions.Modern().ID, map[string]any{"notifications": filter}),
-		ID: json.RawMessage(strconv.FormatInt(id, 10)), Method: listenMethod}
-	w.headers(&req, true)
+	req := w.build(call{Method: listenMethod, Era: eraModern, Params: map[string]any{"notifications": filter}})
 
 	first := make(chan struct{})
 	var once sync.Once
@@ -594,7 +573,7 @@ func nonLoopback(target string) string {
 // sendLegacyShaped POSTs raw the way a 2025-06-18..2025-11-25 client opens (no
 // MCP-Protocol-Version, no Mcp-Method) on a connection of its own whose frames are validated
 // against the legacy schema, so they do not count as modern traffic.
-func (w *world) sendLegacyShaped(ctx context.Context, raw []byte, id int64, method string) error {
+func (w *world) sendLegacyShaped(ctx context.Context, req harness.Request) error {
 	t, err := w.s.env.dial(ctx, revisions.LatestLegacy().ID)
 	if err != nil {
 		return fmt.Errorf("cannot open a connection: %w", err)
@@ -602,14 +581,15 @@ func (w *world) sendLegacyShaped(ctx context.Context, raw []byte, id int64, meth
 	w.own = append(w.own, t)
 	cctx, cancel := context.WithTimeout(ctx, w.timeout())
 	defer cancel()
-	ex, _ := t.Send(cctx, harness.Request{Raw: raw, ID: json.RawMessage(strconv.FormatInt(id, 10)), Method: method, Header: http.Header{}})
+	req.Header = http.Header{}
+	ex, _ := t.Send(cctx, req)
 	if ex == nil || ex.HTTP == nil {
 		if ex != nil && ex.Err != nil {
 			return ex.Err
 		}
 		return fmt.Errorf("no HTTP reply to the legacy-shaped POST")
 	}
-	w.lastID = json.RawMessage(strconv.FormatInt(id, 10))
+	w.lastID = req.ID
 	w.note(ex)
 	return ctx.Err()
 }

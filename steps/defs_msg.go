@@ -79,31 +79,7 @@ var traceMeta = map[string]any{
 // a modern target with the default `_meta` plus extraMeta, on a legacy target with extraMeta
 // (if any) as `_meta`. intentional marks a request that is invalid on purpose.
 func (w *world) sendParams(ctx context.Context, method string, params, extraMeta map[string]any, intentional bool) error {
-	n := w.s.env.ids.Next()
-	p := map[string]any{}
-	for k, v := range params {
-		p[k] = v
-	}
-	var meta map[string]any
-	if w.s.t.modern {
-		meta = harness.ModernMeta(revisions.Modern().ID)
-	}
-	if len(extraMeta) > 0 && meta == nil {
-		meta = map[string]any{}
-	}
-	for k, v := range extraMeta {
-		meta[k] = v
-	}
-	if meta != nil {
-		p["_meta"] = meta
-	}
-	if params == nil && meta == nil {
-		p = nil
-	}
-	req := harness.Request{Raw: harness.BuildRequest(n, method, p), ID: json.RawMessage(strconv.FormatInt(n, 10)),
-		Method: method, Intentional: intentional}
-	w.headers(&req, w.s.t.modern)
-	return w.send(ctx, req)
+	return w.send(ctx, w.build(call{Method: method, Params: params, Meta: extraMeta, Intentional: intentional}))
 }
 
 // lastResult returns the result object of the last response, nil when it is not a result.
@@ -316,14 +292,7 @@ func (w *world) sendConcurrently(ctx context.Context, n int) error {
 	}
 	reqs := make([]harness.Request, n)
 	for i := range reqs {
-		id := w.s.env.ids.Next()
-		method := methods[i%len(methods)]
-		raw := harness.BuildRequest(id, method, nil)
-		if w.s.t.modern {
-			raw = harness.ModernRequest(id, method, revisions.Modern().ID, nil)
-		}
-		reqs[i] = harness.Request{Raw: raw, ID: json.RawMessage(strconv.FormatInt(id, 10)), Method: method}
-		w.headers(&reqs[i], w.s.t.modern)
+		reqs[i] = w.build(call{Method: methods[i%len(methods)]})
 	}
 	exs := make([]*harness.Exchange, n)
 	var wg sync.WaitGroup

@@ -9,7 +9,6 @@ import (
 	"github.com/cucumber/godog"
 
 	"github.com/mcp-conform/mcp-conform/harness"
-	"github.com/mcp-conform/mcp-conform/revisions"
 )
 
 // probeLevel is the level of the non-normative probes (RULES.md "PROBE"): behaviour the spec
@@ -74,19 +73,10 @@ func (w *world) probeHeader(ctx context.Context, name string, value *string) err
 // harmlessRaw builds the harmless request of the target (see harmless) with a fresh id, its
 // HTTP headers set, marked intentional: probes bend the framing on purpose.
 func (w *world) harmlessRaw() (harness.Request, error) {
-	method := harmless(w)
-	id := w.s.env.ids.Next()
-	var raw []byte
-	if w.s.t.modern {
-		raw = harness.ModernRequest(id, method, revisions.Modern().ID, nil)
-	} else {
-		raw = harness.BuildRequest(id, method, nil)
+	req := w.build(call{Method: harmless(w), Intentional: true})
+	if len(req.Raw) == 0 || req.Raw[len(req.Raw)-1] != '}' {
+		return harness.Request{}, fmt.Errorf("harmless request is not a JSON object: %s", short(req.Raw))
 	}
-	if len(raw) == 0 || raw[len(raw)-1] != '}' {
-		return harness.Request{}, fmt.Errorf("harmless request is not a JSON object: %s", short(raw))
-	}
-	req := harness.Request{Raw: raw, ID: []byte(fmt.Sprint(id)), Method: method, Intentional: true}
-	w.headers(&req, w.s.t.modern)
 	return req, nil
 }
 

@@ -8,7 +8,6 @@ import (
 	"reflect"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -169,24 +168,13 @@ type stateWorld struct {
 // stateRequest builds a request for method with params; on a modern target params gets the
 // default `_meta` with meta's entries set over it.
 func (w *world) stateRequest(method string, params, meta map[string]any) harness.Request {
-	id := w.s.env.ids.Next()
-	p := map[string]any{}
-	for k, v := range params {
-		p[k] = v
+	if !w.s.t.modern {
+		meta = nil // the extra _meta keys are modern ones
 	}
-	if w.s.t.modern {
-		m := harness.ModernMeta(revisions.Modern().ID)
-		for k, v := range meta {
-			m[k] = v
-		}
-		p["_meta"] = m
+	if len(params) == 0 {
+		params = nil
 	}
-	if len(p) == 0 {
-		p = nil
-	}
-	req := harness.Request{Raw: harness.BuildRequest(id, method, p), ID: json.RawMessage(strconv.FormatInt(id, 10)), Method: method}
-	w.headers(&req, w.s.t.modern)
-	return req
+	return w.build(call{Method: method, Params: params, Meta: meta})
 }
 
 // responseOf parses the response of ex; nil when none arrived.

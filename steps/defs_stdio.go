@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -240,13 +239,8 @@ func (st *stdioScenario) pipeline(ctx context.Context, w *world, n int) error {
 		if i%2 == 1 {
 			id = fmt.Sprintf("pipelined-%d", w.s.env.ids.Next())
 		}
-		raw := harness.BuildRequest(id, method, nil)
-		if w.s.t.modern {
-			raw = harness.ModernRequest(id, method, revisions.Modern().ID, nil)
-		}
-		idRaw, _ := json.Marshal(id)
-		reqs[i] = harness.Request{Raw: raw, ID: idRaw, Method: method}
-		st.pipelined = append(st.pipelined, idRaw)
+		reqs[i] = w.build(call{Method: method, ID: id})
+		st.pipelined = append(st.pipelined, reqs[i].ID)
 	}
 	cctx, cancel := context.WithTimeout(ctx, w.timeout())
 	defer cancel()
@@ -331,17 +325,15 @@ func (st *stdioScenario) openListen(ctx context.Context, w *world, required bool
 	if err != nil {
 		return nil, err
 	}
-	id := fmt.Sprintf("listen-%d", w.s.env.ids.Next())
-	idRaw, _ := json.Marshal(id)
-	raw := harness.ModernRequest(id, "subscriptions/listen", revisions.Modern().ID, map[string]any{
-		"notifications": map[string]any{"toolsListChanged": true},
-	})
+	req := w.build(call{Method: "subscriptions/listen", Era: eraModern, ID: fmt.Sprintf("listen-%d", w.s.env.ids.Next()),
+		Params: map[string]any{"notifications": map[string]any{"toolsListChanged": true}}})
+	idRaw := req.ID
 	mark := len(s.Frames())
 	lctx, cancel := context.WithCancel(ctx)
 	l := &openListen{id: idRaw, cancel: cancel, done: make(chan struct{})}
 	go func() {
 		defer close(l.done)
-		l.ex, _ = w.conn.Send(lctx, harness.Request{Raw: raw, ID: idRaw, Method: "subscriptions/listen"})
+		l.ex, _ = w.conn.Send(lctx, req)
 	}()
 	st.mu.Lock()
 	if len(st.listens) == 0 {
@@ -424,10 +416,10 @@ func (st *stdioScenario) cancelListens(ctx context.Context, w *world) error {
 	st.mu.Unlock()
 	st.cancelFrame = -1
 	for _, l := range listens {
-		raw := harness.BuildRequest(nil, "notifications/cancelled", map[string]any{
+		cancel := w.build(call{Method: "notifications/cancelled", Era: eraPlain, Notification: true, Params: map[string]any{
 			"requestId": l.id, "reason": "mcp-conform: the scenario is done with this subscription",
-		})
-		if err := w.send(ctx, harness.Request{Raw: raw, Method: "notifications/cancelled", Notification: true}); err != nil {
+		}})
+		if err := w.send(ctx, cancel); err != nil {
 			return err
 		}
 		if st.cancelFrame < 0 {
@@ -465,11 +457,10 @@ func triggerToolListChange(ctx context.Context, w *world) error {
 	if err != nil {
 		return err
 	}
-	id := w.s.env.ids.Next()
-	raw := harness.ModernRequest(id, "tools/call", revisions.Modern().ID, map[string]any{"name": triggerToolChange, "arguments": map[string]any{}})
+	req := w.build(call{Method: "tools/call", Era: eraModern, Params: map[string]any{"name": triggerToolChange, "arguments": map[string]any{}}})
 	cctx, cancel := context.WithTimeout(ctx, w.timeout())
 	defer cancel()
-	ex, _ := w.conn.Send(cctx, harness.Request{Raw: raw, ID: json.RawMessage(strconv.FormatInt(id, 10)), Method: "tools/call"})
+	ex, _ := w.conn.Send(cctx, req)
 	w.note(ex)
 	quiet(ctx, w.s.env.cfg.QuietWindow, s)
 	return ctx.Err()
@@ -764,8 +755,7 @@ func (st *stdioScenario) openSession(ctx context.Context, w *world) error {
 	if ex.HTTP != nil {
 		st.session.sessionID = ex.HTTP.Headers.Get("Mcp-Session-Id")
 	}
-	note := harness.BuildRequest(nil, "notifications/initialized", nil)
-	return w.send(ctx, harness.Request{Raw: note, Method: "notifications/initialized", Notification: true, Header: st.legacyHeader(w)})
+	return w.send(ctx, w.build(call{Method: "notifications/initialized", Era: eraPlain, Notification: true, Headers: st.legacyHeader(w)}))
 }
 
 func (st *stdioScenario) legacyHeader(w *world) http.Header {
@@ -785,9 +775,7 @@ func (st *stdioScenario) sendLegacyList(ctx context.Context, w *world) error {
 	}
 	for _, lm := range listMethods {
 		if _, ok := w.s.t.caps[lm.capability]; ok {
-			id := w.s.env.ids.Next()
-			return w.send(ctx, harness.Request{Raw: harness.BuildRequest(id, lm.method, nil), ID: json.RawMessage(strconv.FormatInt(id, 10)),
-				Method: lm.method, Header: st.legacyHeader(w)})
+			return w.send(ctx, w.build(call{Method: lm.method, Era: eraPlain, Headers: st.legacyHeader(w)}))
 		}
 	}
 	return w.setSkip(reports.NA, "the server declares none of the tools, resources and prompts capabilities")

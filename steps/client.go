@@ -1,0 +1,162 @@
+package steps
+
+import (
+	"encoding/json"
+	"net/http"
+	"strconv"
+
+	"github.com/mcp-conform/mcp-conform/harness"
+	"github.com/mcp-conform/mcp-conform/revisions"
+)
+
+// This file is the client's request builder: every JSON-RPC request or notification a
+// scenario sends is built here, from a call, so that `_meta`, ids and the HTTP headers derived
+// from the body (MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Param-*) are made one way
+// (DESIGN.md "Architecture (inside the core)", Client).
+
+// callEra says which era's shape a call takes.
+type callEra int
+
+const (
+	// eraTarget shapes the call for the target under test: modern `_meta` on a 2026-07-28
+	// target, a plain request on a legacy one.
+	eraTarget callEra = iota
+	// eraModern always builds a 2026-07-28 request (default `_meta`, modern headers).
+	eraModern
+	// eraPlain builds a request without the default `_meta` and, over HTTP, with the legacy
+	// headers of the target's revision.
+	eraPlain
+)
+
+// call describes one request for world.build. Params is the params object without `_meta`
+// (nil: no params member unless `_meta` is added); Meta holds `_meta` keys set over the
+// default `_meta` of a modern request (on a plain request they become its whole `_meta`);
+// Version is the protocolVersion of modern `_meta` (default the modern revision). ID nil gives
+// a fresh integer id; Notification sends no id. Headers, when non-nil, replaces the derived
+// HTTP headers (a legacy session's); EditHeaders changes the derived ones, and every name it
+// removes is omitted by the transport, as are the names in Omit. Intentional marks a request
+// made invalid on purpose (its schema violations are not the suite's bug, and the judge keeps
+// its reply out of the run-wide rules).
+type call struct {
+	Method       string
+	Params       map[string]any
+	Meta         map[string]any
+	Version      string
+	Era          callEra
+	ID           any
+	Notification bool
+	Headers      http.Header
+	EditHeaders  func(http.Header)
+	Omit         []string
+	Intentional  bool
+}
+
+// modern reports whether c is built as a 2026-07-28 request on w's target.
+func (c call) modern(w *world) bool {
+	switch c.Era {
+	case eraModern:
+		return true
+	case eraPlain:
+		return false
+	}
+	return w.s.t.modern
+}
+
+// build makes the harness request for c: the JSON-RPC bytes, the id (raw JSON), the method
+// and, over HTTP, the headers.
+func (w *world) build(c call) harness.Request {
+	modern := c.modern(w)
+	var idv any
+	var idRaw json.RawMessage
+	if !c.Notification {
+		idv = c.ID
+		if idv == nil {
+			n := w.s.env.ids.Next()
+			idv, idRaw = n, json.RawMessage(strconv.FormatInt(n, 10))
+		} else if raw, ok := idv.(json.RawMessage); ok {
+			idRaw = raw
+		} else {
+			idRaw, _ = json.Marshal(idv)
+		}
+	}
+	var p map[string]any
+	if c.Params != nil {
+		p = make(map[string]any, len(c.Params)+1)
+		for k, v := range c.Params {
+			p[k] = v
+		}
+	}
+	var meta map[string]any
+	if modern {
+		v := c.Version
+		if v == "" {
+			v = revisions.Modern().ID
+		}
+		meta = harness.ModernMeta(v)
+	}
+	if len(c.Meta) > 0 && meta == nil {
+		meta = map[string]any{}
+	}
+	for k, v := range c.Meta {
+		meta[k] = v
+	}
+	if meta != nil {
+		if p == nil {
+			p = map[string]any{}
+		}
+		p["_meta"] = meta
+	}
+	req := harness.Request{Raw: harness.BuildRequest(idv, c.Method, p), ID: idRaw, Method: c.Method,
+		Notification: c.Notification, Intentional: c.Intentional, Omit: append([]string(nil), c.Omit...)}
+	w.setHeaders(&req, modern, c)
+	return req
+}
+
+// buildRaw wraps bytes a feature wrote (a DocString, a deliberately malformed line) as a
+// request of the target's era: id is its id (nil for none) and, over HTTP, the headers are
+// derived from the bytes.
+func (w *world) buildRaw(raw []byte, id json.RawMessage, method string, intentional, notification bool) harness.Request {
+	req := harness.Request{Raw: raw, ID: id, Method: method, Intentional: intentional, Notification: notification}
+	w.setHeaders(&req, w.s.t.modern, call{})
+	return req
+}
+
+// setHeaders sets the HTTP headers of req (nothing on stdio): c.Headers when given, else the
+// ones a conforming client derives from the body (modern) or the legacy headers of the
+// target's revision, then c.EditHeaders; a name the edit removes is omitted.
+func (w *world) setHeaders(req *harness.Request, modern bool, c call) {
+	if w.s.env.cfg.Transport != harness.TransportHTTP {
+		return
+	}
+	switch {
+	case c.Headers != nil:
+		req.Header = c.Headers.Clone()
+	case modern:
+		req.Header = harness.ModernHeaders(req.Raw)
+		if req.Header.Get(harness.HeaderProtocolVersion) == "" {
+			req.Header.Set(harness.HeaderProtocolVersion, revisions.Modern().ID)
+		}
+	default:
+		req.Header = harness.LegacyHeaders(w.s.t.revision)
+	}
+	if c.EditHeaders != nil {
+		before := req.Header.Clone()
+		c.EditHeaders(req.Header)
+		for k := range before {
+			if req.Header.Values(k) == nil {
+				req.Omit = append(req.Omit, k)
+			}
+		}
+	}
+}
+
+// initializeCall is the legacy `initialize` request asking for protocol version v, with empty
+// client capabilities (2025-11-25 basic/lifecycle#Initialization).
+func (w *world) initializeCall(v string) harness.Request {
+	id := w.s.env.ids.Next()
+	req := harness.Request{Raw: harness.InitializeRequest(id, v), ID: json.RawMessage(strconv.FormatInt(id, 10)), Method: "initialize"}
+	if w.s.env.cfg.Transport == harness.TransportHTTP {
+		req.Header = harness.LegacyHeaders("")
+	}
+	return req
+}
