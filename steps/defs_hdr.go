@@ -165,9 +165,6 @@ type hdrParam struct {
 // hdrOmit as a header value in hdrCall means: send no such header.
 const hdrOmit = "\x00omit"
 
-// pageCap bounds how many pages of a list the hdr steps follow.
-const pageCap = 20
-
 // hdrStep binds fn to the scenario's world and its hdr state.
 func hdrStep(fn func(context.Context, *world, *hdrState) error) func(context.Context) error {
 	return func(ctx context.Context) error {
@@ -265,47 +262,23 @@ func headerText(v any) string {
 	return string(b)
 }
 
-// hdrList sends method (a list request) page by page, following nextCursor up to pageCap
-// pages, and returns the entries under key with the frames of the page that carried each.
-// problem says why the list could not be read ("" when it was).
+// hdrList traverses method (a list request) with the one pager (listAll) and returns the
+// entries under key, numbers kept as json.Number, with the frames of the page that carried
+// each. problem says why the list could not be read ("" when it was).
 func (w *world) hdrList(ctx context.Context, method, key string) (items []map[string]any, frames [][]int, problem string, err error) {
-	cursor := ""
-	for page := 0; page < pageCap; page++ {
-		var params map[string]any
-		if cursor != "" {
-			params = map[string]any{"cursor": cursor}
+	lt, err := w.listAll(ctx, method, key)
+	if p, ok := listProblem(err); ok {
+		return nil, nil, p, nil
+	}
+	if err != nil {
+		return nil, nil, "", err
+	}
+	for i, raw := range lt.Raw {
+		var item map[string]any
+		if decodeNumbers(raw, &item) == nil && item != nil {
+			items = append(items, item)
+			frames = append(frames, lt.ItemFrames[i])
 		}
-		if err := w.hdrSend(ctx, method, params, nil, false); err != nil {
-			return nil, nil, "", err
-		}
-		ex := w.last
-		if ex.Response == nil {
-			return nil, nil, method + " got no response", nil
-		}
-		msg, _ := harness.ParseMessage(ex.Response.Raw)
-		if msg.Kind != harness.KindResult {
-			return nil, nil, method + " was answered with " + describe(msg), nil
-		}
-		var res map[string]json.RawMessage
-		var entries []json.RawMessage
-		if json.Unmarshal(msg.Result, &res) != nil || json.Unmarshal(res[key], &entries) != nil {
-			return nil, nil, fmt.Sprintf("the %s result has no %s array", method, key), nil
-		}
-		var next string
-		if raw, ok := res["nextCursor"]; ok && json.Unmarshal(raw, &next) != nil {
-			return nil, nil, fmt.Sprintf("the %s result has a nextCursor that is not a string", method), nil
-		}
-		for _, raw := range entries {
-			var item map[string]any
-			if decodeNumbers(raw, &item) == nil && item != nil {
-				items = append(items, item)
-				frames = append(frames, exchangeSeqs(ex))
-			}
-		}
-		if next == "" {
-			return items, frames, "", nil
-		}
-		cursor = next
 	}
 	return items, frames, "", nil
 }

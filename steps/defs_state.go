@@ -244,39 +244,33 @@ func (w *world) offeredMeansDeclared(name string) error {
 // has arguments, else the first variable of the first resource template, else a made-up
 // prompt (a server that offers completions then still answers, if only with -32602).
 func (w *world) completionTarget(ctx context.Context) (map[string]any, string, error) {
-	if err := w.send(ctx, w.stateRequest("prompts/list", nil, nil)); err != nil {
+	lt, err := w.listAll(ctx, "prompts/list", "prompts")
+	if _, failed := listProblem(err); err != nil && !failed {
 		return nil, "", err
 	}
-	if msg := responseOf(w.last); msg != nil && msg.Kind == harness.KindResult {
-		var r struct {
-			Prompts []struct {
-				Name      string `json:"name"`
-				Arguments []struct {
-					Name string `json:"name"`
-				} `json:"arguments"`
-			} `json:"prompts"`
+	for _, raw := range lt.Raw {
+		var p struct {
+			Name      string `json:"name"`
+			Arguments []struct {
+				Name string `json:"name"`
+			} `json:"arguments"`
 		}
-		_ = json.Unmarshal(msg.Result, &r)
-		for _, p := range r.Prompts {
-			if len(p.Arguments) > 0 && p.Arguments[0].Name != "" {
-				return map[string]any{"type": "ref/prompt", "name": p.Name}, p.Arguments[0].Name, nil
-			}
+		_ = json.Unmarshal(raw, &p)
+		if len(p.Arguments) > 0 && p.Arguments[0].Name != "" {
+			return map[string]any{"type": "ref/prompt", "name": p.Name}, p.Arguments[0].Name, nil
 		}
 	}
-	if err := w.send(ctx, w.stateRequest("resources/templates/list", nil, nil)); err != nil {
+	lt, err = w.listAll(ctx, "resources/templates/list", "resourceTemplates")
+	if _, failed := listProblem(err); err != nil && !failed {
 		return nil, "", err
 	}
-	if msg := responseOf(w.last); msg != nil && msg.Kind == harness.KindResult {
-		var r struct {
-			Templates []struct {
-				URITemplate string `json:"uriTemplate"`
-			} `json:"resourceTemplates"`
+	for _, raw := range lt.Raw {
+		var t struct {
+			URITemplate string `json:"uriTemplate"`
 		}
-		_ = json.Unmarshal(msg.Result, &r)
-		for _, t := range r.Templates {
-			if m := templateVar.FindStringSubmatch(t.URITemplate); m != nil {
-				return map[string]any{"type": "ref/resource", "uri": t.URITemplate}, m[1], nil
-			}
+		_ = json.Unmarshal(raw, &t)
+		if m := templateVar.FindStringSubmatch(t.URITemplate); m != nil {
+			return map[string]any{"type": "ref/resource", "uri": t.URITemplate}, m[1], nil
 		}
 	}
 	return map[string]any{"type": "ref/prompt", "name": "mcpconform_prompt"}, "arg", nil
@@ -398,39 +392,27 @@ func (w *world) findFixture(ctx context.Context) (*fixtureTool, string, error) {
 		Name        string          `json:"name"`
 		InputSchema json.RawMessage `json:"inputSchema"`
 	}
+	lt, err := w.listAll(ctx, "tools/list", "tools")
+	if p, ok := listProblem(err); ok {
+		return nil, "the server did not list its tools (" + p + "), so no fixture tool (" + fixtureNames() + ") could be found", nil
+	}
+	if err != nil {
+		return nil, "", err
+	}
 	listed := map[string]tool{}
-	var cursor string
-	for page := 0; page < 20; page++ {
-		var params map[string]any
-		if cursor != "" {
-			params = map[string]any{"cursor": cursor}
-		}
-		if err := w.send(ctx, w.stateRequest("tools/list", params, nil)); err != nil {
-			return nil, "", err
-		}
-		msg := responseOf(w.last)
-		if msg == nil || msg.Kind != harness.KindResult {
-			return nil, "the server did not list its tools (tools/list got " + describeExchange(w.last) + "), so no fixture tool (" + fixtureNames() + ") could be found", nil
-		}
-		var r struct {
-			Tools      []tool `json:"tools"`
-			NextCursor string `json:"nextCursor"`
-		}
-		_ = json.Unmarshal(msg.Result, &r)
-		for _, t := range r.Tools {
-			listed[t.Name] = t
-		}
-		if cursor = r.NextCursor; cursor == "" {
-			break
-		}
+	for _, raw := range lt.Raw {
+		var t tool
+		_ = json.Unmarshal(raw, &t)
+		listed[t.Name] = t
 	}
 	for _, f := range capabilityFixtures {
-		t, ok := listed[f.name]
+		name := w.s.env.fixtureName(f.name)
+		t, ok := listed[name]
 		if !ok {
 			continue
 		}
 		if args, ok := fixtureArgs(t.InputSchema); ok {
-			return &fixtureTool{name: f.name, needs: f.needs, args: args}, "", nil
+			return &fixtureTool{name: name, needs: f.needs, args: args}, "", nil
 		}
 		return nil, "the fixture tool " + f.name + " has required arguments the suite cannot fill (only strings, numbers and booleans)", nil
 	}

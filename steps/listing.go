@@ -3,6 +3,7 @@ package steps
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 
@@ -26,6 +27,8 @@ type listTraversal struct {
 	Scopes []string
 	// Frames are the seqs of every frame of the traversal.
 	Frames []int
+	// ItemFrames holds, for each entry of Items, the seqs of the page exchange that carried it.
+	ItemFrames [][]int
 }
 
 // listRefused is the error of a list traversal whose request got a JSON-RPC error or no
@@ -95,6 +98,7 @@ func (w *world) listAll(ctx context.Context, method, member string) (*listTraver
 			}
 			lt.Items = append(lt.Items, obj)
 			lt.Raw = append(lt.Raw, raw)
+			lt.ItemFrames = append(lt.ItemFrames, w.lastSeqs())
 		}
 		next := members["nextCursor"]
 		if next == nil {
@@ -109,4 +113,24 @@ func (w *world) listAll(ctx context.Context, method, member string) (*listTraver
 		}
 		seen[cursor] = true
 	}
+}
+
+// listProblem reports whether err is a listing that failed on the server's side (a
+// *listRefused, or a *Mismatch over the shape of a page) rather than the suite's or the
+// transport's, and says in one line what went wrong. A rule that needed the listing as a
+// precondition turns it into untestable; the rules that judge the listing itself (PAGE-001 and
+// the list method's own rule) report it.
+func listProblem(err error) (string, bool) {
+	var refused *listRefused
+	var m *Mismatch
+	switch {
+	case errors.As(err, &refused):
+		if refused.Actual == "no response" {
+			return refused.Method + " got no response", true
+		}
+		return refused.Method + " was answered with " + refused.Actual, true
+	case errors.As(err, &m):
+		return "the listing is not a valid sequence of pages (" + m.Error() + "; PAGE-001 judges that)", true
+	}
+	return "", false
 }
