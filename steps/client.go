@@ -160,3 +160,35 @@ func (w *world) initializeCall(v string) harness.Request {
 	}
 	return req
 }
+
+// toolsCall is the one tools/call builder (server/tools#Calling Tools): name is sent as given
+// (the name a server listed; nil omits the member, for the invalid-params probes); args nil
+// sends `{}`, any other value, object or not, is sent as given; meta is extra `_meta` (see
+// call.Meta). Callers that pick a tool go through fixtureToolCall or listedToolCall, which
+// apply --fixture-map and --call-tools.
+func (w *world) toolsCall(name any, args any, meta map[string]any) call {
+	p := map[string]any{}
+	if name != nil {
+		p["name"] = name
+	}
+	if args == nil {
+		args = map[string]any{}
+	}
+	p["arguments"] = args
+	return call{Method: "tools/call", Params: p, Meta: meta}
+}
+
+// fixtureToolCall calls the fixture tool fixture (FixtureTools) by the server's name for it
+// (--fixture-map); fixture tools are always callable under --call-tools.
+func (w *world) fixtureToolCall(fixture string, args any, meta map[string]any) call {
+	return w.toolsCall(w.s.env.fixtureName(fixture), args, meta)
+}
+
+// listedToolCall calls tool, an entry of the server's tools/list, when the --call-tools policy
+// allows it; otherwise ok is false and why is the reason an untestable verdict gives.
+func (w *world) listedToolCall(tool map[string]any, args any, meta map[string]any) (c call, ok bool, why string) {
+	if ok, why := w.s.env.mayCall(tool); !ok {
+		return call{}, false, why
+	}
+	return w.toolsCall(tool["name"], args, meta), true, ""
+}

@@ -88,8 +88,8 @@ func gatherContent(ctx context.Context, w *world) error {
 				if t["name"] != name {
 					continue
 				}
-				if ok, _ := w.s.env.mayCall(t); ok {
-					if err := w.sendParams(ctx, "tools/call", map[string]any{"name": name, "arguments": map[string]any{}}, nil, false); err != nil {
+				if c, ok, _ := w.listedToolCall(t, nil, nil); ok {
+					if err := w.send(ctx, w.build(c)); err != nil {
 						return err
 					}
 				}

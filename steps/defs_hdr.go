@@ -357,7 +357,7 @@ func (w *world) hdrFindTargets(ctx context.Context, st *hdrState) error {
 			continue
 		}
 		if k.method == "tools/call" {
-			best.params["arguments"] = map[string]any{}
+			best.params = w.toolsCall(best.name, nil, nil).Params
 		}
 		st.targets = append(st.targets, best)
 	}
@@ -645,8 +645,9 @@ func (w *world) hdrCall(ctx context.Context, st *hdrState, args map[string]any, 
 			setOrOmit(header, value)(h)
 		}
 	}
-	params := map[string]any{"name": st.tool.name, "arguments": nested}
-	if err := w.hdrSend(ctx, "tools/call", params, edit, header != ""); err != nil {
+	c := w.toolsCall(st.tool.name, nested, nil)
+	c.Era, c.EditHeaders, c.Intentional = eraModern, edit, header != ""
+	if err := w.send(ctx, w.build(c)); err != nil {
 		return err
 	}
 	st.probes = append(st.probes, hdrProbe{what: fmt.Sprintf("tools/call %q with %s", st.tool.name, what), ex: w.last})

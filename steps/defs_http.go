@@ -230,7 +230,9 @@ func (w *world) callTool(ctx context.Context, tool string, progress, logs bool) 
 	if logs && w.s.t.modern {
 		meta[logLevelMeta] = "debug"
 	}
-	req := w.build(call{Method: "tools/call", ID: id, Params: map[string]any{"name": tool, "arguments": map[string]any{}}, Meta: meta})
+	c := w.fixtureToolCall(tool, nil, meta)
+	c.ID = id
+	req := w.build(c)
 	return w.sendStream(ctx, req, w.http)
 }
 
@@ -268,11 +270,11 @@ func (w *world) sendAtOnce(ctx context.Context, n int, tool string) error {
 	for i := range reqs {
 		id := w.s.env.ids.Next()
 		method := methods[i%len(methods)]
-		c := call{Method: method, ID: id, Era: eraModern}
+		c := call{Method: method}
 		if method == "tools/call" {
-			c.Params = map[string]any{"name": tool, "arguments": map[string]any{}}
-			c.Meta = map[string]any{progressMeta: fmt.Sprintf("mcpconform-progress-%d", id)}
+			c = w.fixtureToolCall(tool, nil, map[string]any{progressMeta: fmt.Sprintf("mcpconform-progress-%d", id)})
 		}
+		c.ID, c.Era = id, eraModern
 		reqs[i] = w.build(c)
 	}
 	cctx, cancel := context.WithTimeout(ctx, w.timeout())

@@ -230,7 +230,7 @@ func (w *world) callLoggingTool(ctx context.Context, level string, required, dur
 		meta[logLevelMeta] = level
 	}
 	call := func(ctx context.Context) error {
-		return w.sendParams(ctx, "tools/call", map[string]any{"name": name, "arguments": map[string]any{}}, meta, false)
+		return w.send(ctx, w.build(w.toolsCall(name, nil, meta)))
 	}
 	if duringListen && w.s.env.cfg.Transport == harness.TransportHTTP {
 		return w.holdListen(ctx, call, w.listenHold())

@@ -148,7 +148,7 @@ func exerciseFeatures(ctx context.Context, w *world) error {
 			if json.Unmarshal(raw, &t) == nil && t.Name == simple {
 				n := w.s.env.ids.Next()
 				token := map[string]any{"progressToken": "mcpconform-progress-" + strconv.FormatInt(n, 10)}
-				if err := w.sendParams(ctx, "tools/call", map[string]any{"name": simple, "arguments": map[string]any{}}, token, false); err != nil {
+				if err := w.send(ctx, w.build(w.toolsCall(simple, nil, token))); err != nil {
 					return err
 				}
 			}
@@ -201,30 +201,25 @@ func exerciseFeatures(ctx context.Context, w *world) error {
 // URI, an invalid pagination cursor, a tools/call without name; on a modern target also a
 // request without `_meta` and one with an unsupported protocol version.
 func provokeErrors(ctx context.Context, w *world) error {
-	type probe struct {
-		method      string
-		params      map[string]any
-		intentional bool
-	}
-	probes := []probe{{method: "mcpconform/nonexistent", params: map[string]any{}}}
+	probes := []call{{Method: "mcpconform/nonexistent", Params: map[string]any{}}}
 	if w.declares("tools") {
-		probes = append(probes,
-			probe{method: "tools/call", params: map[string]any{"name": unknownToolName, "arguments": map[string]any{}}},
-			probe{method: "tools/call", params: map[string]any{"arguments": map[string]any{}}, intentional: true},
-			probe{method: "tools/list", params: map[string]any{"cursor": invalidCursor}})
+		noName := w.toolsCall(nil, nil, nil)
+		noName.Intentional = true
+		probes = append(probes, w.toolsCall(unknownToolName, nil, nil), noName,
+			call{Method: "tools/list", Params: map[string]any{"cursor": invalidCursor}})
 	}
 	if w.declares("resources") {
 		probes = append(probes,
-			probe{method: "resources/read", params: map[string]any{"uri": unknownURI}},
-			probe{method: "resources/list", params: map[string]any{"cursor": invalidCursor}})
+			call{Method: "resources/read", Params: map[string]any{"uri": unknownURI}},
+			call{Method: "resources/list", Params: map[string]any{"cursor": invalidCursor}})
 	}
 	if w.declares("prompts") {
 		probes = append(probes,
-			probe{method: "prompts/get", params: map[string]any{"name": unknownPromptName}},
-			probe{method: "prompts/list", params: map[string]any{"cursor": invalidCursor}})
+			call{Method: "prompts/get", Params: map[string]any{"name": unknownPromptName}},
+			call{Method: "prompts/list", Params: map[string]any{"cursor": invalidCursor}})
 	}
-	for _, p := range probes {
-		if err := w.sendParams(ctx, p.method, p.params, nil, p.intentional); err != nil {
+	for _, c := range probes {
+		if err := w.send(ctx, w.build(c)); err != nil {
 			return err
 		}
 	}
@@ -281,7 +276,7 @@ func echoNonASCII(ctx context.Context, w *world) error {
 	if arg == "" {
 		return nil
 	}
-	if err := w.sendParams(ctx, "tools/call", map[string]any{"name": echo, "arguments": map[string]any{arg: nonASCIIText}}, nil, false); err != nil {
+	if err := w.send(ctx, w.build(w.toolsCall(echo, map[string]any{arg: nonASCIIText}, nil))); err != nil {
 		return err
 	}
 	res := w.lastResult()

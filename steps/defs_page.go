@@ -376,7 +376,7 @@ func (w *world) callInputRequired(ctx context.Context) error {
 		return w.setSkip(reports.Untestable, fmt.Sprintf("the fixture tool %q has required arguments the suite cannot fill (only strings, numbers and booleans)", name))
 	}
 	caps := map[string]any{harness.MetaClientCapabilities: map[string]any{"elicitation": map[string]any{}}}
-	if err := w.sendParams(ctx, "tools/call", map[string]any{"name": name, "arguments": args}, caps, false); err != nil {
+	if err := w.send(ctx, w.build(w.toolsCall(name, args, caps))); err != nil {
 		return err
 	}
 	if res := w.lastResult(); res == nil || stringOf(res["resultType"]) != "input_required" {

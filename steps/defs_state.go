@@ -473,8 +473,7 @@ func (w *world) callFixture(ctx context.Context, st *stateWorld, kinds ...string
 				}
 			}
 		}
-		req := w.stateRequest("tools/call", map[string]any{"name": ft.name, "arguments": ft.args},
-			map[string]any{harness.MetaClientCapabilities: declared})
+		req := w.build(w.toolsCall(ft.name, ft.args, map[string]any{harness.MetaClientCapabilities: declared}))
 		if err := w.send(ctx, req); err != nil {
 			return err
 		}

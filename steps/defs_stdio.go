@@ -457,7 +457,9 @@ func triggerToolListChange(ctx context.Context, w *world) error {
 	if err != nil {
 		return err
 	}
-	req := w.build(call{Method: "tools/call", Era: eraModern, Params: map[string]any{"name": triggerToolChange, "arguments": map[string]any{}}})
+	c := w.fixtureToolCall(triggerToolChange, nil, nil)
+	c.Era = eraModern
+	req := w.build(c)
 	cctx, cancel := context.WithTimeout(ctx, w.timeout())
 	defer cancel()
 	ex, _ := w.conn.Send(cctx, req)

@@ -195,13 +195,15 @@ func registerToolSteps(sc *godog.ScenarioContext) {
 		return nil
 	})
 	step(sc, `^the client calls the unknown tool$`, wc(func(ctx context.Context, w *world) error {
-		return w.sendParams(ctx, "tools/call", map[string]any{"name": unknownToolName, "arguments": map[string]any{}}, nil, false)
+		return w.send(ctx, w.build(w.toolsCall(unknownToolName, nil, nil)))
 	}))
 	step(sc, `^the client sends a tools/call whose (arguments are a string|name is missing)$`, func(ctx context.Context, how string) error {
 		w := worldOf(ctx)
 		st := w.tool
 		if how == "name is missing" {
-			return w.sendParams(ctx, "tools/call", map[string]any{"arguments": map[string]any{}}, nil, true)
+			c := w.toolsCall(nil, nil, nil)
+			c.Intentional = true
+			return w.send(ctx, w.build(c))
 		}
 		// A server that ignored the malformed arguments would run the tool: name one it may call.
 		l := w.toolListing(ctx)
@@ -213,7 +215,9 @@ func registerToolSteps(sc *godog.ScenarioContext) {
 			return w.setSkip(reports.Untestable, why)
 		}
 		st.calls = append(st.calls, toolCall{tool: tool})
-		return w.sendParams(ctx, "tools/call", map[string]any{"name": tool["name"], "arguments": "x"}, nil, true)
+		c := w.toolsCall(tool["name"], "x", nil)
+		c.Intentional = true
+		return w.send(ctx, w.build(c))
 	})
 	step(sc, `^the response is the JSON-RPC error -32602 for a malformed tools/call$`, wc(func(ctx context.Context, w *world) error {
 		msg, err := w.responseMessage()
@@ -468,7 +472,7 @@ func joinWhy(why []string) string {
 // callListedTool calls tool with args (problem: what is wrong with them on purpose, "" when
 // they are meant to be valid) and records the call.
 func (w *world) callListedTool(ctx context.Context, st *toolWorld, tool, args map[string]any, problem string) (*harness.Exchange, error) {
-	if err := w.sendParams(ctx, "tools/call", map[string]any{"name": tool["name"], "arguments": args}, nil, false); err != nil {
+	if err := w.send(ctx, w.build(w.toolsCall(tool["name"], args, nil))); err != nil {
 		return nil, err
 	}
 	st.calls = append(st.calls, toolCall{tool: tool, args: args, problem: problem, ex: w.last})
