@@ -134,3 +134,25 @@ func listProblem(err error) (string, bool) {
 	}
 	return "", false
 }
+
+// preconditionFailed is the typed error of a precondition the server did not meet (a listing,
+// a fixture call): a step returns it, and the runner makes the rule untestable with the reason
+// "<What> (<Rule> judges that)", so one server defect fails only the rule that names it (DESIGN
+// "Verdict principles").
+type preconditionFailed struct {
+	// What says what could not be had, in one line ("tools/list page 2 is not an object").
+	What string
+	// Rule is the id of the rule that judges the precondition (PAGE-001, TOOL-001, ...).
+	Rule string
+}
+
+func (p *preconditionFailed) Error() string { return p.What + " (" + p.Rule + " judges that)" }
+
+// listPrecondition turns a failed listing of method (see listProblem) into a
+// *preconditionFailed naming rule; other errors, and nil, are returned unchanged.
+func listPrecondition(err error, rule string) error {
+	if what, ok := listProblem(err); ok {
+		return &preconditionFailed{What: what, Rule: rule}
+	}
+	return err
+}

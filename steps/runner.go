@@ -660,6 +660,10 @@ func (s *suiteRun) verdict(w *world, err error) (v reports.Verdict, reason, expe
 	if err == nil {
 		return reports.Pass, "", "", ""
 	}
+	var pre *preconditionFailed
+	if errors.As(err, &pre) {
+		return reports.Untestable, pre.Error(), "", ""
+	}
 	var m *Mismatch
 	if errors.As(err, &m) {
 		v = m.Grade

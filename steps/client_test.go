@@ -1,0 +1,101 @@
+package steps
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcp-conform/mcp-conform/harness"
+	"github.com/mcp-conform/mcp-conform/reports"
+	"github.com/mcp-conform/mcp-conform/revisions"
+)
+
+// clientWorld is a world on a target of revision rev over transport, for the builder tests.
+func clientWorld(transport, rev string) *world {
+	e := &env{cfg: Config{Transport: transport, FixtureMap: map[string]string{"test_echo": "echo"}}}
+	return newWorld(&suiteRun{env: e, t: &target{revision: rev, modern: revisions.IsModern(rev)}}, false)
+}
+
+func decodeRequest(t *testing.T, req harness.Request) map[string]any {
+	t.Helper()
+	var m map[string]any
+	require.NoError(t, json.Unmarshal(req.Raw, &m))
+	return m
+}
+
+func TestBuildModernRequestCarriesDefaultMetaAndDerivedHeaders(t *testing.T) {
+	w := clientWorld(harness.TransportHTTP, revisions.Modern().ID)
+	req := w.build(call{Method: "tools/list", Meta: map[string]any{"io.modelcontextprotocol/logLevel": "debug"}})
+	m := decodeRequest(t, req)
+	require.Equal(t, "tools/list", m["method"])
+	meta := m["params"].(map[string]any)["_meta"].(map[string]any)
+	require.Equal(t, revisions.Modern().ID, meta[harness.MetaProtocolVersion])
+	require.Contains(t, meta, harness.MetaClientCapabilities)
+	require.Equal(t, "debug", meta["io.modelcontextprotocol/logLevel"])
+	require.Equal(t, string(req.ID), jsonText(m["id"]))
+	require.Equal(t, revisions.Modern().ID, req.Header.Get(harness.HeaderProtocolVersion))
+	require.Equal(t, "tools/list", req.Header.Get("Mcp-Method"))
+	require.False(t, req.Intentional)
+}
+
+func TestBuildLegacyRequestHasNoDefaultMeta(t *testing.T) {
+	w := clientWorld(harness.TransportHTTP, revisions.LatestLegacy().ID)
+	m := decodeRequest(t, w.build(call{Method: "ping"}))
+	require.NotContains(t, m, "params")
+	req := w.build(call{Method: "tools/list", Meta: map[string]any{"progressToken": "p"}})
+	require.Equal(t, map[string]any{"_meta": map[string]any{"progressToken": "p"}}, decodeRequest(t, req)["params"])
+	require.Equal(t, revisions.LatestLegacy().ID, req.Header.Get(harness.HeaderProtocolVersion))
+	require.Empty(t, req.Header.Get("Mcp-Method"))
+}
+
+func TestBuildEditedHeadersAreOmittedAndIDsKept(t *testing.T) {
+	w := clientWorld(harness.TransportHTTP, revisions.Modern().ID)
+	req := w.build(call{Method: "server/discover", ID: "abc", Intentional: true,
+		EditHeaders: func(h http.Header) { h.Del("Mcp-Method") }})
+	require.Equal(t, `"abc"`, string(req.ID))
+	require.Contains(t, req.Omit, "Mcp-Method")
+	require.True(t, req.Intentional)
+
+	note := w.build(call{Method: "notifications/cancelled", Era: eraPlain, Notification: true, Params: map[string]any{"requestId": 1}})
+	require.Nil(t, note.ID)
+	require.NotContains(t, decodeRequest(t, note), "id")
+	require.NotContains(t, decodeRequest(t, note)["params"], "_meta")
+}
+
+func TestBuildOnStdioSetsNoHeaders(t *testing.T) {
+	w := clientWorld(harness.TransportStdio, revisions.Modern().ID)
+	require.Nil(t, w.build(call{Method: "tools/list"}).Header)
+}
+
+func TestToolCallsApplyTheFixtureMapAndTheCallPolicy(t *testing.T) {
+	w := clientWorld(harness.TransportStdio, revisions.Modern().ID)
+	require.Equal(t, map[string]any{"name": "echo", "arguments": map[string]any{}}, w.fixtureToolCall("test_echo", nil, nil).Params)
+	require.Equal(t, map[string]any{"arguments": "x"}, w.toolsCall(nil, "x", nil).Params)
+	_, ok, why := w.listedToolCall(map[string]any{"name": "delete_everything"}, nil, nil)
+	require.False(t, ok)
+	require.Contains(t, why, "--call-tools")
+	c, ok, _ := w.listedToolCall(map[string]any{"name": "echo"}, map[string]any{"message": "hi"}, nil)
+	require.True(t, ok)
+	require.Equal(t, "echo", c.Params["name"])
+}
+
+func TestPreconditionFailedIsUntestableNamingTheRule(t *testing.T) {
+	s := &suiteRun{}
+	w := &world{rule: Rule{ID: "CAP-008", Level: "MUST"}}
+	err := listPrecondition(&listRefused{Method: "tools/list", Page: 1, Actual: "error -32603 (boom)"}, "TOOL-001")
+	v, reason, _, _ := s.verdict(w, err)
+	require.Equal(t, reports.Untestable, v)
+	require.Equal(t, "tools/list was answered with error -32603 (boom) (TOOL-001 judges that)", reason)
+
+	// A mismatch of the page shape is the pager's; a transport error stays an error.
+	err = listPrecondition(&Mismatch{Expected: "nextCursor to be a string", Actual: "nextCursor null"}, "PAGE-001")
+	v, _, _, _ = s.verdict(w, err)
+	require.Equal(t, reports.Untestable, v)
+	boom := errors.New("connection reset")
+	require.Same(t, boom, listPrecondition(boom, "PAGE-001"))
+	v, _, _, _ = s.verdict(w, boom)
+	require.Equal(t, reports.Error, v)
+}
