@@ -19,12 +19,12 @@ func registerProbesSteps(sc *godog.ScenarioContext) {
 	step(sc, `^the client sends a harmless request without the "([^"]+)" header$`, func(ctx context.Context, name string) error {
 		return worldOf(ctx).probeHeader(ctx, name, nil)
 	})
-	step(sc, `^the client sends a harmless request as one stdio line ending in CR LF$`, wc(sendsHarmlessRequestOne))
-	step(sc, `^the client sends a harmless request padded to 4 MiB$`, wc(sendsHarmlessRequestPadded))
+	step(sc, `^the client sends a harmless request as one stdio line ending in CR LF$`, wc(sendHarmlessCRLF))
+	step(sc, `^the client sends a harmless request padded to 4 MiB$`, wc(sendHarmlessPadded))
 	step(sc, `^the server's reply is recorded$`, wc(replyRecorded))
 }
 
-func sendsHarmlessRequestOne(ctx context.Context, w *world) error {
+func sendHarmlessCRLF(ctx context.Context, w *world) error {
 	req, err := w.harmlessRaw()
 	if err != nil {
 		return err
@@ -33,7 +33,7 @@ func sendsHarmlessRequestOne(ctx context.Context, w *world) error {
 	return w.send(ctx, req)
 }
 
-func sendsHarmlessRequestPadded(ctx context.Context, w *world) error {
+func sendHarmlessPadded(ctx context.Context, w *world) error {
 	req, err := w.harmlessRaw()
 	if err != nil {
 		return err
