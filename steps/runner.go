@@ -282,161 +282,6 @@ func (e *env) stderrTail() string {
 	return best
 }
 
-// detect runs era detection (DESIGN.md "Era handling") and returns the targets to test.
-func (e *env) detect(ctx context.Context) ([]*target, []string, string) {
-	cfg := e.cfg
-	var targets []*target
-	var notes []string
-	wantModern := cfg.Revision == "auto" || revisions.IsModern(cfg.Revision)
-	wantLegacy := cfg.Revision == "auto" || !revisions.IsModern(cfg.Revision)
-	var probe *harness.Probe
-	if wantModern {
-		t, err := e.dial(ctx, revisions.Modern().ID)
-		if err != nil {
-			return nil, notes, "cannot start the server: " + err.Error()
-		}
-		pctx, cancel := context.WithTimeout(ctx, cfg.StartupTimeout)
-		began := time.Now()
-		probe, err = harness.ProbeModern(pctx, t, &e.ids)
-		cancel()
-		if probe != nil && probe.Exchange != nil && probe.Exchange.Response != nil {
-			e.startup = time.Since(began)
-		}
-		if ctx.Err() != nil {
-			return nil, notes, e.stopped() + " during the era probe" + e.stderrHint(t)
-		}
-		switch {
-		case err != nil:
-			return nil, notes, "era probe failed: " + err.Error() + e.stderrHint(t)
-		case probe.Modern:
-			notes = append(notes, "modern era detected: "+probe.Reason)
-			targets = append(targets, &target{revision: revisions.Modern().ID, modern: true, shared: t,
-				caps: capabilities(probe.Result), supported: probe.Supported, server: serverInfo(probe.Result, true)})
-		case cfg.Revision != "auto":
-			notes = append(notes, "revision forced to "+cfg.Revision+" although the era probe found no modern server: "+probe.Reason)
-			targets = append(targets, &target{revision: cfg.Revision, modern: true, shared: t, caps: map[string]json.RawMessage{}})
-		default:
-			notes = append(notes, "no modern era: "+probe.Reason)
-			e.release(t)
-		}
-	}
-	if wantLegacy {
-		ask := revisions.LatestLegacy().ID
-		if cfg.Revision != "auto" {
-			ask = cfg.Revision
-		}
-		t, err := e.dial(ctx, ask)
-		if err != nil {
-			return targets, notes, "cannot start the server: " + err.Error()
-		}
-		hctx, cancel := context.WithTimeout(ctx, cfg.StartupTimeout)
-		began := time.Now()
-		h, err := harness.Initialize(hctx, t, &e.ids, ask)
-		cancel()
-		if err == nil && e.startup == 0 {
-			e.startup = time.Since(began)
-		}
-		if ctx.Err() != nil {
-			return targets, notes, e.stopped() + " during the legacy handshake" + e.stderrHint(t)
-		}
-		switch {
-		case err == nil && revisions.IsLegacy(h.Version):
-			e.setRev(t.Conn(), h.Version)
-			notes = append(notes, "legacy era: initialize negotiated "+h.Version)
-			var ir struct {
-				Capabilities map[string]json.RawMessage `json:"capabilities"`
-			}
-			_ = json.Unmarshal(h.Result, &ir)
-			if ir.Capabilities == nil {
-				ir.Capabilities = map[string]json.RawMessage{}
-			}
-			tg := &target{revision: h.Version, shared: t, caps: ir.Capabilities, server: serverInfo(h.Result, false)}
-			if probe != nil {
-				tg.supported = probe.Supported
-			}
-			targets = append(targets, tg)
-		case err == nil:
-			notes = append(notes, fmt.Sprintf("initialize negotiated %q, which is not a legacy revision this build knows", h.Version))
-			e.release(t)
-		default:
-			notes = append(notes, "no legacy era: "+err.Error())
-			e.release(t)
-		}
-	}
-	if len(targets) == 0 {
-		hint := ""
-		e.mu.Lock()
-		conns := append([]harness.Transport{}, e.conns...)
-		e.mu.Unlock()
-		if len(conns) > 0 {
-			hint = e.stderrHint(conns[0])
-		}
-		return nil, notes, "the server answered neither server/discover (" + revisions.Modern().ID + ") nor initialize (legacy revisions): " + strings.Join(notes, "; ") + hint
-	}
-	return targets, notes, ""
-}
-
-func (e *env) stderrHint(t harness.Transport) string {
-	if s, ok := t.(*harness.Stdio); ok {
-		junk, first := 0, ""
-		for _, f := range s.Frames() {
-			if f.Dir == harness.DirServerToClient && f.Problem != "" && !strings.HasPrefix(f.Problem, harness.ProblemSplit) {
-				if junk == 0 {
-					first = short(f.Raw)
-				}
-				junk++
-			}
-		}
-		hint := ""
-		if junk > 0 {
-			hint = fmt.Sprintf("; the server wrote %d stdout lines that are not JSON-RPC messages (first: %q)", junk, first)
-		}
-		if d := e.rec.Dropped(); d > 0 {
-			hint += fmt.Sprintf(" and %d more lines that were not recorded", d)
-		}
-		if tail := strings.TrimSpace(s.StderrTail()); tail != "" {
-			if len(tail) > 400 {
-				tail = "..." + tail[len(tail)-400:]
-			}
-			hint += "; server stderr: " + tail
-		}
-		return hint
-	}
-	return ""
-}
-
-func capabilities(discover json.RawMessage) map[string]json.RawMessage {
-	var dr struct {
-		Capabilities map[string]json.RawMessage `json:"capabilities"`
-	}
-	_ = json.Unmarshal(discover, &dr)
-	if dr.Capabilities == nil {
-		return map[string]json.RawMessage{}
-	}
-	return dr.Capabilities
-}
-
-// serverInfo returns the server's self-reported identity: `_meta` serverInfo of the
-// DiscoverResult (2026-07-28) or InitializeResult.serverInfo (legacy).
-func serverInfo(result json.RawMessage, modern bool) *reports.Server {
-	var r struct {
-		Meta       map[string]json.RawMessage `json:"_meta"`
-		ServerInfo json.RawMessage            `json:"serverInfo"`
-	}
-	if json.Unmarshal(result, &r) != nil {
-		return nil
-	}
-	raw := r.ServerInfo
-	if modern {
-		raw = r.Meta[harness.MetaServerInfo]
-	}
-	var info reports.Server
-	if json.Unmarshal(raw, &info) != nil || info.Name == "" {
-		return nil
-	}
-	return &info
-}
-
 // errSkip ends a scenario early with the outcome recorded in its world.
 var errSkip = godog.ErrSkip
 
@@ -558,18 +403,26 @@ func (s *suiteRun) initScenario(sc *godog.ScenarioContext) {
 		w.stdioState.stopListens() // the listens the stdio steps left open
 		return ctx, nil
 	})
-	registerSteps(sc)
-	registerMsgSteps(sc)
-	registerHTTPSteps(sc)
-	registerHdrSteps(sc)
-	registerStdioSteps(sc)
-	registerStateSteps(sc)
-	registerProbeSteps(sc)
-	registerToolSteps(sc)
-	registerContSteps(sc)
-	registerResSteps(sc)
-	registerPageSteps(sc)
-	registerLogextSteps(sc)
+	registerVocabularySteps(sc)
+	registerArchitectureIndexSteps(sc)
+	registerBasicIndexSteps(sc)
+	registerBasicTransportsStdioSteps(sc)
+	registerBasicTransportsStreamableHTTPSteps(sc)
+	registerBasicVersioningSteps(sc)
+	registerDeprecatedSteps(sc)
+	registerExtensionsTasksSteps(sc)
+	registerLegacyBasicLifecycleSteps(sc)
+	registerProbesSteps(sc)
+	registerSchemaSteps(sc)
+	registerServerDiscoverSteps(sc)
+	registerServerIndexSteps(sc)
+	registerServerPromptsSteps(sc)
+	registerServerResourcesSteps(sc)
+	registerServerToolsSteps(sc)
+	registerServerUtilitiesCachingSteps(sc)
+	registerServerUtilitiesCompletionSteps(sc)
+	registerServerUtilitiesLoggingSteps(sc)
+	registerServerUtilitiesPaginationSteps(sc)
 }
 
 func selected(id string, prefixes []string) bool {
@@ -683,80 +536,6 @@ func levelVerdict(level string) reports.Verdict {
 		return reports.Warn
 	}
 	return reports.Info
-}
-
-// exportFrames converts recorded frames to the result model.
-func exportFrames(frames []*harness.Frame) []reports.Frame {
-	out := make([]reports.Frame, 0, len(frames))
-	for _, f := range frames {
-		rf := reports.Frame{
-			Seq: f.Seq, Dir: string(f.Dir), T: float64(f.T.Microseconds()) / 1000, Transport: f.Transport, Conn: f.Conn,
-			Size: f.Size, Truncated: f.Truncated, Method: f.Method, Problem: f.Problem,
-		}
-		rf.Raw = strings.ToValidUTF8(string(f.Raw), "\uFFFD")
-		if rf.Raw != string(f.Raw) {
-			rf.RawBase64 = base64Std(f.Raw)
-		}
-		if f.HTTP != nil {
-			rf.HTTP = &reports.HTTP{Method: f.HTTP.Method, Status: f.HTTP.Status, Headers: f.HTTP.Headers}
-		}
-		if f.SSE != nil {
-			rf.SSE = &reports.SSE{Event: f.SSE.Event, ID: f.SSE.ID}
-		}
-		out = append(out, rf)
-	}
-	return out
-}
-
-// redact replaces every value the user passed with --header (tokens, keys) wherever it shows
-// up in the run: a server that echoes it back must not get it written into the reports. Values
-// shorter than 4 bytes are left alone (they would match everywhere).
-func redact(run *reports.Run, header http.Header) {
-	var secrets []string
-	for _, vals := range header {
-		for _, v := range vals {
-			if len(v) >= 4 {
-				secrets = append(secrets, v)
-			}
-		}
-	}
-	if len(secrets) == 0 {
-		return
-	}
-	clean := func(s string) string {
-		for _, v := range secrets {
-			s = strings.ReplaceAll(s, v, harness.Redacted)
-		}
-		return s
-	}
-	for i := range run.Frames {
-		f := &run.Frames[i]
-		f.Raw = clean(f.Raw)
-		if f.RawBase64 != "" {
-			if b := mustDecode(f.RawBase64); clean(string(b)) != string(b) {
-				f.RawBase64 = base64Std([]byte(clean(string(b))))
-			}
-		}
-		if f.HTTP != nil {
-			for k, vals := range f.HTTP.Headers {
-				for j := range vals {
-					vals[j] = clean(vals[j])
-				}
-				f.HTTP.Headers[k] = vals
-			}
-		}
-	}
-	for i := range run.Results {
-		r := &run.Results[i]
-		r.Reason, r.Expected, r.Actual = clean(r.Reason), clean(r.Expected), clean(r.Actual)
-		for j := range r.SchemaErrors {
-			r.SchemaErrors[j].Message = clean(r.SchemaErrors[j].Message)
-		}
-	}
-	for i := range run.Notes {
-		run.Notes[i] = clean(run.Notes[i])
-	}
-	run.StderrTail, run.Aborted = clean(run.StderrTail), clean(run.Aborted)
 }
 
 // stepRegexps caches the compiled step expressions: godog binds the steps again for every

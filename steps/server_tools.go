@@ -17,150 +17,17 @@ import (
 	"github.com/mcp-conform/mcp-conform/reports"
 )
 
-// toolNameRE is the character set server/tools#Tool Names recommends (TOOL-005).
-var toolNameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]*$`)
-
-// toolWorld is what the tool steps of one scenario pass from their When steps to their Then
-// steps: the tools/list traversals (each with the frames it exchanged, and the error that ended
-// it), and the tools/call exchanges.
-type toolWorld struct {
-	listings []toolListing
-	calls    []toolCall
-	// why says why no call was made (untestable), when calls is empty.
-	why string
-}
-
-type toolListing struct {
-	lt     *listTraversal
-	err    error
-	frames []int
-}
-
-// toolCall is one tools/call the scenario made: the listed tool, the arguments sent, the
-// problem the arguments have on purpose (TOOL-016, "" when valid) and the exchange.
-type toolCall struct {
-	tool    map[string]any
-	args    map[string]any
-	problem string
-	ex      *harness.Exchange
-}
-
-// registerToolSteps binds the steps of tools (TOOL).
-func registerToolSteps(sc *godog.ScenarioContext) {
+// registerServerToolsSteps binds the steps that only features/server-tools.feature uses.
+func registerServerToolsSteps(sc *godog.ScenarioContext) {
 	// Listing.
-	step(sc, `^the client lists every tool(?: (\d+) times)?$`, func(ctx context.Context, times string) error {
-		n := 1
-		if times != "" {
-			_, _ = fmt.Sscan(times, &n)
-		}
-		w := worldOf(ctx)
-		st := w.tool
-		for range n {
-			st.listings = append(st.listings, w.toolListing(ctx))
-		}
-		return nil
-	})
-	step(sc, `^the client lists every tool, calls a harmless fixture tool, lists again, and lists once more on a fresh connection$`, func(ctx context.Context) error {
-		w := worldOf(ctx)
-		st := w.tool
-		first := w.toolListing(ctx)
-		st.listings = append(st.listings, first)
-		if first.err == nil {
-			for _, t := range first.lt.Items {
-				if name, _ := t["name"].(string); name == w.s.env.fixtureName("test_simple_text") {
-					if _, err := w.callListedTool(ctx, st, t, map[string]any{}, ""); err != nil {
-						return err
-					}
-				}
-			}
-		}
-		st.listings = append(st.listings, w.toolListing(ctx))
-		if err := freshConnection(ctx, w); err != nil {
-			return err
-		}
-		// A client starts a connection with server/discover; the tool set must not depend on it.
-		if err := w.sendMethod(ctx, harmless(w), "", nil, nil); err != nil {
-			return err
-		}
-		st.listings = append(st.listings, w.toolListing(ctx))
-		return nil
-	})
-	step(sc, `^every listed tool is a valid Tool with an object inputSchema$`, func(ctx context.Context) error {
-		return worldOf(ctx).eachListedTool(ctx, true, "every listed tool to be a Tool whose inputSchema is an object of type \"object\"", func(t map[string]any, raw json.RawMessage) string {
-			if err := worldOf(ctx).validateAt(raw, "", "Tool", nil); err != nil {
-				var m *Mismatch
-				if errors.As(err, &m) {
-					return m.Actual
-				}
-				return err.Error()
-			}
-			schema, ok := t["inputSchema"].(map[string]any)
-			if !ok {
-				return "inputSchema " + jsonText(t["inputSchema"]) + " is not an object"
-			}
-			if schema["type"] != "object" {
-				return `inputSchema has type ` + jsonText(schema["type"]) + `, not "object"`
-			}
-			return ""
-		})
-	})
-	step(sc, `^every listed tool's inputSchema and outputSchema compile as JSON Schema$`, func(ctx context.Context) error {
-		return worldOf(ctx).eachListedTool(ctx, false, "every inputSchema and outputSchema to compile as JSON Schema of its dialect", func(t map[string]any, raw json.RawMessage) string {
-			var members map[string]json.RawMessage
-			_ = json.Unmarshal(raw, &members)
-			for _, key := range []string{"inputSchema", "outputSchema"} {
-				s, ok := members[key]
-				if !ok || (key == "outputSchema" && string(s) == "null") {
-					continue
-				}
-				if _, err := compileToolSchema(s); err != nil {
-					return key + " does not compile: " + err.Error()
-				}
-			}
-			return ""
-		})
-	})
-	step(sc, `^every listed tool name is 1 to 128 characters long$`, func(ctx context.Context) error {
-		return worldOf(ctx).eachListedTool(ctx, false, "every tool name to have 1 to 128 characters", func(t map[string]any, _ json.RawMessage) string {
-			name, _ := t["name"].(string)
-			if n := utf8.RuneCountInString(name); n < 1 || n > 128 {
-				return fmt.Sprintf("the name has %d characters", n)
-			}
-			return ""
-		})
-	})
-	step(sc, `^every listed tool name uses only ASCII letters, digits, underscore, hyphen and dot$`, func(ctx context.Context) error {
-		return worldOf(ctx).eachListedTool(ctx, false, "every tool name to use only A-Z a-z 0-9 _ - .", func(t map[string]any, _ json.RawMessage) string {
-			name, _ := t["name"].(string)
-			if !toolNameRE.MatchString(name) {
-				return "the name has characters outside A-Z a-z 0-9 _ - ."
-			}
-			return ""
-		})
-	})
-	step(sc, `^no two listed tools have the same name$`, func(ctx context.Context) error {
-		seen := map[string]bool{}
-		return worldOf(ctx).eachListedTool(ctx, false, "every tool name to be unique", func(t map[string]any, _ json.RawMessage) string {
-			name, _ := t["name"].(string)
-			if seen[name] {
-				return "the name is listed more than once"
-			}
-			seen[name] = true
-			return ""
-		})
-	})
-	step(sc, `^every listed tool without parameters declares additionalProperties false$`, func(ctx context.Context) error {
-		return worldOf(ctx).eachListedTool(ctx, false, `the inputSchema of every tool without parameters to be {"type":"object","additionalProperties":false}`, func(t map[string]any, _ json.RawMessage) string {
-			schema, ok := t["inputSchema"].(map[string]any)
-			if !ok || !noParameters(schema) {
-				return ""
-			}
-			if schema["additionalProperties"] != false {
-				return "it takes no parameters and its inputSchema is " + jsonText(schema)
-			}
-			return ""
-		})
-	})
+	step(sc, `^the client lists every tool(?: (\d+) times)?$`, listsEveryTool)
+	step(sc, `^the client lists every tool, calls a harmless fixture tool, lists again, and lists once more on a fresh connection$`, listsEveryToolCalls)
+	step(sc, `^every listed tool is a valid Tool with an object inputSchema$`, everyListedToolValid)
+	step(sc, `^every listed tool's inputSchema and outputSchema compile as JSON Schema$`, everyListedToolInputschema)
+	step(sc, `^every listed tool name is 1 to 128 characters long$`, everyListedToolName)
+	step(sc, `^every listed tool name uses only ASCII letters, digits, underscore, hyphen and dot$`, everyListedToolNameUses)
+	step(sc, `^no two listed tools have the same name$`, noTwoListedTools)
+	step(sc, `^every listed tool without parameters declares additionalProperties false$`, everyListedToolWithout)
 	step(sc, `^every tool listing has the same names in the same order$`, wc(func(ctx context.Context, w *world) error {
 		return w.compareListings(ctx, true)
 	}))
@@ -169,128 +36,24 @@ func registerToolSteps(sc *godog.ScenarioContext) {
 	}))
 
 	// Calling.
-	step(sc, `^the client calls each tool it may call( that declares an outputSchema)?$`, func(ctx context.Context, withOutput string) error {
-		w := worldOf(ctx)
-		return w.callEachTool(ctx, w.tool, withOutput != "")
-	})
+	step(sc, `^the client calls each tool it may call( that declares an outputSchema)?$`, callsEachToolMay)
 	step(sc, `^the client calls each tool it may call with arguments its inputSchema rejects$`, wc(func(ctx context.Context, w *world) error {
 		return w.callWithInvalidArgs(ctx, w.tool)
 	}))
-	step(sc, `^the client calls the fixture tool "([^"]+)" with empty arguments$`, func(ctx context.Context, fixture string) error {
-		w := worldOf(ctx)
-		st := w.tool
-		l := w.toolListing(ctx)
-		if l.err != nil {
-			st.why = "tools/list failed: " + l.err.Error()
-			return nil
-		}
-		name := w.s.env.fixtureName(fixture)
-		for _, t := range l.lt.Items {
-			if t["name"] == name {
-				_, err := w.callListedTool(ctx, st, t, map[string]any{}, "")
-				return err
-			}
-		}
-		st.why = fmt.Sprintf("no tool %q", name)
-		return nil
-	})
+	step(sc, `^the client calls the fixture tool "([^"]+)" with empty arguments$`, callsFixtureToolEmpty)
 	step(sc, `^the client calls the unknown tool$`, wc(func(ctx context.Context, w *world) error {
 		return w.send(ctx, w.build(w.toolsCall(unknownToolName, nil, nil)))
 	}))
-	step(sc, `^the client sends a tools/call whose (arguments are a string|name is missing)$`, func(ctx context.Context, how string) error {
-		w := worldOf(ctx)
-		st := w.tool
-		if how == "name is missing" {
-			c := w.toolsCall(nil, nil, nil)
-			c.Intentional = true
-			return w.send(ctx, w.build(c))
-		}
-		// A server that ignored the malformed arguments would run the tool: name one it may call.
-		l := w.toolListing(ctx)
-		if l.err != nil {
-			return w.setSkip(reports.Untestable, "tools/list failed: "+l.err.Error())
-		}
-		tool, why := w.callableTool(l.lt.Items)
-		if tool == nil {
-			return w.setSkip(reports.Untestable, why)
-		}
-		st.calls = append(st.calls, toolCall{tool: tool})
-		c := w.toolsCall(tool["name"], "x", nil)
-		c.Intentional = true
-		return w.send(ctx, w.build(c))
-	})
-	step(sc, `^the response is the JSON-RPC error -32602 for a malformed tools/call$`, wc(func(ctx context.Context, w *world) error {
-		msg, err := w.responseMessage()
-		if err != nil {
-			return err
-		}
-		if msg.Kind == harness.KindError && msg.Error.Code == codeInvalidParamsTool {
-			return nil
-		}
-		// Over HTTP a call without a name also lacks the Mcp-Name header: -32020 is as good.
-		if msg.Kind == harness.KindError && msg.Error.Code == -32020 && w.s.env.cfg.Transport == harness.TransportHTTP && w.last.Sent != nil {
-			var sent struct {
-				Params map[string]json.RawMessage `json:"params"`
-			}
-			if json.Unmarshal(w.last.Sent.Raw, &sent) == nil && sent.Params != nil && sent.Params["name"] == nil {
-				return nil
-			}
-		}
-		actual := describe(msg)
-		if msg.Kind == harness.KindResult {
-			actual = "a result: " + short(msg.Result)
-		}
-		return &Mismatch{Expected: "JSON-RPC error -32602 (the request does not match CallToolRequest)", Actual: actual, Frames: w.lastSeqs()}
-	}))
-	step(sc, `^every tool call result validates as CallToolResult$`, wc(func(ctx context.Context, w *world) error {
-		st := w.tool
-		judged := 0
-		for _, c := range st.calls {
-			msg := responseOf(c.ex)
-			if msg == nil || msg.Kind != harness.KindResult || inputRequired(msg) {
-				continue
-			}
-			judged++
-			if err := w.validateAt(msg.Raw, "/result", "CallToolResult", exchangeSeqs(c.ex)); err != nil {
-				if m, ok := err.(*Mismatch); ok {
-					m.Expected += " (tool " + toolName(c.tool) + ")"
-				}
-				return err
-			}
-		}
-		if judged == 0 {
-			return w.setSkip(reports.Untestable, st.noCalls("no tools/call completed"))
-		}
-		return nil
-	}))
+	step(sc, `^the client sends a tools/call whose (arguments are a string|name is missing)$`, sendsToolsCallWhose)
+	step(sc, `^the response is the JSON-RPC error -32602 for a malformed tools/call$`, wc(responseJSONRPCError))
+	step(sc, `^every tool call result validates as CallToolResult$`, wc(everyToolCallResult))
 	step(sc, `^every successful result carries structuredContent valid against the tool's outputSchema$`, wc(func(ctx context.Context, w *world) error {
 		return w.expectStructured(w.tool)
 	}))
 	step(sc, `^every result with structuredContent also carries it serialized in a text block$`, wc(func(ctx context.Context, w *world) error {
 		return w.expectSerialized(w.tool)
 	}))
-	step(sc, `^the tool call result has isError true$`, wc(func(ctx context.Context, w *world) error {
-		st := w.tool
-		if len(st.calls) == 0 {
-			return w.setSkip(reports.Untestable, st.noCalls("the tool was not called"))
-		}
-		c := st.calls[len(st.calls)-1]
-		msg := responseOf(c.ex)
-		switch {
-		case msg == nil:
-			return &Mismatch{Expected: "a result with isError: true", Actual: describeExchange(c.ex), Frames: exchangeSeqs(c.ex)}
-		case msg.Kind != harness.KindResult:
-			return &Mismatch{Expected: "a tool execution error (a result with isError: true)", Actual: describe(msg), Frames: exchangeSeqs(c.ex)}
-		}
-		var r struct {
-			IsError any `json:"isError"`
-		}
-		_ = json.Unmarshal(msg.Result, &r)
-		if r.IsError != true {
-			return &Mismatch{Expected: "a result with isError: true", Actual: "isError " + jsonText(r.IsError), Frames: exchangeSeqs(c.ex)}
-		}
-		return nil
-	}))
+	step(sc, `^the tool call result has isError true$`, wc(toolResultIsError))
 	step(sc, `^no call with invalid arguments succeeds$`, wc(func(ctx context.Context, w *world) error {
 		return w.expectRejected(w.tool)
 	}))
@@ -299,20 +62,245 @@ func registerToolSteps(sc *godog.ScenarioContext) {
 	}))
 }
 
-// codeInvalidParamsTool is JSON-RPC Invalid params, the spec's example code for an unknown
-// tool and a malformed tools/call.
-const codeInvalidParamsTool = -32602
-
-// toolListing lists every tool on the scenario's connection and keeps the frames it exchanged.
-func (w *world) toolListing(ctx context.Context) toolListing {
-	before := len(w.exchanges)
-	lt, err := w.listAll(ctx, "tools/list", "tools")
-	var frames []int
-	for _, ex := range w.exchanges[before:] {
-		frames = append(frames, exchangeSeqs(ex)...)
+func listsEveryTool(ctx context.Context, times string) error {
+	n := 1
+	if times != "" {
+		_, _ = fmt.Sscan(times, &n)
 	}
-	return toolListing{lt: lt, err: err, frames: frames}
+	w := worldOf(ctx)
+	st := w.tool
+	for range n {
+		st.listings = append(st.listings, w.toolListing(ctx))
+	}
+	return nil
 }
+
+func listsEveryToolCalls(ctx context.Context) error {
+	w := worldOf(ctx)
+	st := w.tool
+	first := w.toolListing(ctx)
+	st.listings = append(st.listings, first)
+	if first.err == nil {
+		for _, t := range first.lt.Items {
+			if name, _ := t["name"].(string); name == w.s.env.fixtureName("test_simple_text") {
+				if _, err := w.callListedTool(ctx, st, t, map[string]any{}, ""); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	st.listings = append(st.listings, w.toolListing(ctx))
+	if err := freshConnection(ctx, w); err != nil {
+		return err
+	}
+	// A client starts a connection with server/discover; the tool set must not depend on it.
+	if err := w.sendMethod(ctx, harmless(w), "", nil, nil); err != nil {
+		return err
+	}
+	st.listings = append(st.listings, w.toolListing(ctx))
+	return nil
+}
+
+func everyListedToolValid(ctx context.Context) error {
+	return worldOf(ctx).eachListedTool(ctx, true, "every listed tool to be a Tool whose inputSchema is an object of type \"object\"", func(t map[string]any, raw json.RawMessage) string {
+		if err := worldOf(ctx).validateAt(raw, "", "Tool", nil); err != nil {
+			var m *Mismatch
+			if errors.As(err, &m) {
+				return m.Actual
+			}
+			return err.Error()
+		}
+		schema, ok := t["inputSchema"].(map[string]any)
+		if !ok {
+			return "inputSchema " + jsonText(t["inputSchema"]) + " is not an object"
+		}
+		if schema["type"] != "object" {
+			return `inputSchema has type ` + jsonText(schema["type"]) + `, not "object"`
+		}
+		return ""
+	})
+}
+
+func everyListedToolInputschema(ctx context.Context) error {
+	return worldOf(ctx).eachListedTool(ctx, false, "every inputSchema and outputSchema to compile as JSON Schema of its dialect", func(t map[string]any, raw json.RawMessage) string {
+		var members map[string]json.RawMessage
+		_ = json.Unmarshal(raw, &members)
+		for _, key := range []string{"inputSchema", "outputSchema"} {
+			s, ok := members[key]
+			if !ok || (key == "outputSchema" && string(s) == "null") {
+				continue
+			}
+			if _, err := compileToolSchema(s); err != nil {
+				return key + " does not compile: " + err.Error()
+			}
+		}
+		return ""
+	})
+}
+
+func everyListedToolName(ctx context.Context) error {
+	return worldOf(ctx).eachListedTool(ctx, false, "every tool name to have 1 to 128 characters", func(t map[string]any, _ json.RawMessage) string {
+		name, _ := t["name"].(string)
+		if n := utf8.RuneCountInString(name); n < 1 || n > 128 {
+			return fmt.Sprintf("the name has %d characters", n)
+		}
+		return ""
+	})
+}
+
+func everyListedToolNameUses(ctx context.Context) error {
+	return worldOf(ctx).eachListedTool(ctx, false, "every tool name to use only A-Z a-z 0-9 _ - .", func(t map[string]any, _ json.RawMessage) string {
+		name, _ := t["name"].(string)
+		if !toolNameRE.MatchString(name) {
+			return "the name has characters outside A-Z a-z 0-9 _ - ."
+		}
+		return ""
+	})
+}
+
+func noTwoListedTools(ctx context.Context) error {
+	seen := map[string]bool{}
+	return worldOf(ctx).eachListedTool(ctx, false, "every tool name to be unique", func(t map[string]any, _ json.RawMessage) string {
+		name, _ := t["name"].(string)
+		if seen[name] {
+			return "the name is listed more than once"
+		}
+		seen[name] = true
+		return ""
+	})
+}
+
+func everyListedToolWithout(ctx context.Context) error {
+	return worldOf(ctx).eachListedTool(ctx, false, `the inputSchema of every tool without parameters to be {"type":"object","additionalProperties":false}`, func(t map[string]any, _ json.RawMessage) string {
+		schema, ok := t["inputSchema"].(map[string]any)
+		if !ok || !noParameters(schema) {
+			return ""
+		}
+		if schema["additionalProperties"] != false {
+			return "it takes no parameters and its inputSchema is " + jsonText(schema)
+		}
+		return ""
+	})
+}
+
+func callsEachToolMay(ctx context.Context, withOutput string) error {
+	w := worldOf(ctx)
+	return w.callEachTool(ctx, w.tool, withOutput != "")
+}
+
+func callsFixtureToolEmpty(ctx context.Context, fixture string) error {
+	w := worldOf(ctx)
+	st := w.tool
+	l := w.toolListing(ctx)
+	if l.err != nil {
+		st.why = "tools/list failed: " + l.err.Error()
+		return nil
+	}
+	name := w.s.env.fixtureName(fixture)
+	for _, t := range l.lt.Items {
+		if t["name"] == name {
+			_, err := w.callListedTool(ctx, st, t, map[string]any{}, "")
+			return err
+		}
+	}
+	st.why = fmt.Sprintf("no tool %q", name)
+	return nil
+}
+
+func sendsToolsCallWhose(ctx context.Context, how string) error {
+	w := worldOf(ctx)
+	st := w.tool
+	if how == "name is missing" {
+		c := w.toolsCall(nil, nil, nil)
+		c.Intentional = true
+		return w.send(ctx, w.build(c))
+	}
+	// A server that ignored the malformed arguments would run the tool: name one it may call.
+	l := w.toolListing(ctx)
+	if l.err != nil {
+		return w.setSkip(reports.Untestable, "tools/list failed: "+l.err.Error())
+	}
+	tool, why := w.callableTool(l.lt.Items)
+	if tool == nil {
+		return w.setSkip(reports.Untestable, why)
+	}
+	st.calls = append(st.calls, toolCall{tool: tool})
+	c := w.toolsCall(tool["name"], "x", nil)
+	c.Intentional = true
+	return w.send(ctx, w.build(c))
+}
+
+func responseJSONRPCError(ctx context.Context, w *world) error {
+	msg, err := w.responseMessage()
+	if err != nil {
+		return err
+	}
+	if msg.Kind == harness.KindError && msg.Error.Code == codeInvalidParamsTool {
+		return nil
+	}
+	// Over HTTP a call without a name also lacks the Mcp-Name header: -32020 is as good.
+	if msg.Kind == harness.KindError && msg.Error.Code == -32020 && w.s.env.cfg.Transport == harness.TransportHTTP && w.last.Sent != nil {
+		var sent struct {
+			Params map[string]json.RawMessage `json:"params"`
+		}
+		if json.Unmarshal(w.last.Sent.Raw, &sent) == nil && sent.Params != nil && sent.Params["name"] == nil {
+			return nil
+		}
+	}
+	actual := describe(msg)
+	if msg.Kind == harness.KindResult {
+		actual = "a result: " + short(msg.Result)
+	}
+	return &Mismatch{Expected: "JSON-RPC error -32602 (the request does not match CallToolRequest)", Actual: actual, Frames: w.lastSeqs()}
+}
+
+func everyToolCallResult(ctx context.Context, w *world) error {
+	st := w.tool
+	judged := 0
+	for _, c := range st.calls {
+		msg := responseOf(c.ex)
+		if msg == nil || msg.Kind != harness.KindResult || inputRequired(msg) {
+			continue
+		}
+		judged++
+		if err := w.validateAt(msg.Raw, "/result", "CallToolResult", exchangeSeqs(c.ex)); err != nil {
+			if m, ok := err.(*Mismatch); ok {
+				m.Expected += " (tool " + toolName(c.tool) + ")"
+			}
+			return err
+		}
+	}
+	if judged == 0 {
+		return w.setSkip(reports.Untestable, st.noCalls("no tools/call completed"))
+	}
+	return nil
+}
+
+func toolResultIsError(ctx context.Context, w *world) error {
+	st := w.tool
+	if len(st.calls) == 0 {
+		return w.setSkip(reports.Untestable, st.noCalls("the tool was not called"))
+	}
+	c := st.calls[len(st.calls)-1]
+	msg := responseOf(c.ex)
+	switch {
+	case msg == nil:
+		return &Mismatch{Expected: "a result with isError: true", Actual: describeExchange(c.ex), Frames: exchangeSeqs(c.ex)}
+	case msg.Kind != harness.KindResult:
+		return &Mismatch{Expected: "a tool execution error (a result with isError: true)", Actual: describe(msg), Frames: exchangeSeqs(c.ex)}
+	}
+	var r struct {
+		IsError any `json:"isError"`
+	}
+	_ = json.Unmarshal(msg.Result, &r)
+	if r.IsError != true {
+		return &Mismatch{Expected: "a result with isError: true", Actual: "isError " + jsonText(r.IsError), Frames: exchangeSeqs(c.ex)}
+	}
+	return nil
+}
+
+// toolNameRE is the character set server/tools#Tool Names recommends (TOOL-005).
+var toolNameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]*$`)
 
 // listingErr turns the error of a listing into the scenario's outcome: strict (the rule is
 // about the listing itself) keeps a Mismatch, otherwise the rule is untestable.
@@ -428,13 +416,6 @@ func namesMissing(a, b []string) []string {
 	return out
 }
 
-func toolName(t map[string]any) string {
-	if name, ok := t["name"].(string); ok {
-		return fmt.Sprintf("%q", name)
-	}
-	return jsonText(t["name"])
-}
-
 // callBlocker says why the suite does not call a listed tool: the call policy, an x-mcp-header
 // parameter over HTTP (the call would need Mcp-Param headers), or "" when it may be called.
 func (w *world) callBlocker(t map[string]any) string {
@@ -526,14 +507,6 @@ func (st *toolWorld) noCalls(fallback string) string {
 		return st.why
 	}
 	return fallback
-}
-
-func inputRequired(msg *harness.Message) bool {
-	var r struct {
-		ResultType string `json:"resultType"`
-	}
-	_ = json.Unmarshal(msg.Result, &r)
-	return r.ResultType == "input_required"
 }
 
 // completedResult returns the members of a call's result, nil when it was no completed result.
@@ -707,41 +680,6 @@ func (w *world) callWithInvalidArgs(ctx context.Context, st *toolWorld) error {
 			why = append(why[:3], fmt.Sprintf("and %d more", len(why)-3))
 		}
 		return w.setSkip(reports.Untestable, "no tool could be called with invalid arguments"+joinWhy(why))
-	}
-	return nil
-}
-
-// expectRejected is TOOL-016: every call with invalid arguments got a tool execution error
-// (isError: true) or -32602; another JSON-RPC error is a warning.
-func (w *world) expectRejected(st *toolWorld) error {
-	var warn *Mismatch
-	for _, c := range st.calls {
-		msg := responseOf(c.ex)
-		what := fmt.Sprintf("tool %s called with %s (%s)", toolName(c.tool), jsonText(c.args), c.problem)
-		switch {
-		case msg == nil:
-			return &Mismatch{Expected: "the " + what + " to be rejected", Actual: describeExchange(c.ex), Frames: exchangeSeqs(c.ex)}
-		case msg.Kind == harness.KindError:
-			if msg.Error.Code != codeInvalidParamsTool && warn == nil {
-				warn = &Mismatch{Expected: "the " + what + " to be rejected with isError: true or -32602", Actual: describe(msg), Grade: reports.Warn, Frames: exchangeSeqs(c.ex)}
-			}
-		case msg.Kind == harness.KindResult:
-			if inputRequired(msg) {
-				continue
-			}
-			var r struct {
-				IsError any `json:"isError"`
-			}
-			_ = json.Unmarshal(msg.Result, &r)
-			if r.IsError != true {
-				return &Mismatch{Expected: "the " + what + " to be rejected (isError: true or -32602)", Actual: "a successful result: " + short(msg.Result), Frames: exchangeSeqs(c.ex)}
-			}
-		default:
-			return &Mismatch{Expected: "the " + what + " to be rejected", Actual: describe(msg), Frames: exchangeSeqs(c.ex)}
-		}
-	}
-	if warn != nil {
-		return warn
 	}
 	return nil
 }

@@ -11,49 +11,50 @@ import (
 	"github.com/mcp-conform/mcp-conform/harness"
 )
 
-// probeLevel is the level of the non-normative probes (RULES.md "PROBE"): behaviour the spec
-// leaves open, recorded as an info result that never fails a run.
-const probeLevel = "PROBE"
-
-// largeProbeBytes is the size of the padding PROBE-007 puts in one stdio message (4 MiB).
-const largeProbeBytes = 4 << 20
-
-// registerProbeSteps binds the steps of the PROBE scenarios: requests the spec does not
-// regulate, sent to record what the server does (features/probes.feature).
-func registerProbeSteps(sc *godog.ScenarioContext) {
+// registerProbesSteps binds the steps that only features/probes.feature uses.
+func registerProbesSteps(sc *godog.ScenarioContext) {
 	step(sc, `^the client sends a harmless request with the "([^"]+)" header set to "([^"]*)"$`, func(ctx context.Context, name, value string) error {
 		return worldOf(ctx).probeHeader(ctx, name, &value)
 	})
 	step(sc, `^the client sends a harmless request without the "([^"]+)" header$`, func(ctx context.Context, name string) error {
 		return worldOf(ctx).probeHeader(ctx, name, nil)
 	})
-	step(sc, `^the client sends a harmless request as one stdio line ending in CR LF$`, wc(func(ctx context.Context, w *world) error {
-		req, err := w.harmlessRaw()
-		if err != nil {
-			return err
-		}
-		req.Raw = append(req.Raw, '\r')
-		return w.send(ctx, req)
-	}))
-	step(sc, `^the client sends a harmless request padded to 4 MiB$`, wc(func(ctx context.Context, w *world) error {
-		req, err := w.harmlessRaw()
-		if err != nil {
-			return err
-		}
-		// The padding is a member of the request object the server must ignore; the JSON-RPC
-		// envelope is unchanged.
-		pad := `,"x-mcp-conform-padding":"` + strings.Repeat("a", largeProbeBytes) + `"}`
-		req.Raw = append(req.Raw[:len(req.Raw)-1], pad...)
-		return w.send(ctx, req)
-	}))
-	step(sc, `^the server's reply is recorded$`, wc(func(ctx context.Context, w *world) error {
-		if w.last == nil {
-			return fmt.Errorf("feature bug: no message was sent before this step")
-		}
-		w.observed = append(w.observed, observe(w.last))
-		return nil
-	}))
+	step(sc, `^the client sends a harmless request as one stdio line ending in CR LF$`, wc(sendHarmlessCRLF))
+	step(sc, `^the client sends a harmless request padded to 4 MiB$`, wc(sendHarmlessPadded))
+	step(sc, `^the server's reply is recorded$`, wc(replyRecorded))
 }
+
+func sendHarmlessCRLF(ctx context.Context, w *world) error {
+	req, err := w.harmlessRaw()
+	if err != nil {
+		return err
+	}
+	req.Raw = append(req.Raw, '\r')
+	return w.send(ctx, req)
+}
+
+func sendHarmlessPadded(ctx context.Context, w *world) error {
+	req, err := w.harmlessRaw()
+	if err != nil {
+		return err
+	}
+	// The padding is a member of the request object the server must ignore; the JSON-RPC
+	// envelope is unchanged.
+	pad := `,"x-mcp-conform-padding":"` + strings.Repeat("a", largeProbeBytes) + `"}`
+	req.Raw = append(req.Raw[:len(req.Raw)-1], pad...)
+	return w.send(ctx, req)
+}
+
+func replyRecorded(ctx context.Context, w *world) error {
+	if w.last == nil {
+		return fmt.Errorf("feature bug: no message was sent before this step")
+	}
+	w.observed = append(w.observed, observe(w.last))
+	return nil
+}
+
+// largeProbeBytes is the size of the padding PROBE-007 puts in one stdio message (4 MiB).
+const largeProbeBytes = 4 << 20
 
 // probeHeader sends the harmless request over HTTP with header name set to *value, or
 // without it when value is nil.
@@ -122,3 +123,7 @@ func observe(ex *harness.Exchange) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// probeLevel is the level of the non-normative probes (RULES.md "PROBE"): behaviour the spec
+// leaves open, recorded as an info result that never fails a run.
+const probeLevel = "PROBE"

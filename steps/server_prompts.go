@@ -15,18 +15,11 @@ import (
 	"github.com/mcp-conform/mcp-conform/reports"
 )
 
-// registerContSteps binds the steps of content blocks and prompts (CONT, PROMPT).
-func registerContSteps(sc *godog.ScenarioContext) {
+// registerServerPromptsSteps binds the steps that only features/server-prompts.feature uses.
+func registerServerPromptsSteps(sc *godog.ScenarioContext) {
 	// Provocation.
-	step(sc, `^the client fetches the server's content blocks, icons and server info$`, wc(gatherContent))
-	step(sc, `^the client gets every prompt the server lists$`, wc(func(ctx context.Context, w *world) error {
-		_, err := w.getEveryPrompt(ctx)
-		return err
-	}))
-	step(sc, `^the client lists every prompt$`, wc(func(ctx context.Context, w *world) error {
-		_, err := w.listAll(ctx, "prompts/list", "prompts")
-		return keepTransportErr(ctx, err)
-	}))
+	step(sc, `^the client gets every prompt the server lists$`, wc(getsEveryPromptLists))
+	step(sc, `^the client lists every prompt$`, wc(listsEveryPrompt))
 	step(sc, `^the client gets a prompt that needs no arguments$`, wc(getArgumentlessPrompt))
 	step(sc, `^the client gets a prompt the server does not offer$`, wc(func(ctx context.Context, w *world) error {
 		return w.sendParams(ctx, "prompts/get", map[string]any{"name": unknownPromptName}, nil, false)
@@ -34,13 +27,6 @@ func registerContSteps(sc *godog.ScenarioContext) {
 	step(sc, `^the client gets a prompt without its required arguments$`, wc(getPromptWithoutArgs))
 
 	// Run-wide content rules (package judge); na when the run carried nothing they judge.
-	step(sc, `^every content block the server sent in this run is a known type with its required fields$`, askJudge("CONT-001"))
-	step(sc, `^all base64 data the server sent in this run is valid with a well-formed MIME type$`, askJudge("CONT-002"))
-	step(sc, `^every annotation the server sent in this run has a valid audience, priority and lastModified$`, askJudge("CONT-003"))
-	step(sc, `^every icon the server sent in this run has a src URI and a valid mimeType, sizes and theme$`, askJudge("CONT-004"))
-	step(sc, `^every icon src the server sent in this run is an https: or data: URI$`, askJudge("CONT-005"))
-	step(sc, `^every server info the server sent in this run has a string name and version$`, askJudge("CONT-006"))
-	step(sc, `^every resource link the server sent in this run has a uri and a name$`, askJudge("CONT-007"))
 	step(sc, `^every embedded resource in the prompt messages the server sent in this run has a URI, a MIME type and text or base64 data$`, askJudge("PROMPT-006"))
 
 	// Prompts.
@@ -49,111 +35,14 @@ func registerContSteps(sc *godog.ScenarioContext) {
 	step(sc, `^the prompt list is the same after getting each prompt and on a fresh connection$`, wc(checkPromptSetStable))
 }
 
-// contentFixtureTools are the fixture tools whose results are content blocks of each type.
-var contentFixtureTools = []string{
-	"test_simple_text", "test_image_content", "test_audio_content", "test_embedded_resource", "test_multiple_content_types",
-}
-
-// maxPromptGets bounds how many listed prompts one scenario fetches.
-const maxPromptGets = 25
-
-// keepTransportErr drops the *Mismatch and *listRefused of a list traversal (other rules judge
-// them) and keeps errors that mean the run cannot go on.
-func keepTransportErr(ctx context.Context, err error) error {
-	switch err.(type) {
-	case nil, *Mismatch, *listRefused:
-		return ctx.Err()
-	}
-	return err
-}
-
-// gatherContent makes the server send what the content rules judge, without side effects:
-// discovery (its serverInfo; the legacy InitializeResult was recorded at the handshake), every
-// declared list (icons, annotations), a call of each content fixture tool the server lists
-// and the call policy allows, and a get of every listed prompt.
-func gatherContent(ctx context.Context, w *world) error {
-	if w.s.t.modern {
-		if err := w.sendMethod(ctx, "server/discover", "", nil, nil); err != nil {
-			return err
-		}
-	}
-	if w.declares("tools") {
-		lt, err := w.listAll(ctx, "tools/list", "tools")
-		if err := keepTransportErr(ctx, err); err != nil {
-			return err
-		}
-		for _, f := range contentFixtureTools {
-			name := w.s.env.fixtureName(f)
-			for _, t := range lt.Items {
-				if t["name"] != name {
-					continue
-				}
-				if c, ok, _ := w.listedToolCall(t, nil, nil); ok {
-					if err := w.send(ctx, w.build(c)); err != nil {
-						return err
-					}
-				}
-				break
-			}
-		}
-	}
-	if w.declares("resources") {
-		for _, l := range [][2]string{{"resources/list", "resources"}, {"resources/templates/list", "resourceTemplates"}} {
-			_, err := w.listAll(ctx, l[0], l[1])
-			if err := keepTransportErr(ctx, err); err != nil {
-				return err
-			}
-		}
-	}
+func getsEveryPromptLists(ctx context.Context, w *world) error {
 	_, err := w.getEveryPrompt(ctx)
 	return err
 }
 
-// getEveryPrompt lists the prompts (when the capability is declared) and gets each of the
-// first maxPromptGets, its required arguments filled with "x" (prompts/get has no side
-// effects). It returns the listed prompts.
-func (w *world) getEveryPrompt(ctx context.Context) ([]map[string]any, error) {
-	if !w.declares("prompts") {
-		return nil, nil
-	}
-	lt, err := w.listAll(ctx, "prompts/list", "prompts")
-	if err := keepTransportErr(ctx, err); err != nil {
-		return nil, err
-	}
-	for i, p := range lt.Items {
-		if i == maxPromptGets {
-			break
-		}
-		name, ok := p["name"].(string)
-		if !ok {
-			continue
-		}
-		params := map[string]any{"name": name}
-		if req := requiredArgs(p); len(req) > 0 {
-			args := map[string]any{}
-			for _, a := range req {
-				args[a] = placeholderArg(a)
-			}
-			params["arguments"] = args
-		}
-		if err := w.sendParams(ctx, "prompts/get", params, nil, false); err != nil {
-			return nil, err
-		}
-	}
-	return lt.Items, nil
-}
-
-// requiredArgs returns the names of a listed prompt's arguments marked required: true.
-func requiredArgs(p map[string]any) []string {
-	var out []string
-	args, _ := p["arguments"].([]any)
-	for _, a := range args {
-		am, _ := a.(map[string]any)
-		if name, ok := am["name"].(string); ok && am["required"] == true {
-			out = append(out, name)
-		}
-	}
-	return out
+func listsEveryPrompt(ctx context.Context, w *world) error {
+	_, err := w.listAll(ctx, "prompts/list", "prompts")
+	return keepTransportErr(ctx, err)
 }
 
 // listPromptsForPick lists the prompts for a step that needs one: na when the capability is
@@ -430,15 +319,4 @@ func setDiff(a, b map[string]string) string {
 		}
 	}
 	return strings.Join(parts, "; ")
-}
-
-// placeholderArg is the value the suite gives a required prompt argument it knows nothing
-// about: "x", or a valid URI (the static text fixture) for an argument named like a URI, so a
-// server that echoes it back is not blamed for the suite's own input.
-func placeholderArg(name string) string {
-	n := strings.ToLower(name)
-	if strings.Contains(n, "uri") || strings.Contains(n, "url") {
-		return "test://static-text"
-	}
-	return "x"
 }

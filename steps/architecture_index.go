@@ -1,0 +1,68 @@
+package steps
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+
+	"github.com/cucumber/godog"
+
+	"github.com/mcp-conform/mcp-conform/harness"
+)
+
+// registerArchitectureIndexSteps binds the steps that only
+// features/architecture-index.feature uses.
+func registerArchitectureIndexSteps(sc *godog.ScenarioContext) {
+	// CAP-009, CAP-010.
+	step(sc, `^the client reads the server's declared capabilities twice, and once more on a fresh connection$`, wc(readsDeclaredCapabilitiesTwice))
+	step(sc, `^every capability set the server declared is the same$`, wc(func(ctx context.Context, w *world) error {
+		return w.expectSameCapabilities()
+	}))
+}
+
+func readsDeclaredCapabilitiesTwice(ctx context.Context, w *world) error {
+	if err := w.readCapabilities(ctx, false); err != nil {
+		return err
+	}
+	if err := w.readCapabilities(ctx, false); err != nil {
+		return err
+	}
+	return w.readCapabilities(ctx, true)
+}
+
+// expectSameCapabilities is CAP-010: every DiscoverResult / InitializeResult of the scenario
+// declares the capabilities the server declared when the run began.
+func (w *world) expectSameCapabilities() error {
+	base := map[string]any{}
+	for k, v := range w.s.t.caps {
+		var x any
+		_ = json.Unmarshal(v, &x)
+		base[k] = x
+	}
+	n := 0
+	for _, ex := range w.exchanges {
+		if ex.Sent == nil || (ex.Sent.Method != "server/discover" && ex.Sent.Method != "initialize") {
+			continue
+		}
+		msg := responseOf(ex)
+		if msg == nil || msg.Kind != harness.KindResult {
+			return &Mismatch{Expected: "a result to " + ex.Sent.Method, Actual: describeExchange(ex), Frames: exchangeSeqs(ex)}
+		}
+		var r struct {
+			Capabilities map[string]any `json:"capabilities"`
+		}
+		_ = json.Unmarshal(msg.Result, &r)
+		if r.Capabilities == nil {
+			r.Capabilities = map[string]any{}
+		}
+		n++
+		if !reflect.DeepEqual(base, r.Capabilities) {
+			return &Mismatch{Expected: "the capabilities declared when the run began: " + jsonText(base), Actual: jsonText(r.Capabilities), Frames: exchangeSeqs(ex)}
+		}
+	}
+	if n == 0 {
+		return fmt.Errorf("feature bug: no capabilities were read")
+	}
+	return nil
+}

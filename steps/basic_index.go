@@ -1,0 +1,701 @@
+package steps
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+	"sync"
+
+	"github.com/cucumber/godog"
+
+	"github.com/mcp-conform/mcp-conform/harness"
+	"github.com/mcp-conform/mcp-conform/reports"
+	"github.com/mcp-conform/mcp-conform/revisions"
+)
+
+// registerBasicIndexSteps binds the steps that only features/basic-index.feature uses.
+func registerBasicIndexSteps(sc *godog.ScenarioContext) {
+	// Send.
+	step(sc, `^the client sends a harmless request with id (.+)$`, sendHarmlessWithID)
+
+	// Observe.
+	step(sc, `^the response is an error$`, func(ctx context.Context) error {
+		return worldOf(ctx).expectKind(harness.KindError, 0)
+	})
+	step(sc, `^the response is an error with code (-?\d+) \(code (-?\d+) is a warning\)$`, func(ctx context.Context, code, soft int64) error {
+		return worldOf(ctx).expectCode(code, soft)
+	})
+	step(sc, `^the response id is exactly (.+)$`, func(ctx context.Context, want string) error {
+		return worldOf(ctx).expectID(json.RawMessage(want))
+	})
+	step(sc, `^a response, if any, has no null id$`, wc(responseHasNoNullID))
+	step(sc, `^every result in this scenario has a string at "([^"]*)"$`, everyResultHasString)
+	step(sc, `^every result in this scenario that has "([^"]*)" has the value (.+) there$`, everyResultHasValueThere)
+	step(sc, `^every result in this scenario has a value at "([^"]*)" that validates as "([^"]+)"$`, everyResultValueValidates)
+
+	// Provocation: traffic for the run-wide rules to judge.
+	step(sc, `^the client provokes the errors a client can provoke without side effects$`, wc(func(ctx context.Context, w *world) error {
+		return w.oncePerTarget("provoke", func() error { return provokeErrors(ctx, w) })
+	}))
+	step(sc, `^the client round-trips non-ASCII text through the echo fixture tool, if the server offers one$`, wc(echoNonASCII))
+	step(sc, `^the client sends (\d+) harmless requests at once$`, func(ctx context.Context, n int) error {
+		return worldOf(ctx).sendConcurrently(ctx, n)
+	})
+	step(sc, `^every request of this scenario got a response carrying its id$`, wc(func(ctx context.Context, w *world) error {
+		return w.expectResponseEach()
+	}))
+
+	// Run-wide rules (package judge).
+	step(sc, `^every JSON object the server sent in this run is a JSON-RPC 2\.0 message$`, askJudge("MSG-001"))
+	step(sc, `^every message the server sent in this run is UTF-8 without a byte order mark$`, askJudge("MSG-002"))
+	step(sc, `^no response the server sent in this run has both result and error$`, askJudge("MSG-004"))
+	step(sc, `^every result the server sent in this run is a JSON object$`, askJudge("MSG-005"))
+	step(sc, `^every error the server sent in this run has an integer code and a string message$`, askJudge("MSG-007"))
+	step(sc, `^no notification the server sent in this run has an id$`, askJudge("MSG-010"))
+	step(sc, `^the server sent no request in this run$`, askJudge("MSG-012"))
+	step(sc, `^no response the server sent in this run repeats an answered id or carries an id the client never sent$`, askJudge("MSG-013"))
+	step(sc, `^every error message the server sent in this run is one short line$`, askJudge("MSG-017"))
+	step(sc, `^every _meta key the server sent in this run is a valid key name$`, askJudge("META-008"))
+	step(sc, `^no _meta key the server sent in this run is an undefined key under a reserved prefix$`, askJudge("META-009"))
+	step(sc, `^every trace context value in the server's _meta in this run follows the W3C syntax$`, askJudge("META-010"))
+	step(sc, `^every input_required result the server sent in this run is an InputRequiredResult$`, askJudge("RT-003"))
+	step(sc, `^every resultType the server sent in this run is complete or input_required$`, askJudge("RT-004"))
+	step(sc, `^the server sent no error code in -32020\.\.-32099 that the specification does not define$`, askJudge("ERR-001"))
+	step(sc, `^every -32020, -32021 and -32022 error the server sent in this run has its defined meaning$`, askJudge("ERR-002"))
+	step(sc, `^the server sent no error code in the legacy range -32000\.\.-32019 in this run$`, askJudge("ERR-003"))
+	step(sc, `^the server sent no -32002 error in this run$`, askJudge("ERR-004"))
+	step(sc, `^the server sent no -32042 error in this run$`, askJudge("ERR-005"))
+	step(sc, `^every other error code the server sent in this run lies outside the JSON-RPC reserved range$`, askJudge("ERR-006"))
+
+	// Client capabilities: CAP-008, ERR-008, STATE-001.
+	step(sc, `^the client calls a fixture tool that needs a client capability without declaring any$`, callsFixtureToolNeedsCapability)
+	step(sc, `^a -32021 reply names the needed capability in data.requiredCapabilities$`, reply32021NamesCapability)
+	step(sc, `^every -32021 error the server sent in this run names the missing capabilities$`, askJudge("ERR-008"))
+	step(sc, `^the client sends (a capability-needing fixture call|a list request) without, with, then again without what it needs$`, sendWithoutWithWithout)
+	step(sc, `^the last reply follows only its own _meta$`, lastReplyFollowsOwnMeta)
+
+	// STATE-003.
+	step(sc, `^the client pages a list on one connection and asks for its next page on a fresh connection$`, pagesListOneConnection)
+	step(sc, `^the next page is served on the fresh connection$`, nextPageServedFresh)
+
+	// STATE-004.
+	step(sc, `^the client interleaves requests of three clients on a fresh connection, in turn and at once$`, interleavesRequestsThreeClients)
+	step(sc, `^each interleaved request was answered according to its own _meta$`, eachInterleavedRequestAnswered)
+
+	// META-007.
+	step(sc, `^the client sends the same requests as client "([^"]+)" and as client "([^"]+)", each on a fresh connection$`, sendsSameRequestsEach)
+	step(sc, `^both clients got the same results apart from _meta$`, bothClientsGotSame)
+}
+
+func sendHarmlessWithID(ctx context.Context, id string) error {
+	w := worldOf(ctx)
+	if !json.Valid([]byte(id)) {
+		return fmt.Errorf("feature bug: id %s is not JSON", id)
+	}
+	return w.sendMethod(ctx, harmless(w), "", json.RawMessage(id), nil)
+}
+
+func responseHasNoNullID(ctx context.Context, w *world) error {
+	if w.last == nil {
+		return fmt.Errorf("no message was sent before this step")
+	}
+	if w.last.Response == nil {
+		return nil // silence is judged by MSG-014/MSG-015, not by this rule
+	}
+	msg, err := w.responseMessage()
+	if err != nil {
+		return err
+	}
+	if msg.HasID && string(bytes.TrimSpace(msg.ID)) == "null" {
+		m := &Mismatch{Expected: "an error without an id member (MCP ids are never null)", Actual: `"id": null`, Frames: w.lastSeqs()}
+		if w.lastID == nil {
+			// JSON-RPC 2.0 itself asks for null when the id could not be read (DESIGN.md).
+			m.Grade = reports.Warn
+		}
+		return m
+	}
+	return nil
+}
+
+func everyResultHasString(ctx context.Context, ptr string) error {
+	return worldOf(ctx).eachResult(ptr, func(v any, present bool) string {
+		if _, ok := v.(string); !present || !ok {
+			return "a string at " + ptr
+		}
+		return ""
+	})
+}
+
+func everyResultHasValueThere(ctx context.Context, ptr, lit string) error {
+	want, err := parseLiteral(lit)
+	if err != nil {
+		return err
+	}
+	return worldOf(ctx).eachResult(ptr, func(v any, present bool) string {
+		if present && !reflect.DeepEqual(v, want) {
+			return lit + " at " + ptr
+		}
+		return ""
+	})
+}
+
+func everyResultValueValidates(ctx context.Context, ptr, typ string) error {
+	w := worldOf(ctx)
+	for _, ex := range w.exchanges {
+		if ex.Response == nil {
+			continue
+		}
+		msg, _ := harness.ParseMessage(ex.Response.Raw)
+		if msg.Kind != harness.KindResult {
+			continue
+		}
+		if err := w.validateAt(msg.Raw, ptr, typ, []int{ex.Response.Seq}); err != nil {
+			if m, ok := err.(*Mismatch); ok {
+				m.Actual = fmt.Sprintf("response to %s: %s", ex.Response.Method, m.Actual)
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+func callsFixtureToolNeedsCapability(ctx context.Context) error {
+	w := worldOf(ctx)
+	return w.callFixture(ctx, w.state, "without")
+}
+
+func reply32021NamesCapability(ctx context.Context) error {
+	w := worldOf(ctx)
+	return w.expectRequiredCapabilities(w.state)
+}
+
+func sendWithoutWithWithout(ctx context.Context, what string) error {
+	w := worldOf(ctx)
+	st := w.state
+	if what == "a list request" {
+		return w.versionCarryOver(ctx, st)
+	}
+	return w.callFixture(ctx, st, "without", "with", "without")
+}
+
+func lastReplyFollowsOwnMeta(ctx context.Context) error {
+	w := worldOf(ctx)
+	return w.expectNoCarryOver(w.state)
+}
+
+func pagesListOneConnection(ctx context.Context) error {
+	w := worldOf(ctx)
+	return w.pageAcrossConnections(ctx, w.state)
+}
+
+func nextPageServedFresh(ctx context.Context) error {
+	w := worldOf(ctx)
+	st := w.state
+	if st.untestable != "" {
+		return w.setSkip(reports.Untestable, st.untestable)
+	}
+	return w.expectKind(harness.KindResult, 0)
+}
+
+func interleavesRequestsThreeClients(ctx context.Context) error {
+	w := worldOf(ctx)
+	return w.interleave(ctx, w.state)
+}
+
+func eachInterleavedRequestAnswered(ctx context.Context) error {
+	w := worldOf(ctx)
+	return w.expectOwnAnswers(w.state)
+}
+
+func sendsSameRequestsEach(ctx context.Context, a, b string) error {
+	w := worldOf(ctx)
+	return w.asTwoClients(ctx, w.state, a, b)
+}
+
+func bothClientsGotSame(ctx context.Context) error {
+	w := worldOf(ctx)
+	return w.expectSameResults(w.state)
+}
+
+func (w *world) eachResult(ptr string, check func(v any, present bool) string) error {
+	n := 0
+	for _, ex := range w.exchanges {
+		if ex.Response == nil {
+			continue
+		}
+		msg, _ := harness.ParseMessage(ex.Response.Raw)
+		if msg.Kind != harness.KindResult {
+			continue
+		}
+		n++
+		v, present, err := pointer(msg.Raw, ptr)
+		if err != nil {
+			return err
+		}
+		if want := check(v, present); want != "" {
+			actual := "nothing there"
+			if present {
+				actual = jsonText(v)
+			}
+			return &Mismatch{Expected: want + " in the response to " + ex.Response.Method, Actual: actual, Frames: []int{ex.Sent.Seq, ex.Response.Seq}}
+		}
+	}
+	if n == 0 {
+		return &Mismatch{Expected: "at least one result", Actual: "no result in this scenario", Frames: w.lastSeqs()}
+	}
+	return nil
+}
+
+// provokeErrors sends the requests that must fail without touching anything: an unknown
+// method, params that are not an object, and for each declared capability an unknown name or
+// URI, an invalid pagination cursor, a tools/call without name; on a modern target also a
+// request without `_meta` and one with an unsupported protocol version.
+func provokeErrors(ctx context.Context, w *world) error {
+	probes := []call{{Method: "mcpconform/nonexistent", Params: map[string]any{}}}
+	if w.declares("tools") {
+		noName := w.toolsCall(nil, nil, nil)
+		noName.Intentional = true
+		probes = append(probes, w.toolsCall(unknownToolName, nil, nil), noName,
+			call{Method: "tools/list", Params: map[string]any{"cursor": invalidCursor}})
+	}
+	if w.declares("resources") {
+		probes = append(probes,
+			call{Method: "resources/read", Params: map[string]any{"uri": unknownURI}},
+			call{Method: "resources/list", Params: map[string]any{"cursor": invalidCursor}})
+	}
+	if w.declares("prompts") {
+		probes = append(probes,
+			call{Method: "prompts/get", Params: map[string]any{"name": unknownPromptName}},
+			call{Method: "prompts/list", Params: map[string]any{"cursor": invalidCursor}})
+	}
+	for _, c := range probes {
+		if err := w.send(ctx, w.build(c)); err != nil {
+			return err
+		}
+	}
+	list := harmless(w)
+	for _, lm := range listMethods {
+		if w.declares(lm.capability) {
+			list = lm.method
+			break
+		}
+	}
+	// Params that are not an object.
+	doc := `{"jsonrpc":"2.0","id":$id,"method":"` + list + `","params":[]}`
+	if err := w.sendDoc(ctx, doc, true, false); err != nil {
+		return err
+	}
+	if !w.s.t.modern {
+		return nil
+	}
+	if err := w.sendDoc(ctx, `{"jsonrpc":"2.0","id":$id,"method":"`+list+`","params":{}}`, true, false); err != nil {
+		return err
+	}
+	return w.sendMethod(ctx, list, revisions.Future, nil, nil)
+}
+
+// echoNonASCII calls the fixture tool test_echo, when listed with exactly one required string
+// argument, with non-ASCII text, and checks that a text block of the result holds it unchanged.
+func echoNonASCII(ctx context.Context, w *world) error {
+	if !w.declares("tools") {
+		return nil
+	}
+	lt, err := w.listAll(ctx, "tools/list", "tools")
+	if _, failed := listProblem(err); err != nil && !failed {
+		return err
+	}
+	echo := w.s.env.fixtureName("test_echo")
+	arg := ""
+	for _, raw := range lt.Raw {
+		var t map[string]json.RawMessage
+		_ = json.Unmarshal(raw, &t)
+		if stringOf(t["name"]) != echo {
+			continue
+		}
+		var schema struct {
+			Properties map[string]struct {
+				Type string `json:"type"`
+			} `json:"properties"`
+			Required []string `json:"required"`
+		}
+		_ = json.Unmarshal(t["inputSchema"], &schema)
+		if len(schema.Required) == 1 && schema.Properties[schema.Required[0]].Type == "string" {
+			arg = schema.Required[0]
+		}
+	}
+	if arg == "" {
+		return nil
+	}
+	if err := w.send(ctx, w.build(w.toolsCall(echo, map[string]any{arg: nonASCIIText}, nil))); err != nil {
+		return err
+	}
+	res := w.lastResult()
+	var content []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	_ = json.Unmarshal(res["content"], &content)
+	for _, c := range content {
+		if c.Type == "text" && strings.Contains(c.Text, nonASCIIText) {
+			return nil
+		}
+	}
+	actual := "no result"
+	if res != nil {
+		actual = "content " + short(res["content"])
+	}
+	return &Mismatch{Expected: fmt.Sprintf("test_echo to return %q unchanged (code points %U)", nonASCIIText, []rune(nonASCIIText)),
+		Actual: actual, Frames: w.lastSeqs()}
+}
+
+// sendConcurrently sends n requests at once on the scenario's connection, each with a fresh id:
+// the harmless request and the declared list requests in turn.
+func (w *world) sendConcurrently(ctx context.Context, n int) error {
+	if w.conn == nil {
+		return fmt.Errorf("feature bug: no connection (missing Given step)")
+	}
+	methods := []string{harmless(w)}
+	for _, lm := range listMethods {
+		if w.declares(lm.capability) {
+			methods = append(methods, lm.method)
+		}
+	}
+	reqs := make([]harness.Request, n)
+	for i := range reqs {
+		reqs[i] = w.build(call{Method: methods[i%len(methods)]})
+	}
+	exs := make([]*harness.Exchange, n)
+	var wg sync.WaitGroup
+	for i := range reqs {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			cctx, cancel := context.WithTimeout(ctx, w.timeout())
+			defer cancel()
+			exs[i], _ = w.conn.Send(cctx, reqs[i])
+		}(i)
+	}
+	wg.Wait()
+	for i, ex := range exs {
+		if ex == nil {
+			return fmt.Errorf("transport returned no exchange for request %d", i)
+		}
+		w.note(ex)
+	}
+	w.lastID = reqs[n-1].ID
+	return ctx.Err()
+}
+
+// expectResponseEach checks that every request the scenario sent got a response with its id.
+func (w *world) expectResponseEach() error {
+	n := 0
+	for _, ex := range w.exchanges {
+		if ex.Sent == nil {
+			continue
+		}
+		sent, err := harness.ParseMessage(ex.Sent.Raw)
+		if err != nil || sent.Kind != harness.KindRequest {
+			continue
+		}
+		n++
+		id := harness.IDKey(sent.ID)
+		if ex.Response == nil {
+			actual := "no response"
+			if ex.Err != nil {
+				actual += ": " + ex.Err.Error()
+			}
+			return &Mismatch{Expected: "a response to request id " + id, Actual: actual, Frames: exchangeSeqs(ex)}
+		}
+		msg, _ := harness.ParseMessage(ex.Response.Raw)
+		if !msg.HasID || harness.IDKey(msg.ID) != id {
+			got := "no id"
+			if msg.HasID {
+				got = "id " + harness.IDKey(msg.ID)
+			}
+			return &Mismatch{Expected: "the response to request id " + id + " to carry that id", Actual: got, Frames: exchangeSeqs(ex)}
+		}
+	}
+	if n == 0 {
+		return fmt.Errorf("feature bug: no request was sent in this scenario")
+	}
+	return nil
+}
+
+// expectRequiredCapabilities is ERR-008 for the fixture call without capabilities: a -32021
+// reply is a MissingRequiredClientCapabilityError whose requiredCapabilities name what the
+// tool needs. Any other reply is not what the rule judges.
+func (w *world) expectRequiredCapabilities(st *stateWorld) error {
+	if st.untestable != "" {
+		return w.setSkip(reports.Untestable, st.untestable)
+	}
+	c := st.calls[0]
+	msg := responseOf(c.ex)
+	if msg == nil || msg.Kind != harness.KindError || msg.Error.Code != -32021 {
+		return w.setSkip(reports.NA, fmt.Sprintf("%s called without client capabilities got %s, not -32021", st.fixture.name, describeExchange(c.ex)))
+	}
+	if err := w.validateAt(msg.Raw, "", "MissingRequiredClientCapabilityError", exchangeSeqs(c.ex)); err != nil {
+		return err
+	}
+	var e struct {
+		RequiredCapabilities map[string]json.RawMessage `json:"requiredCapabilities"`
+	}
+	_ = json.Unmarshal(msg.Error.Data, &e)
+	if _, ok := e.RequiredCapabilities[st.fixture.needs]; !ok {
+		return &Mismatch{Expected: fmt.Sprintf("data.requiredCapabilities naming %s, which %s needs", st.fixture.needs, st.fixture.name),
+			Actual: "data " + short(msg.Error.Data), Frames: exchangeSeqs(c.ex)}
+	}
+	return nil
+}
+
+// versionCarryOver is the STATE-001 protocol-version case on the scenario's connection: a
+// request with an unsupported version (the control), one with the supported version, then the
+// unsupported one again.
+func (w *world) versionCarryOver(ctx context.Context, st *stateWorld) error {
+	method := harmless(w)
+	for _, lm := range listMethods {
+		if _, ok := w.s.t.caps[lm.capability]; ok {
+			method = lm.method
+			break
+		}
+	}
+	st.version = true
+	for _, v := range []string{unsupportedVersion, "", unsupportedVersion} {
+		if err := w.sendMethod(ctx, method, v, nil, nil); err != nil {
+			return err
+		}
+		st.turns = append(st.turns, turn{ex: w.last})
+	}
+	return nil
+}
+
+// unsupportedVersion is a protocol version no server supports.
+const unsupportedVersion = revisions.Past
+
+// expectNoCarryOver is STATE-001: the last reply is what the same request got as the first
+// request of the connection, whatever came in between. A server that does not judge the
+// version or the capability even on a fresh connection has nothing to carry over (other
+// rules judge that).
+func (w *world) expectNoCarryOver(st *stateWorld) error {
+	if st.version {
+		first, last := st.turns[0].ex, st.turns[2].ex
+		control := replyOutcome(first)
+		refused := strings.HasPrefix(control, "error") || strings.HasPrefix(control, "no JSON-RPC response")
+		if refused && replyOutcome(last) == "a result" {
+			return &Mismatch{Expected: fmt.Sprintf("the protocol version %s refused again (%s), as it was before a %s request was served", unsupportedVersion, control, revisions.Modern().ID),
+				Actual: "a result", Frames: append(exchangeSeqs(first), exchangeSeqs(last)...)}
+		}
+		return nil
+	}
+	if st.untestable != "" {
+		return w.setSkip(reports.Untestable, st.untestable)
+	}
+	control, with, last := st.calls[0], st.calls[1], st.calls[2]
+	if wm := responseOf(with.ex); wm == nil || wm.Kind != harness.KindResult {
+		return w.setSkip(reports.Untestable, fmt.Sprintf("the fixture tool %s fails even when %s is declared (%s), so nothing could be carried over",
+			st.fixture.name, st.fixture.needs, describeExchange(with.ex)))
+	}
+	if reliance(control) != "" {
+		return nil // relies on the capability even on a fresh connection: CAP-008 judges that
+	}
+	if r := reliance(last); r != "" {
+		return &Mismatch{Expected: fmt.Sprintf("%s without %s answered as on a fresh connection (%s), although an earlier request declared it", st.fixture.name, st.fixture.needs, describeExchange(control.ex)),
+			Actual: r, Frames: append(exchangeSeqs(with.ex), exchangeSeqs(last.ex)...)}
+	}
+	return nil
+}
+
+// pageAcrossConnections is STATE-003: the first list with a nextCursor on the scenario's
+// connection, then its next page on a fresh connection.
+func (w *world) pageAcrossConnections(ctx context.Context, st *stateWorld) error {
+	for _, m := range []string{"tools/list", "resources/list", "resources/templates/list", "prompts/list"} {
+		if err := w.send(ctx, w.stateRequest(m, nil, nil)); err != nil {
+			return err
+		}
+		msg := responseOf(w.last)
+		if msg == nil || msg.Kind != harness.KindResult {
+			continue
+		}
+		var r struct {
+			NextCursor string `json:"nextCursor"`
+		}
+		if json.Unmarshal(msg.Result, &r) != nil || r.NextCursor == "" {
+			continue
+		}
+		if err := freshConnection(ctx, w); err != nil {
+			return err
+		}
+		return w.send(ctx, w.stateRequest(m, map[string]any{"cursor": r.NextCursor}, nil))
+	}
+	st.untestable = "no list request returned a nextCursor (every list fits in one page), so there was no cursor to carry to another connection"
+	return nil
+}
+
+// interleave is STATE-004: server/discover as three clients (different clientInfo; the second
+// also declares roots; the third asks for an unsupported version), first in turn, then all at
+// once, on a fresh connection. The third client's request is first sent as the first request
+// of the scenario's own (fresh) connection: its reply there is what it should get.
+func (w *world) interleave(ctx context.Context, st *stateWorld) error {
+	clients := []struct {
+		name    string
+		version string
+		caps    map[string]any
+	}{
+		{"mcp-conform-conversation-a", revisions.Modern().ID, map[string]any{}},
+		{"mcp-conform-conversation-b", revisions.Modern().ID, map[string]any{"roots": map[string]any{}}},
+		{"mcp-conform-conversation-c", unsupportedVersion, map[string]any{}},
+	}
+	build := func(i int) harness.Request {
+		c := clients[i]
+		req := w.stateRequest("server/discover", nil, map[string]any{
+			harness.MetaProtocolVersion:    c.version,
+			harness.MetaClientCapabilities: c.caps,
+			harness.MetaClientInfo:         map[string]any{"name": c.name, "version": "1.0.0"},
+		})
+		return req
+	}
+	if err := w.send(ctx, build(2)); err != nil {
+		return err
+	}
+	control := replyOutcome(w.last)
+	if err := freshConnection(ctx, w); err != nil {
+		return err
+	}
+	want := func(i int) string {
+		if i == 2 {
+			return control
+		}
+		return ""
+	}
+	for round := 0; round < 2; round++ {
+		for i := range clients {
+			if err := w.send(ctx, build(i)); err != nil {
+				return err
+			}
+			st.turns = append(st.turns, turn{client: clients[i].name, ex: w.last, want: want(i)})
+		}
+	}
+	// All at once: two requests per client in flight together.
+	conn := w.conn
+	wait := w.timeout()
+	exs := make([]*harness.Exchange, 2*len(clients))
+	var wg sync.WaitGroup
+	for k := range exs {
+		req := build(k % len(clients))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cctx, cancel := context.WithTimeout(ctx, wait)
+			defer cancel()
+			exs[k], _ = conn.Send(cctx, req)
+		}()
+	}
+	wg.Wait()
+	for k, ex := range exs {
+		if ex == nil {
+			return fmt.Errorf("transport returned no exchange")
+		}
+		w.note(ex)
+		st.turns = append(st.turns, turn{client: clients[k%len(clients)].name, ex: ex, want: want(k % len(clients))})
+	}
+	return ctx.Err()
+}
+
+func (w *world) expectOwnAnswers(st *stateWorld) error {
+	for _, t := range st.turns {
+		got := replyOutcome(t.ex)
+		switch {
+		case t.want == "" && got != "a result":
+			return &Mismatch{Expected: "a DiscoverResult for " + t.client + ", whose _meta is valid on its own", Actual: describeExchange(t.ex), Frames: exchangeSeqs(t.ex)}
+		case t.want != "" && got != t.want:
+			return &Mismatch{Expected: fmt.Sprintf("%s for %s, as the same request got on a connection of its own", t.want, t.client), Actual: got, Frames: exchangeSeqs(t.ex)}
+		}
+	}
+	return nil
+}
+
+// replyOutcome summarises a reply for comparison: "a result", "error <code>" or, without a
+// JSON-RPC response, the HTTP status or "no response"; on HTTP the status is part of it.
+func replyOutcome(ex *harness.Exchange) string {
+	out := "no response"
+	if msg := responseOf(ex); msg != nil {
+		out = "a result"
+		if msg.Kind == harness.KindError {
+			out = "error " + msg.Error.CodeRaw
+		} else if msg.Kind != harness.KindResult {
+			out = "an invalid message"
+		}
+	} else if ex != nil && ex.HTTP != nil {
+		out = "no JSON-RPC response"
+	}
+	if ex != nil && ex.HTTP != nil && out != "a result" {
+		out += fmt.Sprintf(" (HTTP %d)", ex.HTTP.Status)
+	}
+	return out
+}
+
+// asTwoClients is META-007: server/discover and the list request of each declared capability,
+// sent as client a on one fresh connection and as client b on another.
+func (w *world) asTwoClients(ctx context.Context, st *stateWorld, a, b string) error {
+	methods := []string{"server/discover"}
+	for _, lm := range listMethods {
+		if _, ok := w.s.t.caps[lm.capability]; ok {
+			methods = append(methods, lm.method)
+		}
+	}
+	st.names = [2]string{a, b}
+	st.pairs = make([][2]*harness.Exchange, len(methods))
+	for side, name := range st.names {
+		if err := freshConnection(ctx, w); err != nil {
+			return err
+		}
+		for i, m := range methods {
+			info := map[string]any{harness.MetaClientInfo: map[string]any{"name": name, "version": "1.0.0"}}
+			if err := w.send(ctx, w.stateRequest(m, nil, info)); err != nil {
+				return err
+			}
+			st.pairs[i][side] = w.last
+		}
+	}
+	return nil
+}
+
+// comparable returns a reply without what may legitimately differ between two clients: the
+// id and the result's _meta.
+func comparable(ex *harness.Exchange) any {
+	msg := responseOf(ex)
+	if msg == nil {
+		return nil
+	}
+	var v map[string]any
+	dec := json.NewDecoder(bytes.NewReader(msg.Raw))
+	dec.UseNumber()
+	if dec.Decode(&v) != nil {
+		return string(msg.Raw)
+	}
+	delete(v, "id")
+	if r, ok := v["result"].(map[string]any); ok {
+		delete(r, "_meta")
+	}
+	return v
+}
+
+func (w *world) expectSameResults(st *stateWorld) error {
+	for _, p := range st.pairs {
+		a, b := comparable(p[0]), comparable(p[1])
+		if a == nil || b == nil {
+			return &Mismatch{Expected: "a response to " + p[0].Sent.Method + " for both clients", Actual: describeExchange(p[0]) + " / " + describeExchange(p[1]),
+				Frames: append(exchangeSeqs(p[0]), exchangeSeqs(p[1])...)}
+		}
+		if !reflect.DeepEqual(a, b) {
+			return &Mismatch{
+				Expected: fmt.Sprintf("the same %s reply for clientInfo %q and %q (apart from id and _meta)", p[0].Sent.Method, st.names[0], st.names[1]),
+				Actual:   fmt.Sprintf("%s: %s; %s: %s", st.names[0], jsonText(a), st.names[1], jsonText(b)),
+				Frames:   append(exchangeSeqs(p[0]), exchangeSeqs(p[1])...),
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,521 @@
+package steps
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/cucumber/godog"
+
+	"github.com/mcp-conform/mcp-conform/harness"
+	"github.com/mcp-conform/mcp-conform/reports"
+)
+
+// registerBasicTransportsStdioSteps binds the steps that only
+// features/basic-transports-stdio.feature uses.
+func registerBasicTransportsStdioSteps(sc *godog.ScenarioContext) {
+	// Send.
+	step(sc, `^the client closes the server's standard input$`, wc(closeStdin))
+
+	// Observe.
+	step(sc, `^the client waits up to (\d+) seconds for the server to exit$`, waitForExit)
+	step(sc, `^the server exits within (\d+) seconds$`, exitsWithinSeconds)
+	step(sc, `^every line the server wrote to stdout is a JSON-RPC message$`, wc(stdoutIsOnlyJSONRPC))
+	step(sc, `^no message the server wrote was split over several lines$`, wc(noMessageSplitOverLines))
+
+	// STDIO-003.
+	step(sc, `^everything the server processes of this run wrote to stderr so far is UTF-8 text$`, wc(stderrIsUTF8))
+
+	// STDIO-004.
+	step(sc, `^every message the server wrote to stdout in this run is a response, a notification of an in-flight request or one of an open subscription$`,
+		askJudge("STDIO-004"))
+
+	// STDIO-005.
+	step(sc, `^the client keeps a subscriptions/listen request open, if the server accepts one$`, keepListenOpen)
+	step(sc, `^the client sends (\d+) requests without waiting for the responses$`, sendWithoutWaiting)
+	step(sc, `^each of those requests is answered exactly once, with its own id$`, eachAnsweredOnce)
+
+	// STDIO-007.
+	step(sc, `^no server process of this run ended the session while requests were in flight$`, wc(noLostRequests))
+
+	// STDIO-008 and STDIO-010.
+	step(sc, `^the client opens a subscriptions/listen request for tool list changes and it is acknowledged$`, openToolListListen)
+	step(sc, `^the client opens two subscriptions/listen requests for tool list changes$`, openTwoToolListListens)
+	step(sc, `^the client cancels (?:that subscriptions/listen request|the open subscriptions/listen requests)$`, cancelListens)
+	step(sc, `^the client triggers a tool list change, if the server has the fixture tool for it$`, func(ctx context.Context) error {
+		return triggerToolListChange(ctx, worldOf(ctx))
+	})
+	step(sc, `^nothing more arrived for the cancelled request after a quiet window$`, nothingAfterCancel)
+	step(sc, `^every subscription notification carried the subscriptionId of an open subscription$`, notificationsCarrySubscriptionID)
+}
+
+func closeStdin(ctx context.Context, w *world) error {
+	s, err := w.stdio()
+	if err != nil {
+		return err
+	}
+	return s.CloseStdin()
+}
+
+func waitForExit(ctx context.Context, secs int) error {
+	s, err := worldOf(ctx).stdio()
+	if err != nil {
+		return err
+	}
+	s.WaitExit(time.Duration(secs) * time.Second)
+	return nil
+}
+
+func exitsWithinSeconds(ctx context.Context, secs int) error {
+	w := worldOf(ctx)
+	s, err := w.stdio()
+	if err != nil {
+		return err
+	}
+	if !s.WaitExit(time.Duration(secs) * time.Second) {
+		return &Mismatch{Expected: fmt.Sprintf("the server process to exit within %ds of stdin EOF", secs), Actual: "still running"}
+	}
+	return nil
+}
+
+func stdoutIsOnlyJSONRPC(ctx context.Context, w *world) error {
+	return w.stdoutProblems(func(p string) bool { return !strings.HasPrefix(p, harness.ProblemSplit) },
+		"every stdout line to be one JSON-RPC message")
+}
+
+func noMessageSplitOverLines(ctx context.Context, w *world) error {
+	return w.stdoutProblems(func(p string) bool { return strings.HasPrefix(p, harness.ProblemSplit) },
+		"each message on a single line")
+}
+
+func keepListenOpen(ctx context.Context) error {
+	w := worldOf(ctx)
+	st := w.stdioState
+	if !w.s.t.modern {
+		return nil // no long-lived request before 2026-07-28
+	}
+	_, err := st.openListen(ctx, w, false)
+	return err
+}
+
+func sendWithoutWaiting(ctx context.Context, n int) error {
+	w := worldOf(ctx)
+	return w.stdioState.pipeline(ctx, w, n)
+}
+
+func eachAnsweredOnce(ctx context.Context) error {
+	w := worldOf(ctx)
+	return w.stdioState.expectPipelined(ctx, w)
+}
+
+func openToolListListen(ctx context.Context) error {
+	w := worldOf(ctx)
+	_, err := w.stdioState.openListen(ctx, w, true)
+	return err
+}
+
+func openTwoToolListListens(ctx context.Context) error {
+	w := worldOf(ctx)
+	st := w.stdioState
+	for i := 0; i < 2; i++ {
+		if _, err := st.openListen(ctx, w, true); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func cancelListens(ctx context.Context) error {
+	w := worldOf(ctx)
+	return w.stdioState.cancelListens(ctx, w)
+}
+
+func nothingAfterCancel(ctx context.Context) error {
+	w := worldOf(ctx)
+	return w.stdioState.expectNothingAfterCancel(w)
+}
+
+func notificationsCarrySubscriptionID(ctx context.Context) error {
+	w := worldOf(ctx)
+	return w.stdioState.expectSubscriptionIDs(w)
+}
+
+func (w *world) stdoutProblems(match func(string) bool, expected string) error {
+	s, err := w.stdio()
+	if err != nil {
+		return err
+	}
+	for _, f := range s.Frames() {
+		if f.Dir == harness.DirServerToClient && f.Problem != "" && match(f.Problem) && !isBatchReply(f.Raw) {
+			return &Mismatch{Expected: expected, Actual: fmt.Sprintf("frame %d: %s: %s", f.Seq, f.Problem, short(f.Raw)), Frames: []int{f.Seq}}
+		}
+	}
+	return nil
+}
+
+// isBatchReply reports whether raw is a JSON array of JSON-RPC messages: a server's answer to a
+// batch, which only PROBE-003 sends. It is recorded there, not blamed on the stdout rules.
+func isBatchReply(raw []byte) bool {
+	var items []map[string]json.RawMessage
+	if json.Unmarshal(raw, &items) != nil || len(items) == 0 {
+		return false
+	}
+	for _, it := range items {
+		if _, ok := it["jsonrpc"]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// Notification methods that only travel on a subscriptions/listen stream (2026-07-28 schema).
+var listenMethods = map[string]bool{
+	"notifications/subscriptions/acknowledged": true,
+	"notifications/tools/list_changed":         true,
+	"notifications/prompts/list_changed":       true,
+	"notifications/resources/list_changed":     true,
+	"notifications/resources/updated":          true,
+}
+
+// triggerToolChange is the fixture tool of the "everything" servers that publishes a tools
+// list change to the open subscriptions.
+const triggerToolChange = "test_trigger_tool_change"
+
+// ---------------------------------------------------------------------------------------------
+// STDIO-003: stderr.
+
+func stderrIsUTF8(ctx context.Context, w *world) error {
+	for _, t := range w.own {
+		_ = t.Close() // the scenario's own process: shut down, its stderr read to the end
+	}
+	w.s.env.mu.Lock()
+	conns := append([]harness.Transport{}, w.s.env.conns...)
+	w.s.env.mu.Unlock()
+	for _, t := range conns {
+		if s, ok := t.(*harness.Stdio); ok && s.StderrInvalidUTF8() {
+			tail := s.StderrTail()
+			if !utf8.ValidString(tail) {
+				tail = strings.ToValidUTF8(tail, "\uFFFD")
+			}
+			if len(tail) > 160 {
+				tail = "..." + tail[len(tail)-157:]
+			}
+			return &Mismatch{Expected: "UTF-8 text on stderr (basic/transports/stdio: the server may log UTF-8 strings there)",
+				Actual: fmt.Sprintf("bytes that are not UTF-8 on the stderr of server process %d (connection %d); tail: %q", s.Pid(), s.Conn(), tail)}
+		}
+	}
+	return nil
+}
+
+// ---------------------------------------------------------------------------------------------
+// STDIO-005: requests in flight together.
+
+func (st *stdioScenario) pipeline(ctx context.Context, w *world, n int) error {
+	if w.conn == nil {
+		return fmt.Errorf("feature bug: no connection (missing Given step)")
+	}
+	method := harmless(w)
+	reqs := make([]harness.Request, n)
+	for i := range reqs {
+		// Integer and string ids alternate: correlation must keep them apart.
+		var id any = w.s.env.ids.Next()
+		if i%2 == 1 {
+			id = fmt.Sprintf("pipelined-%d", w.s.env.ids.Next())
+		}
+		reqs[i] = w.build(call{Method: method, ID: id})
+		st.pipelined = append(st.pipelined, reqs[i].ID)
+	}
+	cctx, cancel := context.WithTimeout(ctx, w.timeout())
+	defer cancel()
+	exs := make([]*harness.Exchange, n)
+	var wg sync.WaitGroup
+	for i := range reqs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			exs[i], _ = w.conn.Send(cctx, reqs[i])
+		}()
+	}
+	wg.Wait()
+	for _, ex := range exs {
+		if ex != nil && ex.Response != nil {
+			w.fresh = false
+		}
+		w.note(ex)
+	}
+	return ctx.Err()
+}
+
+func (st *stdioScenario) expectPipelined(ctx context.Context, w *world) error {
+	s, err := w.stdio()
+	if err != nil {
+		return err
+	}
+	quiet(ctx, w.s.env.cfg.QuietWindow, s)
+	answers := map[string][]int{}
+	for _, f := range s.Frames() {
+		if f.Dir != harness.DirServerToClient {
+			continue
+		}
+		if msg, err := harness.ParseMessage(f.Raw); err == nil && (msg.Kind == harness.KindResult || msg.Kind == harness.KindError) && msg.HasID {
+			k := harness.IDKey(msg.ID)
+			answers[k] = append(answers[k], f.Seq)
+		}
+	}
+	var missing, twice []string
+	for _, id := range st.pipelined {
+		switch got := answers[harness.IDKey(id)]; {
+		case len(got) == 0:
+			missing = append(missing, harness.IDKey(id))
+		case len(got) > 1:
+			twice = append(twice, harness.IDKey(id))
+		}
+	}
+	open := ""
+	if len(st.listens) > 0 {
+		open = " while a subscriptions/listen request was in flight"
+	}
+	switch {
+	case len(missing) > 0:
+		return &Mismatch{Expected: fmt.Sprintf("a response to each of the %d requests sent without waiting%s", len(st.pipelined), open),
+			Actual: fmt.Sprintf("no response with id %s", strings.Join(missing, ", ")), Frames: w.lastSeqs()}
+	case len(twice) > 0:
+		return &Mismatch{Expected: "exactly one response per request id", Actual: "several responses with id " + strings.Join(twice, ", "), Frames: w.lastSeqs()}
+	}
+	return nil
+}
+
+// quiet waits the quiet window (or until ctx ends or the server dies): the time the suite
+// gives a server to show that nothing more arrives.
+func quiet(ctx context.Context, d time.Duration, s *harness.Stdio) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	case <-s.Exited():
+	}
+}
+
+// cancelListens sends notifications/cancelled for every open listen, each followed by the quiet
+// window the transport waits after a notification.
+func (st *stdioScenario) cancelListens(ctx context.Context, w *world) error {
+	s, err := w.stdio()
+	if err != nil {
+		return err
+	}
+	st.mu.Lock()
+	listens := append([]*openListen{}, st.listens...)
+	st.mu.Unlock()
+	st.cancelFrame = -1
+	for _, l := range listens {
+		cancel := w.build(call{Method: "notifications/cancelled", Era: eraPlain, Notification: true, Params: map[string]any{
+			"requestId": l.id, "reason": "mcp-conform: the scenario is done with this subscription",
+		}})
+		if err := w.send(ctx, cancel); err != nil {
+			return err
+		}
+		if st.cancelFrame < 0 {
+			for i, f := range s.Frames() {
+				if f == w.last.Sent {
+					st.cancelFrame = i
+				}
+			}
+		}
+	}
+	st.cancelledAt = len(s.Frames())
+	return nil
+}
+
+// triggerToolListChange calls the fixture tool test_trigger_tool_change when the server
+// declares tools; an error (the tool does not exist) is no failure of these rules. The quiet
+// window then lets notifications published after the result arrive.
+func triggerToolListChange(ctx context.Context, w *world) error {
+	if _, ok := w.s.t.caps["tools"]; !ok {
+		return nil
+	}
+	s, err := w.stdio()
+	if err != nil {
+		return err
+	}
+	c := w.fixtureToolCall(triggerToolChange, nil, nil)
+	c.Era = eraModern
+	req := w.build(c)
+	cctx, cancel := context.WithTimeout(ctx, w.timeout())
+	defer cancel()
+	ex, _ := w.conn.Send(cctx, req)
+	w.note(ex)
+	quiet(ctx, w.s.env.cfg.QuietWindow, s)
+	return ctx.Err()
+}
+
+func (st *stdioScenario) expectNothingAfterCancel(w *world) error {
+	s, err := w.stdio()
+	if err != nil {
+		return err
+	}
+	if len(st.listens) == 0 {
+		return fmt.Errorf("feature bug: no subscriptions/listen request was opened")
+	}
+	keys := map[string]bool{}
+	for _, l := range st.listens {
+		keys[harness.IDKey(l.id)] = true
+	}
+	// A response is never due once the client cancelled (the subscription was idle, so none was
+	// on its way); a notification inside the quiet window after the cancellation may have been
+	// written before the server read it, later ones may not.
+	frames := s.Frames()
+	for i := st.cancelFrame + 1; st.cancelFrame >= 0 && i < len(frames); i++ {
+		f := frames[i]
+		if f.Dir != harness.DirServerToClient {
+			continue
+		}
+		msg, err := harness.ParseMessage(f.Raw)
+		if err != nil {
+			continue
+		}
+		hit := ""
+		switch {
+		case (msg.Kind == harness.KindResult || msg.Kind == harness.KindError) && msg.HasID && keys[harness.IDKey(msg.ID)]:
+			hit = "a response to it (" + describe(msg) + ")"
+		case i < st.cancelledAt:
+		case msg.Kind == harness.KindNotification && keys[subscriptionOf(msg)]:
+			hit = msg.Method + " for its subscription, a quiet window after the cancellation"
+		case msg.Kind == harness.KindNotification && msg.Method == "notifications/cancelled" && keys[requestIDOf(msg)]:
+			hit = "notifications/cancelled for it, a quiet window after the cancellation"
+		}
+		if hit != "" {
+			return &Mismatch{Expected: "no message for the subscriptions/listen request after the client cancelled it",
+				Actual: fmt.Sprintf("frame %d: %s", f.Seq, hit), Frames: []int{f.Seq}}
+		}
+	}
+	return nil
+}
+
+func requestIDOf(msg *harness.Message) string {
+	var p struct {
+		RequestID json.RawMessage `json:"requestId"`
+	}
+	if json.Unmarshal(msg.Params, &p) != nil {
+		return ""
+	}
+	return harness.IDKey(p.RequestID)
+}
+
+func (st *stdioScenario) expectSubscriptionIDs(w *world) error {
+	s, err := w.stdio()
+	if err != nil {
+		return err
+	}
+	if len(st.listens) == 0 {
+		return fmt.Errorf("feature bug: no subscriptions/listen request was opened")
+	}
+	keys := map[string]bool{}
+	var names []string
+	for _, l := range st.listens {
+		keys[harness.IDKey(l.id)] = true
+		names = append(names, harness.IDKey(l.id))
+	}
+	sort.Strings(names)
+	seen := 0
+	frames := s.Frames()
+	for _, f := range frames[min(st.listenFrom, len(frames)):] {
+		if f.Dir != harness.DirServerToClient {
+			continue
+		}
+		msg, err := harness.ParseMessage(f.Raw)
+		if err != nil || msg.Kind != harness.KindNotification || !listenMethods[msg.Method] {
+			continue
+		}
+		seen++
+		switch sub := subscriptionOf(msg); {
+		case sub == "":
+			return &Mismatch{Expected: "_meta io.modelcontextprotocol/subscriptionId on every notification of a subscription",
+				Actual: fmt.Sprintf("frame %d: %s without a subscriptionId (open subscriptions: %s)", f.Seq, msg.Method, strings.Join(names, ", ")), Frames: []int{f.Seq}}
+		case !keys[sub]:
+			return &Mismatch{Expected: "a subscriptionId naming one of the open subscriptions " + strings.Join(names, ", "),
+				Actual: fmt.Sprintf("frame %d: %s with subscriptionId %s", f.Seq, msg.Method, sub), Frames: []int{f.Seq}}
+		}
+	}
+	if seen == 0 {
+		return w.setSkip(reports.Untestable, "no notification arrived on the subscriptions/listen streams (not even an acknowledgement; see SUB-002)")
+	}
+	return nil
+}
+
+// ---------------------------------------------------------------------------------------------
+// STDIO-007: the server ending the session.
+
+// noLostRequests looks at every stdio process of the target so far: one that ended the session
+// itself (exited, or closed stdout, before the client closed its stdin) may do so, but requests
+// left unanswered were lost, and closing stdout without exiting is not what the permission
+// describes.
+func noLostRequests(ctx context.Context, w *world) error {
+	e := w.s.env
+	e.mu.Lock()
+	var procs []*harness.Stdio
+	for _, t := range e.conns {
+		if s, ok := t.(*harness.Stdio); ok && e.connRev[s.Conn()] == w.s.t.revision {
+			procs = append(procs, s)
+		}
+	}
+	e.mu.Unlock()
+	for _, s := range procs {
+		code, exited := s.ExitCode()
+		if !exited && !s.IsDead() {
+			continue
+		}
+		step := s.ShutdownStep()
+		if exited && step != harness.StepNone {
+			continue // the client shut it down
+		}
+		if !exited {
+			return &Mismatch{Expected: "a server that ends the session closes stdout and exits",
+				Actual: fmt.Sprintf("server process %d closed its stdout but kept running", s.Pid())}
+		}
+		if lost, seqs := unanswered(s.Frames()); len(lost) > 0 {
+			return &Mismatch{Expected: "a server that ends the session itself does so with no request in flight",
+				Actual: fmt.Sprintf("server process %d exited (code %d) with %d request(s) unanswered: %s", s.Pid(), code, len(lost), strings.Join(lost, ", ")), Frames: seqs}
+		}
+	}
+	return nil
+}
+
+// unanswered returns the method and id of each request of frames that got no response.
+func unanswered(frames []*harness.Frame) ([]string, []int) {
+	type req struct {
+		what string
+		seq  int
+	}
+	open := map[string]req{}
+	var order []string
+	for _, f := range frames {
+		msg, err := harness.ParseMessage(f.Raw)
+		if err != nil || !msg.HasID {
+			continue
+		}
+		k := harness.IDKey(msg.ID)
+		switch {
+		case f.Dir == harness.DirClientToServer && msg.Kind == harness.KindRequest:
+			open[k] = req{what: fmt.Sprintf("%s (id %s)", msg.Method, k), seq: f.Seq}
+			order = append(order, k)
+		case f.Dir == harness.DirServerToClient && (msg.Kind == harness.KindResult || msg.Kind == harness.KindError):
+			delete(open, k)
+		}
+	}
+	var lost []string
+	var seqs []int
+	for _, k := range order {
+		if r, ok := open[k]; ok {
+			lost = append(lost, r.what)
+			seqs = append(seqs, r.seq)
+			delete(open, k)
+		}
+	}
+	return lost, seqs
+}

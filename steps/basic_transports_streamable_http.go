@@ -1,0 +1,770 @@
+package steps
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/cucumber/godog"
+
+	"github.com/mcp-conform/mcp-conform/harness"
+	"github.com/mcp-conform/mcp-conform/reports"
+	"github.com/mcp-conform/mcp-conform/revisions"
+)
+
+// registerBasicTransportsStreamableHTTPSteps binds the steps that only
+// features/basic-transports-streamable-http.feature uses.
+func registerBasicTransportsStreamableHTTPSteps(sc *godog.ScenarioContext) {
+	// Send.
+	step(sc, `^the client sends a "([^"]+)" request without the "([^"]+)" header$`, func(ctx context.Context, method, name string) error {
+		return worldOf(ctx).sendMethod(ctx, method, "", nil, func(h http.Header) []string { h.Del(name); return []string{name} })
+	})
+	step(sc, `^the client sends a "([^"]+)" request with the "([^"]+)" header set to "([^"]*)"$`, func(ctx context.Context, method, name, value string) error {
+		return worldOf(ctx).sendMethod(ctx, method, "", nil, func(h http.Header) []string { h.Set(name, value); return nil })
+	})
+	step(sc, `^the client sends a "([^"]+)" request with its MCP header names in (lower|upper) case$`, sendWithMCPHeaderCase)
+
+	// Streamable HTTP (basic/transports/streamable-http).
+	step(sc, `^the client sends an HTTP (GET|DELETE) to the endpoint$`, func(ctx context.Context, method string) error {
+		return worldOf(ctx).sendBare(ctx, method)
+	})
+	step(sc, `^the HTTP status is 405 \(a dual-era server may answer as its legacy transport does\)$`, wc(expect405))
+	step(sc, `^the notification, unless refused with an error status, gets 202 Accepted with no body$`, wc(notificationGets202))
+	step(sc, `^every reply to a request in this scenario has Content-Type application/json or text/event-stream$`, wc(everyReplyHasContentType))
+	step(sc, `^every application/json reply in this scenario is one response object with the request id$`, wc(everyJSONReplyIsOneResponse))
+	step(sc, `^no reply in this scenario has the "([^"]+)" header$`, noReplyHasHeader)
+	step(sc, `^the reply carries nothing but the response$`, wc(replyCarriesOnlyResponse))
+	step(sc, `^every error in this scenario with code (-?\d+(?:, -?\d+)*) came with HTTP status (\d+)$`, errorCodesCameWithStatus)
+
+	// Send.
+	step(sc, `^the client calls the fixture tool "([^"]+)" asking for progress$`, func(ctx context.Context, tool string) error {
+		return worldOf(ctx).callTool(ctx, tool, true, false)
+	})
+	step(sc, `^the client calls the fixture tool "([^"]+)" asking for progress and log messages$`, func(ctx context.Context, tool string) error {
+		return worldOf(ctx).callTool(ctx, tool, true, true)
+	})
+	step(sc, `^the client calls the fixture tool "([^"]+)" without progress token or log level$`, func(ctx context.Context, tool string) error {
+		return worldOf(ctx).callTool(ctx, tool, false, false)
+	})
+	step(sc, `^the client sends (\d+) requests at once, some calling the fixture tool "([^"]+)" with progress$`, func(ctx context.Context, n int, tool string) error {
+		return worldOf(ctx).sendAtOnce(ctx, n, tool)
+	})
+	step(sc, `^the client opens a subscriptions/listen stream and holds it$`, wc(func(ctx context.Context, w *world) error {
+		return w.holdListen(ctx, nil, w.listenHold())
+	}))
+	step(sc, `^the client opens a subscriptions/listen stream and closes it after the first event$`, wc(func(ctx context.Context, w *world) error {
+		return w.holdListen(ctx, nil, 0)
+	}))
+	step(sc, `^the client opens a subscriptions/listen stream and, while it is open, calls the fixture tool "([^"]+)" asking for progress and log messages$`, listenWhileCallingFixture)
+	step(sc, `^the client sends the intentionally invalid notification:$`, func(ctx context.Context, doc *godog.DocString) error {
+		return worldOf(ctx).sendDoc(ctx, doc.Content, true, true)
+	})
+	step(sc, `^the client sends a harmless request with a foreign Origin header$`, wc(sendWithForeignOrigin))
+	step(sc, `^the client sends requests that a modern server refuses with a 4xx status$`, wc(sendRefusable))
+
+	// Observe: SSE streams over the whole run (package judge; na when the run had none).
+	step(sc, `^every SSE event the server sent in this run carries one JSON-RPC message$`, askJudge("HTTP-006"))
+	step(sc, `^every notification on a request's SSE stream in this run relates to that request$`, askJudge("HTTP-007"))
+	step(sc, `^no SSE stream of this run carries a JSON-RPC request$`, askJudge("HTTP-008"))
+	step(sc, `^every SSE response of this run has the header X-Accel-Buffering: no$`, askJudge("HTTP-010"))
+	step(sc, `^no reply in this run carries the response to another request$`, askJudge("HTTP-012"))
+	step(sc, `^no event follows the response on any SSE stream of this run$`, askJudge("HTTP-009"))
+	step(sc, `^every 4xx reply to a well-formed modern request in this run carries a JSON-RPC error$`, every4xxReplyIsJSONRPCError)
+
+	// Observe: this scenario.
+	step(sc, `^every SSE stream in this scenario ended right after its response$`, everySSEStreamEndsAfterResponse)
+	step(sc, `^each of those requests got its own response on its own POST$`, eachRequestGotOwnPOST)
+	step(sc, `^the listen reply is an SSE stream that opens with the acknowledgement and stays open$`, listenReplyOpensWithAck)
+	step(sc, `^the listen stream carried no notifications/progress or notifications/message$`, listenStreamCarriedNoProgress)
+	step(sc, `^any keep-alive on the listen stream is an SSE comment$`, keepAliveIsSSEComment)
+	step(sc, `^every notification the server refused in this scenario got an HTTP error status and any body is an error without id$`, wc(judgeRefusedNotifications))
+	step(sc, `^a JSON-RPC error body of the 403 reply, if any, has no id$`, wc(forbiddenBodyHasNoID))
+
+	// Mcp-Name (HDR-005..009): one safe target per name-carrying method.
+	step(sc, `^the client finds a safe target for each of tools/call, resources/read and prompts/get$`, hdrStep(func(ctx context.Context, w *world, st *hdrState) error {
+		return w.hdrFindTargets(ctx, st)
+	}))
+	step(sc, `^the client sends each target request with its Mcp-Name header (omitted|naming something else|sentinel-encoded|wrapped in upper-case sentinel markers|as raw non-ASCII bytes)$`, sendTargetsWithMcpName)
+	step(sc, `^every one of those requests was rejected with HTTP 400 and error -32020$`, hdrStep(func(_ context.Context, w *world, st *hdrState) error {
+		return st.expectRejected()
+	}))
+	step(sc, `^the server rejected none of those requests for their headers$`, hdrStep(func(_ context.Context, w *world, st *hdrState) error {
+		return st.expectAccepted()
+	}))
+
+	// x-mcp-header parameters (HDR-007, HDR-010..014).
+	step(sc, `^the client finds a safe tool with an x-mcp-header (parameter|integer parameter)$`, findSafeXmcpTool)
+	step(sc, `^the client calls a safe tool with a sentinel-encoded Mcp-Param header, if one has x-mcp-header parameters$`, hdrStep(callSafeToolSentinelParam))
+	step(sc, `^the client calls that tool with every x-mcp-header argument mirrored into its header$`, hdrToolStep(callToolMirroringEveryArg))
+	step(sc, `^the client calls that tool with the header of that argument set to a different value$`, hdrToolStep(callToolHeaderDiffers))
+	step(sc, `^the client calls that tool with that argument but without its header$`, hdrToolStep(func(ctx context.Context, w *world, st *hdrState) error {
+		return w.hdrCall(ctx, st, map[string]any{st.param.key(): st.sample(false)}, st.param.name(), hdrOmit, "the argument without "+st.param.name())
+	}))
+	step(sc, `^the client calls that tool without that argument$`, hdrToolStep(func(ctx context.Context, w *world, st *hdrState) error {
+		return w.hdrCall(ctx, st, map[string]any{}, "", "", "no "+strings.Join(st.param.path, ".")+" argument")
+	}))
+	step(sc, `^the client calls that tool with that argument set to null$`, hdrToolStep(func(ctx context.Context, w *world, st *hdrState) error {
+		return w.hdrCall(ctx, st, map[string]any{st.param.key(): nil}, "", "", strings.Join(st.param.path, ".")+" null")
+	}))
+	step(sc, `^the client calls that tool with the header of that argument carrying raw non-ASCII bytes$`, hdrToolStep(callToolHeaderRawBytes))
+	step(sc, `^the client calls that tool with that integer argument written (with a fraction|as an integer) in the body and (with a fraction|as an integer) in its header$`, callToolIntegerSpelling)
+
+	// Static checks of every listed inputSchema (HDR-015..019).
+	step(sc, `^the client lists every tool and its x-mcp-header annotations$`, hdrStep(func(ctx context.Context, w *world, st *hdrState) error {
+		return w.hdrScan(ctx, st)
+	}))
+	step(sc, `^every x-mcp-header value is a non-empty HTTP token$`, hdrStep(func(_ context.Context, _ *world, st *hdrState) error {
+		return st.judge(checkToken)
+	}))
+	step(sc, `^no two x-mcp-header values of one inputSchema differ only in letter case$`, hdrStep(func(_ context.Context, _ *world, st *hdrState) error {
+		return st.judgeTools(checkUnique)
+	}))
+	step(sc, `^every x-mcp-header annotation sits on a string, integer or boolean parameter within the safe integer range$`, hdrStep(func(_ context.Context, _ *world, st *hdrState) error {
+		return st.judge(checkType)
+	}))
+	step(sc, `^every x-mcp-header annotation is reachable from the root through properties alone$`, hdrStep(func(_ context.Context, _ *world, st *hdrState) error {
+		return st.judge(checkReachable)
+	}))
+	step(sc, `^no x-mcp-header annotation mirrors a sensitive-looking parameter$`, hdrStep(func(_ context.Context, _ *world, st *hdrState) error {
+		return st.judge(checkSensitive)
+	}))
+}
+
+func sendWithMCPHeaderCase(ctx context.Context, method, spelling string) error {
+	spell := strings.ToLower
+	if spelling == "upper" {
+		spell = strings.ToUpper
+	}
+	return worldOf(ctx).sendMethod(ctx, method, "", nil, func(h http.Header) []string {
+		for k, vs := range h {
+			if strings.HasPrefix(strings.ToLower(k), "mcp-") {
+				delete(h, k)
+				h[spell(k)] = vs // raw map key: sent as spelled
+			}
+		}
+		return nil
+	})
+}
+
+func notificationGets202(ctx context.Context, w *world) error {
+	h, err := w.lastHTTP()
+	if err != nil {
+		return err
+	}
+	if h.Status >= 300 {
+		return w.setSkip(reports.NA, fmt.Sprintf("the server refused the notification with HTTP %d (judged by HTTP-003)", h.Status))
+	}
+	return expectSilence(ctx, w)
+}
+
+func everyReplyHasContentType(ctx context.Context, w *world) error {
+	n := 0
+	for _, ex := range w.exchanges {
+		if ex.HTTP == nil || ex.Sent == nil {
+			continue
+		}
+		if msg, err := harness.ParseMessage(ex.Sent.Raw); err != nil || msg.Kind != harness.KindRequest {
+			continue
+		}
+		n++
+		ct := ex.HTTP.Headers.Get("Content-Type")
+		if mt := mediaType(ct); mt != "application/json" && mt != "text/event-stream" {
+			return &Mismatch{Expected: "Content-Type application/json or text/event-stream",
+				Actual: fmt.Sprintf("HTTP %d with Content-Type %q in reply to %s", ex.HTTP.Status, ct, ex.Sent.Method), Frames: exchangeSeqs(ex)}
+		}
+	}
+	if n == 0 {
+		return fmt.Errorf("feature bug: no request got an HTTP reply in this scenario")
+	}
+	return nil
+}
+
+func everyJSONReplyIsOneResponse(ctx context.Context, w *world) error {
+	n := 0
+	for _, ex := range w.exchanges {
+		if ex.HTTP == nil || ex.Sent == nil || mediaType(ex.HTTP.Headers.Get("Content-Type")) != "application/json" {
+			continue
+		}
+		sent, err := harness.ParseMessage(ex.Sent.Raw)
+		if err != nil || sent.Kind != harness.KindRequest {
+			continue
+		}
+		n++
+		var body []byte
+		if len(ex.Frames) > 0 {
+			body = ex.Frames[0].Raw
+		}
+		msg, err := harness.ParseMessage(body)
+		switch {
+		case len(bytes.TrimSpace(body)) == 0 || bytes.TrimSpace(body)[0] != '{' || err != nil:
+			return &Mismatch{Expected: "one JSON-RPC response object", Actual: "body " + short(body), Frames: exchangeSeqs(ex)}
+		case msg.Kind != harness.KindResult && msg.Kind != harness.KindError:
+			return &Mismatch{Expected: "one JSON-RPC response object", Actual: describe(msg), Frames: exchangeSeqs(ex)}
+		case !msg.HasID || harness.IDKey(msg.ID) != harness.IDKey(sent.ID):
+			actual := "no id member"
+			if msg.HasID {
+				actual = "id " + harness.IDKey(msg.ID)
+			}
+			return &Mismatch{Expected: "the request's id " + harness.IDKey(sent.ID), Actual: actual, Frames: exchangeSeqs(ex)}
+		}
+	}
+	if n == 0 {
+		return w.setSkip(reports.NA, "no request was answered with application/json (every reply was an SSE stream)")
+	}
+	return nil
+}
+
+func noReplyHasHeader(ctx context.Context, name string) error {
+	w := worldOf(ctx)
+	for _, ex := range w.exchanges {
+		if ex.HTTP == nil {
+			continue
+		}
+		if vs := ex.HTTP.Headers.Values(name); len(vs) > 0 {
+			return &Mismatch{Expected: "no " + name + " response header", Actual: fmt.Sprintf("%s: %s", name, strings.Join(vs, ", ")), Frames: exchangeSeqs(ex)}
+		}
+	}
+	return nil
+}
+
+func replyCarriesOnlyResponse(ctx context.Context, w *world) error {
+	if _, err := w.responseMessage(); err != nil {
+		return err
+	}
+	for _, f := range w.last.Frames {
+		if f != w.last.Response && len(bytes.TrimSpace(f.Raw)) > 0 {
+			return &Mismatch{Expected: "only the response on the reply", Actual: "also " + short(f.Raw), Frames: w.lastSeqs()}
+		}
+	}
+	return nil
+}
+
+func errorCodesCameWithStatus(ctx context.Context, codes string, status int) error {
+	w := worldOf(ctx)
+	want := map[int64]bool{}
+	for _, c := range strings.Split(codes, ", ") {
+		n, _ := strconv.ParseInt(c, 10, 64)
+		want[n] = true
+	}
+	n := 0
+	for _, ex := range w.exchanges {
+		if ex.HTTP == nil || ex.Response == nil {
+			continue
+		}
+		msg, err := harness.ParseMessage(ex.Response.Raw)
+		if err != nil || msg.Kind != harness.KindError || !want[msg.Error.Code] {
+			continue
+		}
+		n++
+		if ex.HTTP.Status != status {
+			return &Mismatch{Expected: fmt.Sprintf("HTTP status %d with error %d", status, msg.Error.Code),
+				Actual: fmt.Sprintf("HTTP status %d", ex.HTTP.Status), Frames: exchangeSeqs(ex)}
+		}
+	}
+	if n == 0 {
+		return w.setSkip(reports.NA, "the server sent none of the errors "+codes)
+	}
+	return nil
+}
+
+func listenWhileCallingFixture(ctx context.Context, tool string) error {
+	w := worldOf(ctx)
+	return w.holdListen(ctx, func(ctx context.Context) error { return w.callTool(ctx, tool, true, true) }, w.listenHold())
+}
+
+func sendWithForeignOrigin(ctx context.Context, w *world) error {
+	if why := nonLoopback(w.s.env.cfg.URL); why != "" {
+		return w.setSkip(reports.Untestable, why)
+	}
+	return w.sendMethod(ctx, harmless(w), "", nil, func(h http.Header) []string { h.Set("Origin", foreignOrigin); return nil })
+}
+
+func every4xxReplyIsJSONRPCError(ctx context.Context) error {
+	w := worldOf(ctx)
+	n := 0
+	for _, ex := range w.exchanges {
+		if ex.HTTP != nil && refusable(ex.HTTP.Status) {
+			n++
+		}
+	}
+	if n == 0 {
+		return w.setSkip(reports.NA, "the server refused none of the requests with 400 or 404")
+	}
+	return askJudge("ERR-010")(ctx)
+}
+
+func everySSEStreamEndsAfterResponse(ctx context.Context) error {
+	w := worldOf(ctx)
+	return w.streamsEnded(w.http)
+}
+
+func eachRequestGotOwnPOST(ctx context.Context) error {
+	st := worldOf(ctx).http
+	for _, ex := range st.concurrent {
+		if ex.Response == nil {
+			actual := "no response"
+			if ex.Err != nil {
+				actual += ": " + ex.Err.Error()
+			}
+			return &Mismatch{Expected: "the response to " + ex.Sent.Method + " on the reply to its own POST", Actual: actual, Frames: exchangeSeqs(ex)}
+		}
+	}
+	return nil
+}
+
+func listenReplyOpensWithAck(ctx context.Context) error {
+	w := worldOf(ctx)
+	return w.listenStaysOpen(w.http)
+}
+
+func listenStreamCarriedNoProgress(ctx context.Context) error {
+	w := worldOf(ctx)
+	st := w.http
+	lr, err := w.listenOffered(st)
+	if err != nil {
+		return err
+	}
+	for _, f := range lr.ex.Frames {
+		if msg, err := harness.ParseMessage(f.Raw); err == nil && msg.Kind == harness.KindNotification &&
+			(msg.Method == "notifications/progress" || msg.Method == "notifications/message") {
+			return &Mismatch{Expected: "request-scoped notifications only on the stream of their request", Actual: msg.Method + " on the listen stream: " + short(f.Raw), Frames: []int{f.Seq}}
+		}
+	}
+	return nil
+}
+
+func keepAliveIsSSEComment(ctx context.Context) error {
+	w := worldOf(ctx)
+	st := w.http
+	lr, err := w.listenOffered(st)
+	if err != nil {
+		return err
+	}
+	for _, f := range lr.ex.Frames {
+		if f.SSE == nil || len(bytes.TrimSpace(f.Raw)) == 0 && f.Problem == "" {
+			continue
+		}
+		if _, err := harness.ParseMessage(f.Raw); err != nil {
+			return &Mismatch{Expected: "keep-alives sent as SSE comment lines (\":\")", Actual: "an event whose data is no JSON-RPC message: " + short(f.Raw), Frames: []int{f.Seq}}
+		}
+	}
+	return nil
+}
+
+func forbiddenBodyHasNoID(ctx context.Context, w *world) error {
+	h, err := w.lastHTTP()
+	if err != nil {
+		return err
+	}
+	if h.Status != http.StatusForbidden {
+		return w.setSkip(reports.NA, fmt.Sprintf("the server answered the foreign Origin with HTTP %d, not 403 (judged by HTTP-018)", h.Status))
+	}
+	for _, f := range w.last.Frames {
+		msg, err := harness.ParseMessage(f.Raw)
+		if err != nil || msg.Kind == harness.KindInvalid {
+			continue // no JSON-RPC body: the permission is not used
+		}
+		if msg.HasID {
+			return &Mismatch{Expected: "a JSON-RPC error without id in the 403 body", Actual: "a body with \"id\": " + string(msg.ID), Frames: w.lastSeqs()}
+		}
+		if msg.Kind != harness.KindError {
+			return &Mismatch{Expected: "a JSON-RPC error without id in the 403 body", Actual: describe(msg), Frames: w.lastSeqs()}
+		}
+	}
+	return nil
+}
+
+func sendTargetsWithMcpName(ctx context.Context, how string) error {
+	return hdrStep(func(ctx context.Context, w *world, st *hdrState) error {
+		return w.hdrSendTargets(ctx, st, how)
+	})(ctx)
+}
+
+func findSafeXmcpTool(ctx context.Context, kind string) error {
+	return hdrStep(func(ctx context.Context, w *world, st *hdrState) error {
+		typ := ""
+		if kind == "integer parameter" {
+			typ = "integer"
+		}
+		return w.hdrFindTool(ctx, st, typ, true)
+	})(ctx)
+}
+
+func callSafeToolSentinelParam(ctx context.Context, w *world, st *hdrState) error {
+	if err := w.hdrFindTool(ctx, st, "", false); err != nil || st.tool == nil {
+		return err
+	}
+	value := st.sample(false)
+	if st.param.typ == "string" {
+		value = "mcp-conform-\u00e9" // not header-safe: a conforming client encodes it
+	}
+	header := "=?base64?" + base64.StdEncoding.EncodeToString([]byte(headerText(value))) + "?="
+	return w.hdrCall(ctx, st, map[string]any{st.param.key(): value}, st.param.name(), header, "a sentinel-encoded "+st.param.name())
+}
+
+func callToolMirroringEveryArg(ctx context.Context, w *world, st *hdrState) error {
+	args := map[string]any{}
+	for _, p := range st.tool.params {
+		args[p.key()] = p.sample(false)
+	}
+	return w.hdrCall(ctx, st, args, "", "", "every x-mcp-header argument with its header")
+}
+
+func callToolHeaderDiffers(ctx context.Context, w *world, st *hdrState) error {
+	return w.hdrCall(ctx, st, map[string]any{st.param.key(): st.sample(false)}, st.param.name(), headerText(st.sample(true)),
+		st.param.name()+" differing from the argument")
+}
+
+func callToolHeaderRawBytes(ctx context.Context, w *world, st *hdrState) error {
+	value := st.sample(false)
+	header := headerText(value) + "\u00e9"
+	if st.param.typ == "string" {
+		value, header = "mcp-conform-\u00e9", "mcp-conform-\u00e9" // equal but for the encoding
+	}
+	return w.hdrCall(ctx, st, map[string]any{st.param.key(): value}, st.param.name(), header, st.param.name()+" with raw UTF-8 bytes")
+}
+
+func callToolIntegerSpelling(ctx context.Context, body, header string) error {
+	return hdrToolStep(func(ctx context.Context, w *world, st *hdrState) error {
+		n := st.sample(false).(int64)
+		form := func(how string) string {
+			if how == "with a fraction" {
+				return strconv.FormatInt(n, 10) + ".0"
+			}
+			return strconv.FormatInt(n, 10)
+		}
+		return w.hdrCall(ctx, st, map[string]any{st.param.key(): json.RawMessage(form(body))}, st.param.name(), form(header),
+			fmt.Sprintf("%s %s in the body and %s in the header", strings.Join(st.param.path, "."), form(body), form(header)))
+	})(ctx)
+}
+
+// sendBare sends an HTTP request without body (GET, DELETE) to the endpoint with the
+// MCP-Protocol-Version of the revision under test (and Accept: text/event-stream for GET).
+func (w *world) sendBare(ctx context.Context, method string) error {
+	h, ok := w.conn.(*harness.HTTP)
+	if !ok {
+		return fmt.Errorf("this step needs an HTTP connection")
+	}
+	hdr := http.Header{}
+	if method == http.MethodGet {
+		hdr.Set("Accept", "text/event-stream")
+	}
+	hdr.Set(harness.HeaderProtocolVersion, w.s.t.revision)
+	cctx, cancel := context.WithTimeout(ctx, w.timeout()+w.s.env.cfg.QuietWindow)
+	defer cancel()
+	ex, err := h.Do(cctx, method, hdr, nil)
+	if ex == nil || ex.HTTP == nil {
+		if err == nil {
+			err = fmt.Errorf("transport returned no reply")
+		}
+		return err
+	}
+	w.lastID = nil
+	w.note(ex)
+	return ctx.Err()
+}
+
+// expect405 checks that the last HTTP request got 405. A server that also speaks a legacy
+// revision is bound by the rule only for modern traffic (streamable-http#Earlier Streamable
+// HTTP Revisions): its legacy answers (an SSE stream, or 400/404 for a missing session) are na.
+func expect405(ctx context.Context, w *world) error {
+	h, err := w.lastHTTP()
+	if err != nil {
+		return err
+	}
+	if h.Status == http.StatusMethodNotAllowed {
+		return nil
+	}
+	var legacy []string
+	for _, v := range w.s.t.supported {
+		if revisions.IsLegacy(v) {
+			legacy = append(legacy, v)
+		}
+	}
+	sse := h.Status/100 == 2 && mediaType(h.Headers.Get("Content-Type")) == "text/event-stream"
+	if len(legacy) > 0 && (sse || h.Status == http.StatusBadRequest || h.Status == http.StatusNotFound) {
+		return w.setSkip(reports.NA, fmt.Sprintf("the server also speaks %s and answered HTTP %d as that transport may", strings.Join(legacy, ", "), h.Status))
+	}
+	return &Mismatch{Expected: "HTTP status 405", Actual: fmt.Sprintf("HTTP status %d", h.Status), Frames: w.lastSeqs()}
+}
+
+// refusable reports whether status is one a modern server refuses a request with and whose
+// body a dual-era client inspects before falling back (400, 404).
+func refusable(status int) bool {
+	return status == http.StatusBadRequest || status == http.StatusNotFound
+}
+
+// callTool sends a tools/call of tool (a fixture name: the call is harmless), asking for
+// progress with a fresh string progressToken and, when logs is set, for log messages at level
+// debug, and keeps how its reply stream ended.
+func (w *world) callTool(ctx context.Context, tool string, progress, logs bool) error {
+	id := w.s.env.ids.Next()
+	meta := map[string]any{}
+	if progress {
+		meta[progressMeta] = fmt.Sprintf("mcpconform-progress-%d", id)
+	}
+	if logs && w.s.t.modern {
+		meta[logLevelMeta] = "debug"
+	}
+	c := w.fixtureToolCall(tool, nil, meta)
+	c.ID = id
+	req := w.build(c)
+	return w.sendStream(ctx, req, w.http)
+}
+
+// sendStream is world.send over HTTP keeping how the reply was read (SSE or not, how it ended).
+func (w *world) sendStream(ctx context.Context, req harness.Request, st *httpState) error {
+	h, ok := w.conn.(*harness.HTTP)
+	if !ok {
+		return fmt.Errorf("this step needs an HTTP connection")
+	}
+	cctx, cancel := context.WithTimeout(ctx, w.timeout())
+	defer cancel()
+	ex, info := h.SendStream(cctx, req)
+	st.mu.Lock()
+	st.streams[ex] = info
+	st.mu.Unlock()
+	w.lastID = req.ID
+	w.note(ex)
+	return ctx.Err()
+}
+
+// sendAtOnce sends n modern requests concurrently: calls of tool with progress (answered with an
+// SSE stream by servers that stream progress), server/discover and list requests.
+func (w *world) sendAtOnce(ctx context.Context, n int, tool string) error {
+	h, ok := w.conn.(*harness.HTTP)
+	if !ok {
+		return fmt.Errorf("this step needs an HTTP connection")
+	}
+	methods := []string{"tools/call", harmless(w)}
+	for _, lm := range listMethods {
+		if _, ok := w.s.t.caps[lm.capability]; ok {
+			methods = append(methods, lm.method)
+		}
+	}
+	reqs := make([]harness.Request, n)
+	for i := range reqs {
+		id := w.s.env.ids.Next()
+		method := methods[i%len(methods)]
+		c := call{Method: method}
+		if method == "tools/call" {
+			c = w.fixtureToolCall(tool, nil, map[string]any{progressMeta: fmt.Sprintf("mcpconform-progress-%d", id)})
+		}
+		c.ID, c.Era = id, eraModern
+		reqs[i] = w.build(c)
+	}
+	cctx, cancel := context.WithTimeout(ctx, w.timeout())
+	defer cancel()
+	st := w.http
+	exs := make([]*harness.Exchange, n)
+	infos := make([]harness.StreamInfo, n)
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for i := range reqs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			exs[i], infos[i] = h.SendStream(cctx, reqs[i])
+		}()
+	}
+	close(start)
+	wg.Wait()
+	st.mu.Lock()
+	for i, ex := range exs {
+		st.streams[ex] = infos[i]
+		st.concurrent = append(st.concurrent, ex)
+	}
+	st.mu.Unlock()
+	for _, ex := range exs {
+		w.note(ex)
+	}
+	return ctx.Err()
+}
+
+// streamsEnded checks HTTP-009 for the SSE replies of this scenario: each was closed by the
+// server right after the response (within the quiet window), then the run-wide part.
+func (w *world) streamsEnded(st *httpState) error {
+	n := 0
+	for _, ex := range w.exchanges {
+		info, ok := st.streams[ex]
+		if !ok || !info.SSE || ex.Response == nil {
+			continue
+		}
+		n++
+		if info.End != harness.EndEOF || info.EventsAfterResponse > 0 {
+			actual := fmt.Sprintf("the stream was still open %s after the response", w.s.env.cfg.QuietWindow)
+			if info.EventsAfterResponse > 0 {
+				actual = fmt.Sprintf("%d events after the response", info.EventsAfterResponse)
+			}
+			return &Mismatch{Expected: "the final response to end the SSE stream", Actual: actual, Frames: exchangeSeqs(ex)}
+		}
+	}
+	if n == 0 {
+		return w.setSkip(reports.NA, "the server answered none of this scenario's requests with an SSE stream")
+	}
+	return nil
+}
+
+// listenOffered returns the held listen stream, or ends the scenario as na when the server
+// does not offer subscriptions/listen (-32601 or 404).
+func (w *world) listenOffered(st *httpState) (*listenRun, error) {
+	lr := st.listen
+	if lr == nil || lr.ex == nil {
+		return nil, fmt.Errorf("feature bug: no subscriptions/listen stream was opened")
+	}
+	if lr.ex.HTTP == nil {
+		return nil, &Mismatch{Expected: "an HTTP reply to subscriptions/listen", Actual: fmt.Sprint(lr.ex.Err), Frames: exchangeSeqs(lr.ex)}
+	}
+	if lr.ex.HTTP.Status == http.StatusNotFound {
+		return nil, w.setSkip(reports.NA, noListenDeclared+" (HTTP 404)")
+	}
+	if lr.ex.Response != nil {
+		if msg, err := harness.ParseMessage(lr.ex.Response.Raw); err == nil && msg.Kind == harness.KindError && msg.Error.Code == -32601 {
+			return nil, w.setSkip(reports.NA, noListenDeclared+" (-32601)")
+		}
+	}
+	return lr, nil
+}
+
+// listenStaysOpen checks HTTP-024 on the held listen stream.
+func (w *world) listenStaysOpen(st *httpState) error {
+	lr, err := w.listenOffered(st)
+	if err != nil {
+		return err
+	}
+	ex := lr.ex
+	seqs := exchangeSeqs(ex)
+	ct := ex.HTTP.Headers.Get("Content-Type")
+	if ex.HTTP.Status != http.StatusOK || mediaType(ct) != "text/event-stream" {
+		return &Mismatch{Expected: "HTTP 200 with an SSE stream (text/event-stream)", Actual: fmt.Sprintf("HTTP %d with Content-Type %q", ex.HTTP.Status, ct), Frames: seqs}
+	}
+	var firstMsg *harness.Message
+	for _, f := range ex.Frames {
+		if msg, err := harness.ParseMessage(f.Raw); err == nil {
+			firstMsg = msg
+			break
+		}
+	}
+	if firstMsg == nil || firstMsg.Method != "notifications/subscriptions/acknowledged" {
+		actual := "no event"
+		if firstMsg != nil {
+			actual = describe(firstMsg)
+			if firstMsg.Method != "" {
+				actual = firstMsg.Method
+			}
+		}
+		return &Mismatch{Expected: "the stream to open with notifications/subscriptions/acknowledged", Actual: actual, Frames: seqs}
+	}
+	switch lr.info.End {
+	case harness.EndContext:
+		return nil
+	case harness.EndEOF:
+		actual := "the server closed the stream"
+		if ex.Response != nil {
+			actual += " after a subscriptions/listen response"
+		}
+		return &Mismatch{Expected: fmt.Sprintf("the listen stream still open after %s", lr.hold), Actual: actual, Frames: seqs}
+	}
+	return &Mismatch{Expected: fmt.Sprintf("the listen stream still open after %s", lr.hold), Actual: fmt.Sprintf("reading ended (%s): %v", lr.info.End, ex.Err), Frames: seqs}
+}
+
+// sendRefusable sends requests a 2026-07-28 server refuses with 400 or 404: an unknown method,
+// a missing Mcp-Method header, an unsupported protocol version and, when prompts are declared,
+// prompts/get of a prompt that does not exist.
+func sendRefusable(ctx context.Context, w *world) error {
+	unknown := `{"jsonrpc":"2.0","id":$id,"method":"mcpconform/nonexistent","params":$params}`
+	if err := w.sendDoc(ctx, unknown, false, false); err != nil {
+		return err
+	}
+	if err := w.sendMethod(ctx, "server/discover", "", nil, func(h http.Header) []string { h.Del(harness.HeaderMethod); return []string{harness.HeaderMethod} }); err != nil {
+		return err
+	}
+	if err := w.sendMethod(ctx, "server/discover", revisions.Future, nil, nil); err != nil {
+		return err
+	}
+	if _, ok := w.s.t.caps["prompts"]; ok {
+		doc := `{"jsonrpc":"2.0","id":$id,"method":"prompts/get","params":{"name":"` + unknownPrompt + `","_meta":$meta}}`
+		if err := w.sendDoc(ctx, doc, false, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// judgeRefusedNotifications checks HTTP-003 over the notifications of the scenario.
+func judgeRefusedNotifications(ctx context.Context, w *world) error {
+	refused := 0
+	for _, ex := range w.exchanges {
+		if ex.Sent == nil || ex.HTTP == nil {
+			continue
+		}
+		if sent, err := harness.ParseMessage(ex.Sent.Raw); err != nil || sent.Kind != harness.KindNotification {
+			continue
+		}
+		status := ex.HTTP.Status
+		var body *harness.Message
+		var raw []byte
+		for _, f := range ex.Frames {
+			if len(bytes.TrimSpace(f.Raw)) > 0 {
+				raw = f.Raw
+				body, _ = harness.ParseMessage(f.Raw)
+				break
+			}
+		}
+		isRPC := body != nil && body.Kind != harness.KindInvalid
+		switch {
+		case status == http.StatusAccepted:
+			continue // accepted (HTTP-002 judges the empty body)
+		case status >= 400 && status < 600:
+			refused++
+			if isRPC && (body.Kind != harness.KindError || body.HasID) {
+				actual := describe(body)
+				if body.HasID {
+					actual += " with \"id\": " + string(body.ID)
+				}
+				m := &Mismatch{Expected: "a refusal body that is a JSON-RPC error without id", Actual: actual, Frames: exchangeSeqs(ex)}
+				if body.Kind == harness.KindError && harness.IDKey(body.ID) == "null" {
+					// JSON-RPC 2.0 writes null where no id could be read (DESIGN.md "Verdicts").
+					m.Grade = reports.Warn
+				}
+				return m
+			}
+		case status >= 200 && status < 300:
+			if isRPC && body.Kind == harness.KindError {
+				return &Mismatch{Expected: "an HTTP error status (4xx/5xx) for a refused notification", Actual: fmt.Sprintf("HTTP %d with %s", status, short(raw)), Frames: exchangeSeqs(ex)}
+			}
+		default:
+			return &Mismatch{Expected: "202 Accepted or an HTTP error status", Actual: fmt.Sprintf("HTTP %d", status), Frames: exchangeSeqs(ex)}
+		}
+	}
+	if refused == 0 {
+		return w.setSkip(reports.NA, "the server accepted every notification the suite sent, so no refusal could be judged")
+	}
+	return nil
+}
+
+// nonLoopback returns why the Origin rules cannot be judged on target, or "" when its host is a
+// loopback address (a server reached there is a local one that must refuse foreign origins).
+func nonLoopback(target string) string {
+	u, err := url.Parse(target)
+	if err != nil {
+		return "cannot parse the target URL: " + err.Error()
+	}
+	host := u.Hostname()
+	if strings.EqualFold(host, "localhost") {
+		return ""
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		return ""
+	}
+	return fmt.Sprintf("the target %s is not a loopback address: which origins a remote server trusts is its deployment's choice, so the suite cannot tell a valid Origin from an invalid one", host)
+}

@@ -1,0 +1,27 @@
+package steps
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/cucumber/godog"
+
+	"github.com/mcp-conform/mcp-conform/reports"
+)
+
+// registerExtensionsTasksSteps binds the steps that only features/extensions-tasks.feature uses.
+func registerExtensionsTasksSteps(sc *godog.ScenarioContext) {
+	// Setup.
+	step(sc, `^the server advertises the "([^"]+)" extension$`, advertisesExtension)
+
+	// Observe.
+	step(sc, `^no task handle in this run went to a request that did not declare the tasks extension$`, askJudge("EXT-005"))
+}
+
+func advertisesExtension(ctx context.Context, id string) error {
+	w := worldOf(ctx)
+	if _, ok := w.serverExtensions()[id]; !ok {
+		return w.setSkip(reports.NA, fmt.Sprintf("the server does not advertise the %q extension", id))
+	}
+	return nil
+}

@@ -1,0 +1,53 @@
+package steps
+
+import (
+	"encoding/json"
+
+	"github.com/mcp-conform/mcp-conform/harness"
+)
+
+// Logging (server/utilities/logging, deprecated in 2026-07-28 but still specified), the
+// extension framework (basic/versioning#Extension Negotiation, extensions/overview, the tasks
+// extension) and deprecated or removed features (deprecated, changelog).
+
+const (
+	// loggingFixtureTool is the official conformance fixture tool that logs while it runs.
+	loggingFixtureTool = "test_tool_with_logging"
+	// tasksExtensionID is the identifier of the official tasks extension.
+	tasksExtensionID = "io.modelcontextprotocol/tasks"
+	// subscriptionIDMeta is the `_meta` key that tags the notifications of a listen subscription.
+	subscriptionIDMeta = "io.modelcontextprotocol/subscriptionId"
+	// unknownExtensionID and unknownCapability are the client extension and capability no
+	// server knows (EXT-004).
+	unknownExtensionID = "com.example.mcpconform/unknown-extension"
+	unknownCapability  = "mcpconformUnknownCapability"
+)
+
+// listOrDiscover is the list method of the first declared capability, or server/discover.
+func (w *world) listOrDiscover() string {
+	for _, lm := range listMethods {
+		if w.declares(lm.capability) {
+			return lm.method
+		}
+	}
+	return harmless(w)
+}
+
+// serverExtensions returns capabilities.extensions of the server's discover result.
+func (w *world) serverExtensions() map[string]json.RawMessage {
+	var ext map[string]json.RawMessage
+	_ = json.Unmarshal(w.s.t.caps["extensions"], &ext)
+	return ext
+}
+
+// logextState is what the send steps of a scenario leave for its assertion steps.
+type logextState struct {
+	removed   []removedOutcome
+	legacySSE *harness.Exchange
+}
+
+// removedOutcome is one removed method's exchange (DEP-003).
+type removedOutcome struct {
+	method string
+	ex     *harness.Exchange
+}

@@ -1,0 +1,119 @@
+package steps
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/mcp-conform/mcp-conform/harness"
+	"github.com/mcp-conform/mcp-conform/reports"
+)
+
+// pageState is what the pagination and caching steps of one scenario pass from their When
+// steps to their Then steps.
+type pageState struct {
+	// lists are the declared lists, in the order traversed.
+	lists []pageList
+	// traversals holds, per list method, each completed (or cut short) traversal.
+	traversals map[string][]*listTraversal
+	// problems are the traversals that did not end properly (PAGE-001).
+	problems []*Mismatch
+	// refused names the lists whose first page the server refused (not offered).
+	refused []string
+	// pair is the page asked for twice (PAGE-002), with the list and cursor.
+	pair   [2]*harness.Exchange
+	member string
+	// rejects are the invalid-cursor requests of PAGE-003.
+	rejects []*harness.Exchange
+}
+
+// pageList is one list method, the array member of its pages and the member that identifies
+// an item.
+type pageList struct{ method, member, key string }
+
+// declaredLists returns the list methods of the capabilities the server declares.
+func (w *world) declaredLists() []pageList {
+	var out []pageList
+	if w.declares("tools") {
+		out = append(out, pageList{"tools/list", "tools", "name"})
+	}
+	if w.declares("resources") {
+		out = append(out, pageList{"resources/list", "resources", "uri"}, pageList{"resources/templates/list", "resourceTemplates", "uriTemplate"})
+	}
+	if w.declares("prompts") {
+		out = append(out, pageList{"prompts/list", "prompts", "name"})
+	}
+	return out
+}
+
+// pageStep binds fn to the scenario's world and its page state.
+func pageStep(fn func(context.Context, *world, *pageState) error) func(context.Context) error {
+	return func(ctx context.Context) error {
+		w := worldOf(ctx)
+		return fn(ctx, w, w.page)
+	}
+}
+
+// noLists is the na of a server that declares none of the paginated lists.
+func (w *world) noLists() error {
+	return w.setSkip(reports.NA, "the server declares none of the tools, resources and prompts capabilities, so it has no list to page")
+}
+
+// traverseLists follows every declared list to its end, times times. A list whose first page
+// is refused is left out (the capability rules judge that); a next page refused for the
+// server's own cursor is a broken traversal.
+func (w *world) traverseLists(ctx context.Context, st *pageState, times int) error {
+	st.lists = w.declaredLists()
+	if len(st.lists) == 0 {
+		return w.noLists()
+	}
+	st.traversals = map[string][]*listTraversal{}
+	for _, l := range st.lists {
+		for i := 0; i < times; i++ {
+			lt, err := w.listAll(ctx, l.method, l.member)
+			var mm *Mismatch
+			var lr *listRefused
+			switch {
+			case err == nil:
+			case errors.As(err, &mm):
+				st.problems = append(st.problems, mm)
+			case errors.As(err, &lr) && lr.Page == 1:
+				st.refused = append(st.refused, fmt.Sprintf("%s (%s)", l.method, lr.Actual))
+			case errors.As(err, &lr):
+				st.problems = append(st.problems, &Mismatch{
+					Expected: fmt.Sprintf("page %d of %s for the nextCursor the server issued", lr.Page, l.method),
+					Actual:   lr.Actual, Frames: lr.Frames,
+				})
+			default:
+				return err
+			}
+			if err != nil {
+				break // the second traversal of a broken or refused list shows nothing new
+			}
+			st.traversals[l.method] = append(st.traversals[l.method], lt)
+		}
+	}
+	if len(st.refused) == len(st.lists) {
+		return w.setSkip(reports.Untestable, "the server refused every list it declares: "+strings.Join(st.refused, ", "))
+	}
+	return nil
+}
+
+// cacheableMethods are the methods whose complete results carry caching hints
+// (server/utilities/caching#Cacheable Results).
+var cacheableMethods = map[string]bool{
+	"server/discover": true, "tools/list": true, "prompts/list": true, "resources/list": true,
+	"resources/templates/list": true, "resources/read": true,
+}
+
+// traversalFrames returns the seqs of the frames of a traversal.
+func traversalFrames(lt *listTraversal) []int { return lt.Frames }
+
+// isJSONString reports whether raw is a JSON string (not null, not another type).
+func isJSONString(raw json.RawMessage) bool {
+	raw = bytes.TrimSpace(raw)
+	return len(raw) > 0 && raw[0] == '"'
+}

@@ -1,0 +1,72 @@
+package steps
+
+import (
+	"context"
+
+	"github.com/cucumber/godog"
+)
+
+// registerSchemaSteps binds the steps that only features/schema.feature uses.
+func registerSchemaSteps(sc *godog.ScenarioContext) {
+	// Streamable HTTP (basic/transports/streamable-http).
+	step(sc, `^every message the server sent in this run validates against the schema$`, askJudge("SCHEMA-001"))
+
+	// Provocation.
+	step(sc, `^the client fetches the server's content blocks, icons and server info$`, wc(gatherContent))
+
+	// Run-wide content rules (package judge); na when the run carried nothing they judge.
+	step(sc, `^every content block the server sent in this run is a known type with its required fields$`, askJudge("CONT-001"))
+	step(sc, `^all base64 data the server sent in this run is valid with a well-formed MIME type$`, askJudge("CONT-002"))
+	step(sc, `^every annotation the server sent in this run has a valid audience, priority and lastModified$`, askJudge("CONT-003"))
+	step(sc, `^every icon the server sent in this run has a src URI and a valid mimeType, sizes and theme$`, askJudge("CONT-004"))
+	step(sc, `^every icon src the server sent in this run is an https: or data: URI$`, askJudge("CONT-005"))
+	step(sc, `^every server info the server sent in this run has a string name and version$`, askJudge("CONT-006"))
+	step(sc, `^every resource link the server sent in this run has a uri and a name$`, askJudge("CONT-007"))
+}
+
+// contentFixtureTools are the fixture tools whose results are content blocks of each type.
+var contentFixtureTools = []string{
+	"test_simple_text", "test_image_content", "test_audio_content", "test_embedded_resource", "test_multiple_content_types",
+}
+
+// gatherContent makes the server send what the content rules judge, without side effects:
+// discovery (its serverInfo; the legacy InitializeResult was recorded at the handshake), every
+// declared list (icons, annotations), a call of each content fixture tool the server lists
+// and the call policy allows, and a get of every listed prompt.
+func gatherContent(ctx context.Context, w *world) error {
+	if w.s.t.modern {
+		if err := w.sendMethod(ctx, "server/discover", "", nil, nil); err != nil {
+			return err
+		}
+	}
+	if w.declares("tools") {
+		lt, err := w.listAll(ctx, "tools/list", "tools")
+		if err := keepTransportErr(ctx, err); err != nil {
+			return err
+		}
+		for _, f := range contentFixtureTools {
+			name := w.s.env.fixtureName(f)
+			for _, t := range lt.Items {
+				if t["name"] != name {
+					continue
+				}
+				if c, ok, _ := w.listedToolCall(t, nil, nil); ok {
+					if err := w.send(ctx, w.build(c)); err != nil {
+						return err
+					}
+				}
+				break
+			}
+		}
+	}
+	if w.declares("resources") {
+		for _, l := range [][2]string{{"resources/list", "resources"}, {"resources/templates/list", "resourceTemplates"}} {
+			_, err := w.listAll(ctx, l[0], l[1])
+			if err := keepTransportErr(ctx, err); err != nil {
+				return err
+			}
+		}
+	}
+	_, err := w.getEveryPrompt(ctx)
+	return err
+}

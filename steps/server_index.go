@@ -1,0 +1,257 @@
+package steps
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/cucumber/godog"
+
+	"github.com/mcp-conform/mcp-conform/harness"
+	"github.com/mcp-conform/mcp-conform/reports"
+	"github.com/mcp-conform/mcp-conform/revisions"
+)
+
+// registerServerIndexSteps binds the steps that only features/server-index.feature uses.
+func registerServerIndexSteps(sc *godog.ScenarioContext) {
+	// Capabilities declared versus features offered (CAP-001..004).
+	step(sc, `^if the response is a result, the server declares the "([^"]+)" capability$`, func(ctx context.Context, name string) error {
+		return worldOf(ctx).offeredMeansDeclared(name)
+	})
+	step(sc, `^the client sends a completion request for an argument the server lists$`, wc(sendsCompletionRequestArgument))
+
+	// CAP-005.
+	step(sc, `^the client sends a list request for each declared capability asking for debug logs$`, wc(sendsListRequestEach))
+	step(sc, `^no log message the server sent in this run came without the "logging" capability$`, askJudge("CAP-005"))
+
+	// CAP-007.
+	step(sc, `^the client calls a method of each feature the server does not declare$`, callsMethodEachFeature)
+	step(sc, `^each of those calls failed with method-not-found$`, eachThoseCallsFailed)
+
+	// Client capabilities: CAP-008, ERR-008, STATE-001.
+	step(sc, `^the client calls a fixture tool that needs a client capability, declaring only other capabilities$`, callsFixtureToolNeeds)
+	step(sc, `^the server relied on no client capability the calls did not declare$`, reliedNoCapabilityCalls)
+
+	// CAP-009, CAP-010.
+	step(sc, `^the client reads the server's declared capabilities$`, wc(func(ctx context.Context, w *world) error {
+		return w.readCapabilities(ctx, false)
+	}))
+}
+
+func sendsCompletionRequestArgument(ctx context.Context, w *world) error {
+	ref, arg, err := w.completionTarget(ctx)
+	if err != nil {
+		return err
+	}
+	return w.send(ctx, w.stateRequest("completion/complete", map[string]any{"ref": ref, "argument": map[string]any{"name": arg, "value": ""}}, nil))
+}
+
+func sendsListRequestEach(ctx context.Context, w *world) error {
+	sent := false
+	for _, lm := range listMethods {
+		if _, ok := w.s.t.caps[lm.capability]; ok {
+			if err := w.send(ctx, w.stateRequest(lm.method, nil, map[string]any{metaLogLevel: "debug"})); err != nil {
+				return err
+			}
+			sent = true
+		}
+	}
+	if !sent {
+		return w.sendMethod(ctx, harmless(w), "", nil, nil)
+	}
+	return nil
+}
+
+func callsMethodEachFeature(ctx context.Context) error {
+	w := worldOf(ctx)
+	return w.probeUndeclared(ctx, w.state)
+}
+
+func eachThoseCallsFailed(ctx context.Context) error {
+	w := worldOf(ctx)
+	return w.expectMethodNotFound(w.state)
+}
+
+func callsFixtureToolNeeds(ctx context.Context) error {
+	w := worldOf(ctx)
+	return w.callFixture(ctx, w.state, "without", "others", "with")
+}
+
+func reliedNoCapabilityCalls(ctx context.Context) error {
+	w := worldOf(ctx)
+	return w.expectNoReliance(w.state)
+}
+
+// metaLogLevel is the request `_meta` key of the minimum log level (server/utilities/logging).
+const metaLogLevel = "io.modelcontextprotocol/logLevel"
+
+func capNames(caps map[string]json.RawMessage) string {
+	names := make([]string, 0, len(caps))
+	for k := range caps {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
+}
+
+// offeredMeansDeclared is CAP-001..004: a feature request answered with a result means the
+// feature is offered, so it must be declared. An error, or a list result with no entry and no
+// next page (a server that answers every list method, offering nothing), means it is not
+// offered, which is consistent with either declaration (CAP-006 judges a declared feature
+// that fails; CAP-007 the undeclared method that does not fail).
+func (w *world) offeredMeansDeclared(name string) error {
+	msg, err := w.responseMessage()
+	if err != nil {
+		return err
+	}
+	if msg.Kind != harness.KindResult {
+		return nil
+	}
+	if _, ok := w.s.t.caps[name]; ok {
+		return nil
+	}
+	if member, isList := listMembers[name]; isList && emptyPage(msg.Result, member) {
+		return nil
+	}
+	where := "DiscoverResult"
+	if !w.s.t.modern {
+		where = "InitializeResult"
+	}
+	return &Mismatch{
+		Expected: fmt.Sprintf("capabilities.%s in the %s, since the server answered %s with a result", name, where, w.last.Sent.Method),
+		Actual:   "declared capabilities: " + capNames(w.s.t.caps),
+		Frames:   w.lastSeqs(),
+	}
+}
+
+// undeclaredProbes are the methods CAP-007 calls for a feature the server does not declare.
+var undeclaredProbes = []struct {
+	capability, method string
+	params             map[string]any
+	since, until       string
+}{
+	{capability: "tools", method: "tools/list"},
+	{capability: "resources", method: "resources/list"},
+	{capability: "prompts", method: "prompts/list"},
+	// The completions capability exists since revisions.CompletionsSince; earlier servers
+	// answer without it.
+	{capability: "completions", method: "completion/complete", since: revisions.CompletionsSince().ID, params: map[string]any{
+		"ref": map[string]any{"type": "ref/prompt", "name": "mcpconform_prompt"}, "argument": map[string]any{"name": "arg", "value": ""},
+	}},
+	// The modern revision has no logging method: the level travels in each request's _meta.
+	{capability: "logging", method: "logging/setLevel", until: revisions.LoggingMethodUntil().ID, params: map[string]any{"level": "info"}},
+}
+
+func (w *world) probeUndeclared(ctx context.Context, st *stateWorld) error {
+	rev := w.s.t.revision
+	var skipped []string
+	for _, p := range undeclaredProbes {
+		if _, ok := w.s.t.caps[p.capability]; ok {
+			continue
+		}
+		if !revisions.InRange(rev, p.since, p.until) {
+			skipped = append(skipped, p.capability)
+			continue
+		}
+		if err := w.send(ctx, w.stateRequest(p.method, p.params, nil)); err != nil {
+			return err
+		}
+		st.probes = append(st.probes, w.last)
+	}
+	if len(st.probes) == 0 {
+		why := "the server declares every feature that has a method at " + rev + " (" + capNames(w.s.t.caps) + ")"
+		if len(skipped) > 0 {
+			why += "; " + strings.Join(skipped, ", ") + " has no capability-gated method at " + rev
+		}
+		return w.setSkip(reports.NA, why)
+	}
+	return nil
+}
+
+func (w *world) expectMethodNotFound(st *stateWorld) error {
+	for _, ex := range st.probes {
+		msg := responseOf(ex)
+		want := "error -32601"
+		status := w.s.t.modern && w.s.env.cfg.Transport == harness.TransportHTTP
+		if status {
+			want += " with HTTP 404"
+		}
+		want += " for " + ex.Sent.Method + " (its capability is not declared)"
+		switch {
+		case msg == nil || msg.Kind != harness.KindError || msg.Error.Code != -32601:
+			return &Mismatch{Expected: want, Actual: describeExchange(ex), Frames: exchangeSeqs(ex)}
+		case status && (ex.HTTP == nil || ex.HTTP.Status != 404):
+			got := "no HTTP status"
+			if ex.HTTP != nil {
+				got = fmt.Sprintf("HTTP %d", ex.HTTP.Status)
+			}
+			return &Mismatch{Expected: want, Actual: "-32601 with " + got, Frames: exchangeSeqs(ex)}
+		}
+	}
+	return nil
+}
+
+func declaredText(d map[string]any) string {
+	b, _ := json.Marshal(d)
+	return string(b)
+}
+
+// expectNoReliance is CAP-008: the calls lacking the needed capability got -32021 or a result
+// that asks for nothing undeclared; any other error is a failure unless the call declaring the
+// capability fails too (then the fixture is not usable as the suite calls it).
+func (w *world) expectNoReliance(st *stateWorld) error {
+	if st.untestable != "" {
+		return w.setSkip(reports.Untestable, st.untestable)
+	}
+	var with *fixtureCall
+	for i := range st.calls {
+		if st.calls[i].kind == "with" {
+			with = &st.calls[i]
+		}
+	}
+	for _, c := range st.calls {
+		if c.kind == "with" {
+			continue
+		}
+		if r := reliance(c); r != "" {
+			return &Mismatch{Expected: fmt.Sprintf("-32021, or a result asking for nothing undeclared, for %s called with clientCapabilities %s", st.fixture.name, declaredText(c.declared)),
+				Actual: r, Frames: exchangeSeqs(c.ex)}
+		}
+		msg := responseOf(c.ex)
+		if msg == nil || msg.Kind == harness.KindResult || (msg.Kind == harness.KindError && msg.Error.Code == -32021) {
+			if msg == nil {
+				return &Mismatch{Expected: "a response to " + st.fixture.name, Actual: describeExchange(c.ex), Frames: exchangeSeqs(c.ex)}
+			}
+			continue
+		}
+		if wm := responseOf(with.ex); wm == nil || wm.Kind != harness.KindResult {
+			return w.setSkip(reports.Untestable, fmt.Sprintf("the fixture tool %s fails even when %s is declared (%s), so its reply without it says nothing about the capability",
+				st.fixture.name, st.fixture.needs, describeExchange(with.ex)))
+		}
+		return &Mismatch{Expected: fmt.Sprintf("-32021 (MissingRequiredClientCapability) for %s called with clientCapabilities %s; it succeeds when %s is declared", st.fixture.name, declaredText(c.declared), st.fixture.needs),
+			Actual: describe(msg), Frames: exchangeSeqs(c.ex)}
+	}
+	return nil
+}
+
+// listMembers maps a capability to the array member of its list result.
+var listMembers = map[string]string{"tools": "tools", "resources": "resources", "prompts": "prompts"}
+
+// emptyPage reports whether a list result has an empty (or no) member array and no nextCursor.
+func emptyPage(result json.RawMessage, member string) bool {
+	var page map[string]json.RawMessage
+	if json.Unmarshal(result, &page) != nil {
+		return false
+	}
+	if _, more := page["nextCursor"]; more {
+		return false
+	}
+	var items []json.RawMessage
+	_ = json.Unmarshal(page[member], &items)
+	return len(items) == 0
+}

@@ -1,0 +1,522 @@
+package steps
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"reflect"
+	"sort"
+	"strings"
+
+	"github.com/cucumber/godog"
+
+	"github.com/mcp-conform/mcp-conform/harness"
+	"github.com/mcp-conform/mcp-conform/reports"
+)
+
+// registerServerResourcesSteps binds the steps that only features/server-resources.feature uses.
+func registerServerResourcesSteps(sc *godog.ScenarioContext) {
+	step(sc, `^the client lists every resource$`, listsEveryResource)
+	// No feature file uses this step at present; it stays bound, next to its siblings.
+	step(sc, `^the client lists every resource template$`, listsEveryResourceTemplate)
+	step(sc, `^the client lists every resource and every resource template it can$`, listsEveryResourceEvery)
+	step(sc, `^every result in this scenario validates as "([^"]+)"$`, func(ctx context.Context, typ string) error {
+		return worldOf(ctx).eachResultValidates(typ, "")
+	})
+
+	// RES-002.
+	step(sc, `^the client lists the resources on a fresh connection, reads one, lists again, then lists on another fresh connection$`, listsResourcesFreshConnection)
+	step(sc, `^every listing named the same resources$`, everyListingNamedSame)
+
+	// RES-003, RES-012.
+	step(sc, `^the client reads the fixture resources, or else the first listed resource$`, readsFixtureResourcesElse)
+	step(sc, `^the client reads every listed resource$`, readsEveryListedResource)
+	step(sc, `^every read got a result whose contents are text or blob items$`, everyReadGotResult)
+	step(sc, `^every read that returned several contents returned valid items$`, everyReadReturnedSeveral)
+
+	// RES-004, RES-005.
+	step(sc, `^the client reads resources that do not exist$`, readsResourcesDoNot)
+	step(sc, `^each of those reads failed with code (-?\d+)$`, eachThoseReadsFailed)
+	step(sc, `^none of those reads returned an empty contents array$`, noneThoseReadsReturned)
+
+	// RES-007.
+	step(sc, `^every listed resource URI is an RFC 3986 URI and every template an RFC 6570 template$`, everyListedResourceURI)
+
+	// RES-008.
+	step(sc, `^the client reads malformed resource URIs$`, readsMalformedResourceURIs)
+	step(sc, `^each of those reads failed with an error$`, eachThoseReadsFailedError)
+
+	// RES-009.
+	step(sc, `^the client reads file URIs that climb out of a listed file resource's directory$`, readsFileURIsClimb)
+	step(sc, `^each of those reads failed without any contents$`, eachThoseReadsFailedWithout)
+
+	// RES-010.
+	step(sc, `^the client lists every resource template the server offers$`, listsEveryResourceTemplateOffers)
+}
+
+func listsEveryResource(ctx context.Context) error {
+	w := worldOf(ctx)
+	r := w.res
+	items, err := w.listDeclared(ctx, "resources/list", "resources")
+	r.resources = items
+	return err
+}
+
+func listsEveryResourceTemplate(ctx context.Context) error {
+	w := worldOf(ctx)
+	r := w.res
+	items, err := w.listDeclared(ctx, "resources/templates/list", "resourceTemplates")
+	r.templates = items
+	return err
+}
+
+func listsEveryResourceEvery(ctx context.Context) error {
+	w := worldOf(ctx)
+	r := w.res
+	items, err := w.listDeclared(ctx, "resources/list", "resources")
+	if err != nil {
+		return err
+	}
+	r.resources = items
+	lt, err := w.listAll(ctx, "resources/templates/list", "resourceTemplates")
+	if _, refused := err.(*listRefused); err != nil && !refused {
+		return err
+	}
+	if lt != nil && err == nil {
+		r.templates = lt.Items
+	}
+	return nil
+}
+
+func listsResourcesFreshConnection(ctx context.Context) error {
+	w := worldOf(ctx)
+	return w.listAcrossConnections(ctx, w.res)
+}
+
+func everyListingNamedSame(ctx context.Context) error {
+	r := worldOf(ctx).res
+	for _, l := range r.listings[1:] {
+		if !reflect.DeepEqual(l.uris, r.listings[0].uris) {
+			return &Mismatch{Expected: "the same resource set on every connection and after a read (" + r.listings[0].what + ": " + strings.Join(r.listings[0].uris, ", ") + ")",
+				Actual: l.what + ": " + strings.Join(l.uris, ", "), Frames: append(append([]int{}, r.listings[0].frames...), l.frames...)}
+		}
+	}
+	return nil
+}
+
+func readsFixtureResourcesElse(ctx context.Context) error {
+	w := worldOf(ctx)
+	return w.readFixtureResources(ctx, w.res)
+}
+
+func readsEveryListedResource(ctx context.Context) error {
+	w := worldOf(ctx)
+	r := w.res
+	if len(r.resources) == 0 {
+		return w.setSkip(reports.Untestable, "the server lists no resources to read")
+	}
+	for i, res := range r.resources {
+		if i == maxResourceReads {
+			break
+		}
+		uri, _ := res["uri"].(string)
+		if err := w.readResource(ctx, r, uri); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func everyReadGotResult(ctx context.Context) error {
+	w := worldOf(ctx)
+	return w.expectReadContents(w.res)
+}
+
+func everyReadReturnedSeveral(ctx context.Context) error {
+	w := worldOf(ctx)
+	return w.expectSeveralContents(w.res)
+}
+
+func readsResourcesDoNot(ctx context.Context) error {
+	w := worldOf(ctx)
+	r := w.res
+	id := randomHex()
+	uris := []string{"mcpconform://missing/" + id}
+	for _, res := range r.resources {
+		if u, _ := res["uri"].(string); u != "" {
+			if p, err := url.Parse(u); err == nil && p.Scheme != "" && p.Scheme != "file" {
+				uris = append(uris, p.Scheme+"://mcpconform-missing-"+id)
+				break
+			}
+		}
+	}
+	for _, u := range uris {
+		if err := w.readResource(ctx, r, u); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func eachThoseReadsFailed(ctx context.Context, code int64) error {
+	w := worldOf(ctx)
+	return w.expectReadErrors(w.res, code)
+}
+
+func noneThoseReadsReturned(ctx context.Context) error {
+	for _, ex := range worldOf(ctx).res.reads {
+		msg := responseOf(ex)
+		if msg == nil || msg.Kind != harness.KindResult {
+			continue
+		}
+		var res struct {
+			Contents []json.RawMessage `json:"contents"`
+		}
+		if json.Unmarshal(msg.Result, &res) == nil && res.Contents != nil && len(res.Contents) == 0 {
+			return &Mismatch{Expected: "an error for " + readURI(ex) + " (it does not exist)", Actual: "a result with contents: []", Frames: exchangeSeqs(ex)}
+		}
+	}
+	return nil
+}
+
+func everyListedResourceURI(ctx context.Context) error {
+	w := worldOf(ctx)
+	r := w.res
+	for _, res := range r.resources {
+		u, _ := res["uri"].(string)
+		if err := checkURI(u); err != nil {
+			return &Mismatch{Expected: "resource URIs that conform to RFC 3986", Actual: fmt.Sprintf("%q: %v", u, err), Frames: w.framesOf("resources/list")}
+		}
+	}
+	for _, t := range r.templates {
+		u, _ := t["uriTemplate"].(string)
+		if err := checkURITemplate(u); err != nil {
+			return &Mismatch{Expected: "URI templates that conform to RFC 6570", Actual: fmt.Sprintf("%q: %v", u, err), Frames: w.framesOf("resources/templates/list")}
+		}
+	}
+	if len(r.resources)+len(r.templates) == 0 {
+		return w.setSkip(reports.Untestable, "the server lists no resources and no resource templates")
+	}
+	return nil
+}
+
+func readsMalformedResourceURIs(ctx context.Context) error {
+	w := worldOf(ctx)
+	r := w.res
+	uris := []string{"not a uri", "://", "mcpconform://bad%zz/" + randomHex()}
+	for _, t := range r.templates {
+		if tpl, _ := t["uriTemplate"].(string); templateVar.MatchString(tpl) {
+			uris = append(uris, fillTemplate(tpl, "%zz"), fillTemplate(tpl, "a b"))
+			break
+		}
+	}
+	for _, u := range uris {
+		if err := w.readResource(ctx, r, u); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func eachThoseReadsFailedError(ctx context.Context) error {
+	for _, ex := range worldOf(ctx).res.reads {
+		msg := responseOf(ex)
+		if msg == nil || msg.Kind != harness.KindError {
+			return &Mismatch{Expected: "a JSON-RPC error for the malformed URI " + fmt.Sprintf("%q", readURI(ex)), Actual: describeExchange(ex), Frames: exchangeSeqs(ex)}
+		}
+	}
+	return nil
+}
+
+func readsFileURIsClimb(ctx context.Context) error {
+	w := worldOf(ctx)
+	r := w.res
+	var base *url.URL
+	for _, res := range r.resources {
+		u, _ := res["uri"].(string)
+		if p, err := url.Parse(u); err == nil && strings.EqualFold(p.Scheme, "file") {
+			base = p
+			break
+		}
+	}
+	if base == nil {
+		return w.setSkip(reports.NA, "the server lists no file:// resources")
+	}
+	dir := base.EscapedPath()
+	if i := strings.LastIndexByte(dir, '/'); i >= 0 {
+		dir = dir[:i+1]
+	}
+	prefix := "file://" + base.Host
+	climb := strings.Repeat("../", 12)
+	for _, p := range []string{
+		dir + climb + "etc/passwd",
+		dir + strings.Repeat("%2e%2e/", 12) + "etc/passwd",
+		dir + strings.Repeat("..%2f", 12) + "etc/passwd",
+		dir + strings.Repeat("%2E%2E%2F", 12) + "etc/passwd",
+		"/" + climb + "etc/passwd",
+	} {
+		if err := w.readResource(ctx, r, prefix+p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func eachThoseReadsFailedWithout(ctx context.Context) error {
+	for _, ex := range worldOf(ctx).res.reads {
+		msg := responseOf(ex)
+		if msg == nil || msg.Kind != harness.KindError {
+			return &Mismatch{Expected: "an error for " + readURI(ex) + ", which lies outside the served directory", Actual: describeExchange(ex), Frames: exchangeSeqs(ex)}
+		}
+	}
+	return nil
+}
+
+func listsEveryResourceTemplateOffers(ctx context.Context) error {
+	w := worldOf(ctx)
+	r := w.res
+	lt, err := w.listAll(ctx, "resources/templates/list", "resourceTemplates")
+	if lr, ok := err.(*listRefused); ok {
+		if msg := responseOf(w.last); msg != nil && msg.Kind == harness.KindError && msg.Error.Code == -32601 {
+			return w.setSkip(reports.NA, "the server does not offer resource templates (resources/templates/list is -32601)")
+		}
+		return &Mismatch{Expected: "a resources/templates/list result (or -32601 when templates are not offered)", Actual: lr.Actual, Frames: lr.Frames}
+	}
+	if lt != nil {
+		r.templates = lt.Items
+	}
+	return err
+}
+
+// maxResourceReads bounds how many listed resources one scenario reads (RES-012).
+const maxResourceReads = 20
+
+// fillTemplate replaces every expression of an RFC 6570 template with value, unencoded.
+func fillTemplate(tpl, value string) string {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(tpl, '{')
+		j := strings.IndexByte(tpl, '}')
+		if i < 0 || j < i {
+			b.WriteString(tpl)
+			return b.String()
+		}
+		b.WriteString(tpl[:i])
+		b.WriteString(value)
+		tpl = tpl[j+1:]
+	}
+}
+
+// listDeclared traverses a list of the declared resources capability; a refusal is a
+// Mismatch (a declared capability answers its list requests).
+func (w *world) listDeclared(ctx context.Context, method, member string) ([]map[string]any, error) {
+	lt, err := w.listAll(ctx, method, member)
+	if lr, ok := err.(*listRefused); ok {
+		return nil, &Mismatch{Expected: "a " + method + " result (the resources capability is declared)", Actual: lr.Actual, Frames: lr.Frames}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return lt.Items, nil
+}
+
+// eachResultValidates validates the result of every exchange of the scenario (whose method is
+// method, when set) against typ.
+func (w *world) eachResultValidates(typ, method string) error {
+	n := 0
+	for _, ex := range w.exchanges {
+		msg := responseOf(ex)
+		if msg == nil || msg.Kind != harness.KindResult || (method != "" && ex.Sent.Method != method) {
+			continue
+		}
+		n++
+		if err := w.validateAt(msg.Raw, "/result", typ, exchangeSeqs(ex)); err != nil {
+			if m, ok := err.(*Mismatch); ok {
+				m.Actual = "response to " + ex.Sent.Method + ": " + m.Actual
+			}
+			return err
+		}
+	}
+	if n == 0 {
+		return &Mismatch{Expected: "at least one result", Actual: "no result in this scenario", Frames: w.lastSeqs()}
+	}
+	return nil
+}
+
+// framesOf returns the frames of the scenario's exchanges of method.
+func (w *world) framesOf(method string) []int {
+	var out []int
+	for _, ex := range w.exchanges {
+		if ex.Sent != nil && ex.Sent.Method == method {
+			out = append(out, exchangeSeqs(ex)...)
+		}
+	}
+	return out
+}
+
+func (w *world) readResource(ctx context.Context, r *resWorld, uri string) error {
+	req := w.stateRequest("resources/read", map[string]any{"uri": uri}, nil)
+	// Malformed URIs (RES-008) are invalid by the schema's uri format on purpose.
+	req.Intentional = checkURI(uri) != nil
+	if err := w.send(ctx, req); err != nil {
+		return err
+	}
+	r.reads = append(r.reads, w.last)
+	return nil
+}
+
+// readURI is the uri param of a resources/read exchange.
+func readURI(ex *harness.Exchange) string {
+	var req struct {
+		Params struct {
+			URI string `json:"uri"`
+		} `json:"params"`
+	}
+	if ex.Sent != nil {
+		_ = json.Unmarshal(ex.Sent.Raw, &req)
+	}
+	return fmt.Sprintf("%q", req.Params.URI)
+}
+
+func (w *world) listAcrossConnections(ctx context.Context, r *resWorld) error {
+	list := func(what string) error {
+		items, err := w.listDeclared(ctx, "resources/list", "resources")
+		if err != nil {
+			return err
+		}
+		var uris []string
+		for _, it := range items {
+			u, _ := it["uri"].(string)
+			uris = append(uris, u)
+		}
+		sort.Strings(uris)
+		r.listings = append(r.listings, resListing{what: what, uris: uris, frames: w.lastSeqs()})
+		if r.resources == nil {
+			r.resources = items
+		}
+		return nil
+	}
+	if err := freshConnection(ctx, w); err != nil {
+		return err
+	}
+	if err := list("first connection"); err != nil {
+		return err
+	}
+	if len(r.resources) > 0 {
+		uri, _ := r.resources[0]["uri"].(string)
+		if err := w.readResource(ctx, r, uri); err != nil {
+			return err
+		}
+	}
+	if err := list("first connection after a read"); err != nil {
+		return err
+	}
+	if err := freshConnection(ctx, w); err != nil {
+		return err
+	}
+	return list("second connection")
+}
+
+func (w *world) readFixtureResources(ctx context.Context, r *resWorld) error {
+	listed := map[string]bool{}
+	for _, res := range r.resources {
+		if u, _ := res["uri"].(string); u != "" {
+			listed[u] = true
+		}
+	}
+	var uris []string
+	for _, f := range []string{"test://static-text", "test://static-binary"} {
+		if u := w.s.env.fixtureName(f); listed[u] {
+			uris = append(uris, u)
+		}
+	}
+	if len(uris) == 0 {
+		if len(r.resources) == 0 {
+			return w.setSkip(reports.Untestable, `the server lists no resources (fixtures "test://static-text", "test://static-binary")`)
+		}
+		u, _ := r.resources[0]["uri"].(string)
+		uris = []string{u}
+	}
+	for _, u := range uris {
+		if err := w.readResource(ctx, r, u); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (w *world) expectReadContents(r *resWorld) error {
+	for _, ex := range r.reads {
+		msg := responseOf(ex)
+		if msg == nil || msg.Kind != harness.KindResult {
+			return &Mismatch{Expected: "a resources/read result for the listed resource " + readURI(ex), Actual: describeExchange(ex), Frames: exchangeSeqs(ex)}
+		}
+		if err := w.validateAt(msg.Raw, "/result", "ReadResourceResult", exchangeSeqs(ex)); err != nil {
+			return err
+		}
+		if err := w.validateContents(msg, ex); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// validateContents checks every contents item: a TextResourceContents or a
+// BlobResourceContents, never both text and blob.
+func (w *world) validateContents(msg *harness.Message, ex *harness.Exchange) error {
+	var res struct {
+		Contents []map[string]json.RawMessage `json:"contents"`
+	}
+	_ = json.Unmarshal(msg.Result, &res)
+	for i, c := range res.Contents {
+		_, text := c["text"]
+		_, blob := c["blob"]
+		typ := "TextResourceContents"
+		switch {
+		case text && blob:
+			return &Mismatch{Expected: "each contents item to be text or blob", Actual: fmt.Sprintf("item %d of %s has both", i, readURI(ex)), Frames: exchangeSeqs(ex)}
+		case blob:
+			typ = "BlobResourceContents"
+		}
+		if err := w.validateAt(msg.Raw, fmt.Sprintf("/result/contents/%d", i), typ, exchangeSeqs(ex)); err != nil {
+			return err
+		}
+		var uri string
+		_ = json.Unmarshal(c["uri"], &uri)
+		if err := checkURI(uri); err != nil {
+			return &Mismatch{Expected: "each contents item's uri to be a URI", Actual: fmt.Sprintf("item %d: %q: %v", i, uri, err), Frames: exchangeSeqs(ex)}
+		}
+	}
+	return nil
+}
+
+func (w *world) expectSeveralContents(r *resWorld) error {
+	for _, ex := range r.reads {
+		msg := responseOf(ex)
+		if msg == nil || msg.Kind != harness.KindResult {
+			continue
+		}
+		var res struct {
+			Contents []json.RawMessage `json:"contents"`
+		}
+		if json.Unmarshal(msg.Result, &res) != nil || len(res.Contents) < 2 {
+			continue
+		}
+		if err := w.validateContents(msg, ex); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (w *world) expectReadErrors(r *resWorld, code int64) error {
+	for _, ex := range r.reads {
+		msg := responseOf(ex)
+		want := fmt.Sprintf("error %d for %s (no such resource)", code, readURI(ex))
+		if msg == nil || msg.Kind != harness.KindError || msg.Error.Code != code {
+			return &Mismatch{Expected: want, Actual: describeExchange(ex), Frames: exchangeSeqs(ex)}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,95 @@
+package steps
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/cucumber/godog"
+
+	"github.com/mcp-conform/mcp-conform/harness"
+	"github.com/mcp-conform/mcp-conform/reports"
+)
+
+// registerServerUtilitiesLoggingSteps binds the steps that only
+// features/server-utilities-logging.feature uses.
+func registerServerUtilitiesLoggingSteps(sc *godog.ScenarioContext) {
+	// Send.
+	step(sc, `^the client calls the logging fixture tool, if listed, without a log level$`, wc(func(ctx context.Context, w *world) error {
+		return w.callLoggingTool(ctx, "", false, false)
+	}))
+	step(sc, `^the client calls the logging fixture tool with log level "([^"]+)"$`, func(ctx context.Context, level string) error {
+		return worldOf(ctx).callLoggingTool(ctx, level, true, false)
+	})
+	step(sc, `^the client calls the logging fixture tool, if listed, with log level "([^"]+)" while a listen stream is open$`, func(ctx context.Context, level string) error {
+		return worldOf(ctx).callLoggingTool(ctx, level, false, true)
+	})
+	step(sc, `^the client sends a list request with the log level "([^"]+)"$`, sendsListRequestLog)
+
+	// Observe.
+	step(sc, `^no log message in this run went to a request that did not ask for log messages$`, askJudge("LOG-001"))
+	step(sc, `^every log message in this run is at or above the level its request asked for$`, askJudge("LOG-002"))
+	step(sc, `^every log message in this run travelled with the response of the request that asked for it$`, askJudge("LOG-003"))
+	step(sc, `^every log message the server sent in this run has a known level and data$`, askJudge("LOG-005"))
+}
+
+func sendsListRequestLog(ctx context.Context, level string) error {
+	w := worldOf(ctx)
+	_, known := logLevels[level]
+	return w.sendParams(ctx, w.listOrDiscover(), nil, map[string]any{logLevelMeta: level}, !known)
+}
+
+// logLevels ranks the LoggingLevel values (RFC 5424 severities, least severe first).
+var logLevels = map[string]int{"debug": 0, "info": 1, "notice": 2, "warning": 3, "error": 4, "critical": 5, "alert": 6, "emergency": 7}
+
+// callLoggingTool calls the fixture tool test_tool_with_logging (or its --fixture-map alias)
+// with `_meta` logLevel level ("" for none). required makes a missing tool, an undeclared tools
+// capability or a call the policy forbids end the scenario as untestable; otherwise the step
+// does nothing then, and the run-wide check judges what the run shows. duringListen holds a
+// subscriptions/listen stream open (HTTP) while the tool runs.
+func (w *world) callLoggingTool(ctx context.Context, level string, required, duringListen bool) error {
+	skip := func(why string) error {
+		if required {
+			return w.setSkip(reports.Untestable, why)
+		}
+		return nil
+	}
+	if !w.declares("tools") {
+		return skip(fmt.Sprintf("no tool %q: the server declares no tools", w.s.env.fixtureName(loggingFixtureTool)))
+	}
+	lt, err := w.listAll(ctx, "tools/list", "tools")
+	if err != nil {
+		if _, refused := err.(*listRefused); refused {
+			return skip("tools/list failed: " + err.Error())
+		}
+		return err
+	}
+	name := w.s.env.fixtureName(loggingFixtureTool)
+	var tool map[string]any
+	for _, t := range lt.Items {
+		if t["name"] == name {
+			tool = t
+		}
+	}
+	if tool == nil {
+		return skip(fmt.Sprintf("no tool %q", name))
+	}
+	if ok, why := w.s.env.mayCall(tool); !ok {
+		return skip(why)
+	}
+	meta := map[string]any{}
+	if !w.s.t.modern {
+		// Handshake-era revisions set the level per session (logging/setLevel), which would
+		// change what every later scenario of the shared session receives: no level is asked.
+		level, duringListen = "", false
+	}
+	if level != "" {
+		meta[logLevelMeta] = level
+	}
+	call := func(ctx context.Context) error {
+		return w.send(ctx, w.build(w.toolsCall(name, nil, meta)))
+	}
+	if duringListen && w.s.env.cfg.Transport == harness.TransportHTTP {
+		return w.holdListen(ctx, call, w.listenHold())
+	}
+	return call(ctx)
+}

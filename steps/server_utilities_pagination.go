@@ -1,0 +1,197 @@
+package steps
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+
+	"github.com/cucumber/godog"
+
+	"github.com/mcp-conform/mcp-conform/harness"
+	"github.com/mcp-conform/mcp-conform/reports"
+)
+
+// registerServerUtilitiesPaginationSteps binds the steps that only
+// features/server-utilities-pagination.feature uses.
+func registerServerUtilitiesPaginationSteps(sc *godog.ScenarioContext) {
+	// Pagination (PAGE-001..004) and one cacheScope per traversal (CACHE-005).
+	step(sc, `^the client pages through every list the server declares, twice$`, pageStep(func(ctx context.Context, w *world, st *pageState) error {
+		return w.traverseLists(ctx, st, 2)
+	}))
+	step(sc, `^every list ended on a page without nextCursor$`, pageStep(func(_ context.Context, _ *world, st *pageState) error {
+		return st.listsEnded()
+	}))
+	step(sc, `^the client asks twice for the second page of the first declared list that has one$`, pageStep(func(ctx context.Context, w *world, st *pageState) error {
+		return w.secondPageTwice(ctx, st)
+	}))
+	step(sc, `^both answers are the same page$`, pageStep(func(_ context.Context, _ *world, st *pageState) error {
+		return st.samePage()
+	}))
+	step(sc, `^the client asks every list the server declares for a page with a cursor it never issued$`, pageStep(func(ctx context.Context, w *world, st *pageState) error {
+		return w.invalidCursors(ctx, st)
+	}))
+	step(sc, `^every such request was answered with error -32602$`, pageStep(func(_ context.Context, _ *world, st *pageState) error {
+		return st.invalidCursorsRejected()
+	}))
+	step(sc, `^no traversal repeats an item and both traversals list the same items$`, pageStep(func(_ context.Context, _ *world, st *pageState) error {
+		return st.noDuplicatesNoHoles()
+	}))
+}
+
+// listsEnded is PAGE-001: every traversal ended on a page without nextCursor.
+func (st *pageState) listsEnded() error {
+	if len(st.problems) > 0 {
+		return st.problems[0]
+	}
+	return nil
+}
+
+// noDuplicatesNoHoles is PAGE-004: within one traversal no item appears twice, and two
+// traversals of the unchanged list give the same items.
+func (st *pageState) noDuplicatesNoHoles() error {
+	for _, l := range st.lists {
+		ts := st.traversals[l.method]
+		var sets []map[string]bool
+		for _, lt := range ts {
+			seen := map[string]bool{}
+			for i, it := range lt.Items {
+				k := itemKey(it, l.key, lt.Raw[i])
+				if seen[k] {
+					return &Mismatch{Expected: fmt.Sprintf("one traversal of %s (%d pages) to list each item once", l.method, lt.Pages),
+						Actual: fmt.Sprintf("%s %s appears twice", l.key, k), Frames: traversalFrames(lt)}
+				}
+				seen[k] = true
+			}
+			sets = append(sets, seen)
+		}
+		if len(sets) == 2 && !reflect.DeepEqual(sets[0], sets[1]) {
+			return &Mismatch{Expected: fmt.Sprintf("two traversals of the unchanged %s to list the same items", l.method),
+				Actual: fmt.Sprintf("first: %s; second: %s", keyList(sets[0]), keyList(sets[1])),
+				Frames: append(traversalFrames(ts[0]), traversalFrames(ts[1])...)}
+		}
+	}
+	return nil
+}
+
+// secondPageTwice is PAGE-002's request: the first page of each declared list until one has a
+// nextCursor, then the page of that cursor twice.
+func (w *world) secondPageTwice(ctx context.Context, st *pageState) error {
+	lists := w.declaredLists()
+	if len(lists) == 0 {
+		return w.noLists()
+	}
+	for _, l := range lists {
+		if err := w.sendParams(ctx, l.method, nil, nil, false); err != nil {
+			return err
+		}
+		res := w.lastResult()
+		next, ok := res["nextCursor"]
+		if res == nil || !ok || !isJSONString(next) {
+			continue
+		}
+		var cursor string
+		_ = json.Unmarshal(next, &cursor)
+		for i := range st.pair {
+			if err := w.sendParams(ctx, l.method, map[string]any{"cursor": cursor}, nil, false); err != nil {
+				return err
+			}
+			st.pair[i] = w.last
+		}
+		st.member = l.member
+		return nil
+	}
+	return w.setSkip(reports.Untestable, "no list the server declares returned a nextCursor on its first page (each fits in one page), so no cursor could be presented twice")
+}
+
+// samePage is PAGE-002's judgement: both answers to the same cursor are results with equal items.
+func (st *pageState) samePage() error {
+	var items [2]any
+	frames := append(exchangeSeqs(st.pair[0]), exchangeSeqs(st.pair[1])...)
+	for i, ex := range st.pair {
+		msg := responseOf(ex)
+		if msg == nil || msg.Kind != harness.KindResult {
+			return &Mismatch{Expected: fmt.Sprintf("request %d of %s with the server's own cursor to get the page", i+1, ex.Sent.Method),
+				Actual: describeExchange(ex), Frames: frames}
+		}
+		var res map[string]json.RawMessage
+		_ = json.Unmarshal(msg.Result, &res)
+		_ = json.Unmarshal(res[st.member], &items[i])
+	}
+	if !reflect.DeepEqual(items[0], items[1]) {
+		return &Mismatch{Expected: "the same cursor to return the same " + st.member + " while the list is unchanged",
+			Actual: fmt.Sprintf("%s, then %s", short(mustMarshal(items[0])), short(mustMarshal(items[1]))), Frames: frames}
+	}
+	return nil
+}
+
+// invalidCursors is PAGE-003's request: for each declared list the server serves, a page
+// asked for with a cursor it never issued.
+func (w *world) invalidCursors(ctx context.Context, st *pageState) error {
+	lists := w.declaredLists()
+	if len(lists) == 0 {
+		return w.noLists()
+	}
+	var refused []string
+	for _, l := range lists {
+		if err := w.sendParams(ctx, l.method, nil, nil, false); err != nil {
+			return err
+		}
+		if w.lastResult() == nil {
+			refused = append(refused, l.method)
+			continue
+		}
+		if err := w.sendParams(ctx, l.method, map[string]any{"cursor": invalidCursor}, nil, false); err != nil {
+			return err
+		}
+		st.rejects = append(st.rejects, w.last)
+	}
+	if len(st.rejects) == 0 {
+		return w.setSkip(reports.Untestable, "the server refused every list it declares ("+strings.Join(refused, ", ")+")")
+	}
+	return nil
+}
+
+// invalidCursorsRejected is PAGE-003's judgement.
+func (st *pageState) invalidCursorsRejected() error {
+	for _, ex := range st.rejects {
+		msg := responseOf(ex)
+		if msg != nil && msg.Kind == harness.KindError && msg.Error.Code == codeInvalidParamsPage {
+			continue
+		}
+		actual := describeExchange(ex)
+		if msg != nil && msg.Kind == harness.KindResult {
+			actual = "a result: the server served a page for the cursor " + invalidCursor + ", which it never issued"
+		}
+		return &Mismatch{Expected: fmt.Sprintf("error -32602 for %s with a cursor the server never issued", ex.Sent.Method),
+			Actual: actual, Frames: exchangeSeqs(ex)}
+	}
+	return nil
+}
+
+// codeInvalidParamsPage is the JSON-RPC Invalid params code an invalid cursor gets.
+const codeInvalidParamsPage = -32602
+
+// itemKey identifies a list item by its key member, or by its JSON when that is not a string.
+func itemKey(it map[string]any, key string, raw json.RawMessage) string {
+	if s, ok := it[key].(string); ok {
+		return fmt.Sprintf("%q", s)
+	}
+	return short(raw)
+}
+
+func keyList(set map[string]bool) string {
+	keys := make([]string, 0, len(set))
+	for k := range set {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return short([]byte(strings.Join(keys, ", ")))
+}
+
+func mustMarshal(v any) []byte {
+	b, _ := json.Marshal(v)
+	return b
+}

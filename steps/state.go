@@ -1,0 +1,303 @@
+package steps
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/mcp-conform/mcp-conform/harness"
+	"github.com/mcp-conform/mcp-conform/revisions"
+)
+
+// stateWorld is what the statelessness and capability steps of one scenario pass from their
+// When steps to their Then steps.
+type stateWorld struct {
+	// untestable, when set, says why the scenario could not reach what it needs.
+	untestable string
+	// fixture is the capability-needing fixture tool used, and calls its calls in order.
+	fixture *fixtureTool
+	calls   []fixtureCall
+	// probes are the calls of CAP-007 (one per undeclared feature).
+	probes []*harness.Exchange
+	// version is set by the STATE-001 protocol-version case.
+	version bool
+	// turns are the interleaved requests of STATE-004 and what each should get.
+	turns []turn
+	// pairs are the requests META-007 sent as each of two clients.
+	pairs [][2]*harness.Exchange
+	names [2]string
+}
+
+// stateRequest builds a request for method with params; on a modern target params gets the
+// default `_meta` with meta's entries set over it.
+func (w *world) stateRequest(method string, params, meta map[string]any) harness.Request {
+	if !w.s.t.modern {
+		meta = nil // the extra _meta keys are modern ones
+	}
+	if len(params) == 0 {
+		params = nil
+	}
+	return w.build(call{Method: method, Params: params, Meta: meta})
+}
+
+// responseOf parses the response of ex; nil when none arrived.
+func responseOf(ex *harness.Exchange) *harness.Message {
+	if ex == nil || ex.Response == nil {
+		return nil
+	}
+	msg, _ := harness.ParseMessage(ex.Response.Raw)
+	return msg
+}
+
+// describeExchange says what ex got: a result, an error with its code, or no response.
+func describeExchange(ex *harness.Exchange) string {
+	msg := responseOf(ex)
+	if msg == nil {
+		if ex != nil && ex.Err != nil {
+			return "no response: " + ex.Err.Error()
+		}
+		return "no response"
+	}
+	return describe(msg)
+}
+
+// completionTarget finds something to complete: the first argument of the first prompt that
+// has arguments, else the first variable of the first resource template, else a made-up
+// prompt (a server that offers completions then still answers, if only with -32602).
+func (w *world) completionTarget(ctx context.Context) (map[string]any, string, error) {
+	lt, err := w.listAll(ctx, "prompts/list", "prompts")
+	if _, failed := listProblem(err); err != nil && !failed {
+		return nil, "", err
+	}
+	for _, raw := range lt.Raw {
+		var p struct {
+			Name      string `json:"name"`
+			Arguments []struct {
+				Name string `json:"name"`
+			} `json:"arguments"`
+		}
+		_ = json.Unmarshal(raw, &p)
+		if len(p.Arguments) > 0 && p.Arguments[0].Name != "" {
+			return map[string]any{"type": "ref/prompt", "name": p.Name}, p.Arguments[0].Name, nil
+		}
+	}
+	lt, err = w.listAll(ctx, "resources/templates/list", "resourceTemplates")
+	if _, failed := listProblem(err); err != nil && !failed {
+		return nil, "", err
+	}
+	for _, raw := range lt.Raw {
+		var t struct {
+			URITemplate string `json:"uriTemplate"`
+		}
+		_ = json.Unmarshal(raw, &t)
+		if m := templateVar.FindStringSubmatch(t.URITemplate); m != nil {
+			return map[string]any{"type": "ref/resource", "uri": t.URITemplate}, m[1], nil
+		}
+	}
+	return map[string]any{"type": "ref/prompt", "name": "mcpconform_prompt"}, "arg", nil
+}
+
+// templateVar matches the first variable of an RFC 6570 URI template (its operator skipped).
+var templateVar = regexp.MustCompile(`\{[+#./;?&]?([A-Za-z0-9_%.]+)`)
+
+// capabilityFixtures are the tools of the official conformance suite's everything servers
+// that need a client capability, in the order the suite prefers them, with that capability.
+var capabilityFixtures = []struct{ name, needs string }{
+	{"test_elicitation", "elicitation"},
+	{"test_tool_with_elicitation", "elicitation"},
+	{"test_sampling", "sampling"},
+	{"test_incomplete_result_sampling", "sampling"},
+	{"test_incomplete_result_list_roots", "roots"},
+}
+
+// inputCapability maps the method of an input request (or of a legacy server-to-client
+// request) to the client capability it needs.
+var inputCapability = map[string]string{
+	"elicitation/create": "elicitation", "sampling/createMessage": "sampling", "roots/list": "roots",
+}
+
+// fixtureTool is a capability-needing fixture tool the server lists, with arguments built
+// from its inputSchema.
+type fixtureTool struct {
+	name, needs string
+	args        map[string]any
+}
+
+// fixtureCall is one call of the fixture tool: the client capabilities it declared and what
+// came back.
+type fixtureCall struct {
+	kind     string // "without" (no capabilities), "others" (all but the needed one), "with"
+	declared map[string]any
+	ex       *harness.Exchange
+}
+
+func fixtureNames() string {
+	var names []string
+	for _, f := range capabilityFixtures {
+		names = append(names, f.name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// findFixture lists the tools (following nextCursor) and returns the first capability fixture
+// whose required arguments the suite can fill; why says what is missing otherwise.
+func (w *world) findFixture(ctx context.Context) (*fixtureTool, string, error) {
+	type tool struct {
+		Name        string          `json:"name"`
+		InputSchema json.RawMessage `json:"inputSchema"`
+	}
+	lt, err := w.listAll(ctx, "tools/list", "tools")
+	if p, ok := listProblem(err); ok {
+		return nil, "the server did not list its tools (" + p + "), so no fixture tool (" + fixtureNames() + ") could be found", nil
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	listed := map[string]tool{}
+	for _, raw := range lt.Raw {
+		var t tool
+		_ = json.Unmarshal(raw, &t)
+		listed[t.Name] = t
+	}
+	for _, f := range capabilityFixtures {
+		name := w.s.env.fixtureName(f.name)
+		t, ok := listed[name]
+		if !ok {
+			continue
+		}
+		if args, ok := fixtureArgs(t.InputSchema); ok {
+			return &fixtureTool{name: name, needs: f.needs, args: args}, "", nil
+		}
+		return nil, "the fixture tool " + f.name + " has required arguments the suite cannot fill (only strings, numbers and booleans)", nil
+	}
+	return nil, "the server lists none of the fixture tools that need a client capability (" + fixtureNames() + ")", nil
+}
+
+// fixtureArgs fills the required properties of a tool's inputSchema: strings with
+// "mcp-conform", numbers with 1, booleans with true. ok is false for any other required type.
+func fixtureArgs(schema json.RawMessage) (map[string]any, bool) {
+	var s struct {
+		Properties map[string]struct {
+			Type any `json:"type"`
+		} `json:"properties"`
+		Required []string `json:"required"`
+	}
+	_ = json.Unmarshal(schema, &s)
+	args := map[string]any{}
+	for _, name := range s.Required {
+		switch s.Properties[name].Type {
+		case "string":
+			args[name] = "mcp-conform"
+		case "integer", "number":
+			args[name] = 1
+		case "boolean":
+			args[name] = true
+		default:
+			return nil, false
+		}
+	}
+	return args, true
+}
+
+// callFixture finds the fixture tool and calls it once per kind, in order, on the scenario's
+// connection: "without" declares no client capability, "others" every other known one,
+// "with" only the one it needs. Without a fixture it records why (the Then step decides).
+func (w *world) callFixture(ctx context.Context, st *stateWorld, kinds ...string) error {
+	if !w.s.t.modern {
+		return fmt.Errorf("feature bug: the fixture calls need a %s target", revisions.Modern().ID)
+	}
+	ft, why, err := w.findFixture(ctx)
+	if err != nil {
+		return err
+	}
+	if ft == nil {
+		st.untestable = why
+		return nil
+	}
+	st.fixture = ft
+	for _, kind := range kinds {
+		declared := map[string]any{}
+		switch kind {
+		case "with":
+			declared[ft.needs] = map[string]any{}
+		case "others":
+			for _, c := range []string{"elicitation", "sampling", "roots"} {
+				if c != ft.needs {
+					declared[c] = map[string]any{}
+				}
+			}
+		}
+		req := w.build(w.toolsCall(ft.name, ft.args, map[string]any{harness.MetaClientCapabilities: declared}))
+		if err := w.send(ctx, req); err != nil {
+			return err
+		}
+		st.calls = append(st.calls, fixtureCall{kind: kind, declared: declared, ex: w.last})
+	}
+	return nil
+}
+
+// reliance says how the reply to c relies on a client capability c did not declare: an input
+// request of an undeclared kind in an InputRequiredResult, or a server-to-client request of
+// such a kind among the frames of the exchange. "" when it does not.
+func reliance(c fixtureCall) string {
+	for _, f := range c.ex.Frames {
+		if f == c.ex.Response {
+			continue
+		}
+		if msg, err := harness.ParseMessage(f.Raw); err == nil && msg.Kind == harness.KindRequest {
+			if need, ok := inputCapability[msg.Method]; ok && c.declared[need] == nil {
+				return fmt.Sprintf("a %s request to the client (frame %d), which needs the undeclared %s capability", msg.Method, f.Seq, need)
+			}
+		}
+	}
+	msg := responseOf(c.ex)
+	if msg == nil || msg.Kind != harness.KindResult {
+		return ""
+	}
+	var r struct {
+		InputRequests map[string]struct {
+			Method string `json:"method"`
+		} `json:"inputRequests"`
+	}
+	_ = json.Unmarshal(msg.Result, &r)
+	keys := make([]string, 0, len(r.InputRequests))
+	for k := range r.InputRequests {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		m := r.InputRequests[k].Method
+		if need, ok := inputCapability[m]; ok && c.declared[need] == nil {
+			return fmt.Sprintf("inputRequests[%q] is a %s, which needs the undeclared %s capability", k, m, need)
+		}
+	}
+	return ""
+}
+
+// turn is one interleaved request of STATE-004 and the outcome it should get.
+type turn struct {
+	client string
+	ex     *harness.Exchange
+	want   string // outcome of the same request on its own; "" means a result
+}
+
+// readCapabilities asks for the declared capabilities: server/discover (2026-07-28) on the
+// scenario's connection, or initialize (legacy) on a fresh one (a session initializes once).
+// fresh asks for a fresh connection on a modern target too.
+func (w *world) readCapabilities(ctx context.Context, fresh bool) error {
+	if !w.s.t.modern {
+		if err := freshConnection(ctx, w); err != nil {
+			return err
+		}
+		return w.initialize(ctx, w.s.t.revision)
+	}
+	if fresh {
+		if err := freshConnection(ctx, w); err != nil {
+			return err
+		}
+	}
+	return w.sendMethod(ctx, "server/discover", "", nil, nil)
+}

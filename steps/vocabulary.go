@@ -1,0 +1,625 @@
+package steps
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"mime"
+	"net/http"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/cucumber/godog"
+
+	"github.com/mcp-conform/mcp-conform/harness"
+	"github.com/mcp-conform/mcp-conform/reports"
+	"github.com/mcp-conform/mcp-conform/revisions"
+)
+
+// registerVocabularySteps binds the step vocabulary that several feature files share: setup, send,
+// observe, transport.
+func registerVocabularySteps(sc *godog.ScenarioContext) {
+	// Setup.
+	step(sc, `^a connected server$`, wc(connectedServer))
+	step(sc, `^a fresh connection$`, wc(freshConnection))
+	step(sc, `^the server declares the "([^"]+)" capability$`, serverDeclaresCapability)
+
+	// Send.
+	step(sc, `^the client sends a harmless request$`, wc(func(ctx context.Context, w *world) error {
+		return w.sendMethod(ctx, harmless(w), "", nil, nil)
+	}))
+	step(sc, `^the client sends a "([^"]+)" request$`, func(ctx context.Context, method string) error {
+		return worldOf(ctx).sendMethod(ctx, method, "", nil, nil)
+	})
+	step(sc, `^the client sends a "([^"]+)" request with protocol version "([^"]+)"$`, func(ctx context.Context, method, v string) error {
+		return worldOf(ctx).sendMethod(ctx, method, v, nil, nil)
+	})
+	step(sc, `^the client sends a list request for a declared capability$`, func(ctx context.Context) error {
+		return worldOf(ctx).sendList(ctx, "")
+	})
+	step(sc, `^the client sends a list request for each declared capability$`, sendListForEachCapability)
+	step(sc, `^the client sends:$`, func(ctx context.Context, doc *godog.DocString) error {
+		return worldOf(ctx).sendDoc(ctx, doc.Content, false, false)
+	})
+	step(sc, `^the client sends the malformed message:$`, func(ctx context.Context, doc *godog.DocString) error {
+		return worldOf(ctx).sendDoc(ctx, doc.Content, true, false)
+	})
+	step(sc, `^the client sends the notification:$`, func(ctx context.Context, doc *godog.DocString) error {
+		return worldOf(ctx).sendDoc(ctx, doc.Content, false, true)
+	})
+	step(sc, `^the client initializes with protocol version "([^"]+)"$`, func(ctx context.Context, v string) error {
+		return worldOf(ctx).initialize(ctx, v)
+	})
+
+	// Observe.
+	step(sc, `^the response is a result$`, func(ctx context.Context) error {
+		return worldOf(ctx).expectKind(harness.KindResult, 0)
+	})
+	step(sc, `^the response is an error with code (-?\d+)$`, func(ctx context.Context, code int64) error {
+		return worldOf(ctx).expectCode(code, 0)
+	})
+	step(sc, `^the response id is the request id$`, wc(func(ctx context.Context, w *world) error {
+		return w.expectID(w.lastID)
+	}))
+	step(sc, `^the HTTP status is (\d+)$`, expectHTTPStatus)
+	step(sc, `^the value at "([^"]*)" validates as "([^"]+)"$`, valueValidates)
+	step(sc, `^no message arrives in reply$`, wc(expectSilence))
+
+	// Provocation: traffic for the run-wide rules to judge.
+	step(sc, `^the client exercises the server's declared features$`, wc(func(ctx context.Context, w *world) error {
+		return w.oncePerTarget("exercise", func() error { return exerciseFeatures(ctx, w) })
+	}))
+
+	// Pagination (PAGE-001..004) and one cacheScope per traversal (CACHE-005).
+	step(sc, `^the client pages through every list the server declares$`, pageStep(func(ctx context.Context, w *world, st *pageState) error {
+		return w.traverseLists(ctx, st, 1)
+	}))
+}
+
+func connectedServer(ctx context.Context, w *world) error {
+	t, err := w.s.sharedConn(ctx)
+	w.conn = t
+	return err
+}
+
+func serverDeclaresCapability(ctx context.Context, name string) error {
+	w := worldOf(ctx)
+	if _, ok := w.s.t.caps[name]; !ok {
+		return w.setSkip(reports.NA, fmt.Sprintf("the server does not declare the %q capability", name))
+	}
+	return nil
+}
+
+func sendListForEachCapability(ctx context.Context) error {
+	w := worldOf(ctx)
+	for _, lm := range listMethods {
+		if _, ok := w.s.t.caps[lm.capability]; ok {
+			if err := w.sendMethod(ctx, lm.method, "", nil, nil); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func expectHTTPStatus(ctx context.Context, status int) error {
+	w := worldOf(ctx)
+	if w.last == nil || w.last.HTTP == nil {
+		return fmt.Errorf("no HTTP reply to check (transport %s)", w.s.env.cfg.Transport)
+	}
+	if w.last.HTTP.Status != status {
+		return &Mismatch{Expected: fmt.Sprintf("HTTP status %d", status), Actual: fmt.Sprintf("HTTP status %d", w.last.HTTP.Status), Frames: w.lastSeqs()}
+	}
+	return nil
+}
+
+func valueValidates(ctx context.Context, ptr, typ string) error {
+	w := worldOf(ctx)
+	msg, err := w.responseMessage()
+	if err != nil {
+		return err
+	}
+	return w.validateAt(msg.Raw, ptr, typ, w.lastSeqs())
+}
+
+// traceMeta is a valid W3C trace context the client sends, so that a server propagating trace
+// context has a reason to emit its own.
+var traceMeta = map[string]any{
+	"traceparent": "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
+	"tracestate":  "mcpconform=t61rcWkgMzE",
+	"baggage":     "mcpconform.run=1",
+}
+
+// exerciseFeatures sends the side-effect-free traffic every server can take: discovery (with
+// a W3C trace context in `_meta` on a modern target), each declared list, a read of the first
+// listed resource, a get of the first prompt without required arguments, and a call of the
+// fixture tool test_simple_text with a progress token. Errors and timeouts are recorded, not
+// judged: the run-wide rules judge the frames.
+func exerciseFeatures(ctx context.Context, w *world) error {
+	if w.s.t.modern {
+		if err := w.sendParams(ctx, "server/discover", nil, traceMeta, false); err != nil {
+			return err
+		}
+	} else if err := w.sendMethod(ctx, "ping", "", nil, nil); err != nil {
+		return err
+	}
+	// list traverses a declared list; a listing that fails is the listing rules' to judge.
+	list := func(method, member string) ([]json.RawMessage, error) {
+		lt, err := w.listAll(ctx, method, member)
+		if _, failed := listProblem(err); err != nil && !failed {
+			return nil, err
+		}
+		return lt.Raw, nil
+	}
+	if w.declares("tools") {
+		tools, err := list("tools/list", "tools")
+		if err != nil {
+			return err
+		}
+		simple := w.s.env.fixtureName("test_simple_text")
+		for _, raw := range tools {
+			var t struct {
+				Name string `json:"name"`
+			}
+			if json.Unmarshal(raw, &t) == nil && t.Name == simple {
+				n := w.s.env.ids.Next()
+				token := map[string]any{"progressToken": "mcpconform-progress-" + strconv.FormatInt(n, 10)}
+				if err := w.send(ctx, w.build(w.toolsCall(simple, nil, token))); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	if w.declares("resources") {
+		rs, err := list("resources/list", "resources")
+		if err != nil {
+			return err
+		}
+		var first struct {
+			URI string `json:"uri"`
+		}
+		if len(rs) > 0 && json.Unmarshal(rs[0], &first) == nil && first.URI != "" {
+			if err := w.sendParams(ctx, "resources/read", map[string]any{"uri": first.URI}, nil, false); err != nil {
+				return err
+			}
+		}
+		if _, err := list("resources/templates/list", "resourceTemplates"); err != nil {
+			return err
+		}
+	}
+	if w.declares("prompts") {
+		prompts, err := list("prompts/list", "prompts")
+		if err != nil {
+			return err
+		}
+		for _, raw := range prompts {
+			var p struct {
+				Name      string `json:"name"`
+				Arguments []struct {
+					Required bool `json:"required"`
+				} `json:"arguments"`
+			}
+			_ = json.Unmarshal(raw, &p)
+			required := false
+			for _, a := range p.Arguments {
+				required = required || a.Required
+			}
+			if p.Name != "" && !required {
+				return w.sendParams(ctx, "prompts/get", map[string]any{"name": p.Name}, nil, false)
+			}
+		}
+	}
+	return nil
+}
+
+// listMethods maps the capabilities whose list request every declaring server must answer to
+// that request's method, in the order scenarios try them.
+var listMethods = []struct{ capability, method string }{
+	{"tools", "tools/list"}, {"resources", "resources/list"}, {"prompts", "prompts/list"},
+}
+
+// jsonLiteral matches a JSON literal written in a step: a string, a number, true, false, null,
+// an object or an array.
+const jsonLiteral = `("(?:[^"\\]|\\.)*"|-?[0-9][0-9.eE+-]*|true|false|null|\{.*\}|\[.*\])`
+
+func (w *world) lastHTTP() (*harness.HTTPMeta, error) {
+	if w.last == nil || w.last.HTTP == nil {
+		return nil, fmt.Errorf("no HTTP reply to check (transport %s)", w.s.env.cfg.Transport)
+	}
+	return w.last.HTTP, nil
+}
+
+// mediaType returns the media type of a Content-Type value, lower case, without parameters.
+func mediaType(ct string) string {
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil {
+		return strings.ToLower(strings.TrimSpace(ct))
+	}
+	return mt
+}
+
+// exchangeSeqs returns the frame numbers of one exchange.
+func exchangeSeqs(ex *harness.Exchange) []int {
+	var out []int
+	if ex.Sent != nil {
+		out = append(out, ex.Sent.Seq)
+	}
+	for _, f := range ex.Frames {
+		out = append(out, f.Seq)
+	}
+	return out
+}
+
+// w and wc adapt world-only step functions to godog's signatures.
+func w(fn func(*world) error) func(context.Context) error {
+	return func(ctx context.Context) error { return fn(worldOf(ctx)) }
+}
+
+func wc(fn func(context.Context, *world) error) func(context.Context) error {
+	return func(ctx context.Context) error { return fn(ctx, worldOf(ctx)) }
+}
+
+func freshConnection(ctx context.Context, w *world) error {
+	t, err := w.s.env.dial(ctx, w.s.t.revision)
+	if err != nil {
+		return fmt.Errorf("cannot start a fresh connection: %w", err)
+	}
+	w.own = append(w.own, t)
+	w.conn, w.fresh = t, true
+	return nil
+}
+
+// harmless is a request every server of the revision answers with a result: server/discover
+// (2026-07-28) or ping (legacy).
+func harmless(w *world) string {
+	if w.s.t.modern {
+		return "server/discover"
+	}
+	return "ping"
+}
+
+func (w *world) stdio() (*harness.Stdio, error) {
+	s, ok := w.conn.(*harness.Stdio)
+	if !ok {
+		return nil, fmt.Errorf("this step needs a stdio connection")
+	}
+	return s, nil
+}
+
+// timeout returns the deadline for the next request: for the first request on a freshly
+// started process the request timeout plus the time the server took to start for the era
+// probe (never more than the startup window), the request timeout otherwise.
+func (w *world) timeout() time.Duration {
+	cfg := w.s.env.cfg
+	if w.fresh && cfg.Transport == harness.TransportStdio {
+		return min(cfg.StartupTimeout, cfg.Timeout+2*w.s.env.startup)
+	}
+	return cfg.Timeout
+}
+
+func (w *world) send(ctx context.Context, req harness.Request) error {
+	if w.conn == nil {
+		return fmt.Errorf("feature bug: no connection (missing Given step)")
+	}
+	if req.Notification {
+		req.ID = nil
+	}
+	wait := w.timeout()
+	if req.Notification {
+		wait = w.s.env.cfg.QuietWindow + w.s.env.cfg.Timeout // the transport returns after the quiet window
+	}
+	cctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	ex, err := w.conn.Send(cctx, req)
+	if ex == nil {
+		if err == nil {
+			err = fmt.Errorf("transport returned no exchange")
+		}
+		return err
+	}
+	if ex.Response != nil {
+		w.fresh = false
+	}
+	w.lastID = req.ID
+	w.note(ex)
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return nil
+}
+
+// sendMethod sends a default request for method: on a modern target a request with the
+// default `_meta` for version v (the modern revision when v is ""), on a legacy target a plain
+// request. id, when nil, is a fresh integer. edit may change the HTTP headers (and returns
+// names to omit); such requests are marked intentional.
+func (w *world) sendMethod(ctx context.Context, method, v string, id json.RawMessage, edit func(http.Header) []string) error {
+	c := call{Method: method, Version: v}
+	if id != nil {
+		c.ID = id
+	}
+	req := w.build(c)
+	if edit != nil {
+		req.Omit = edit(req.Header)
+		req.Intentional = true
+	}
+	return w.send(ctx, req)
+}
+
+func (w *world) sendList(ctx context.Context, v string) error {
+	for _, lm := range listMethods {
+		if _, ok := w.s.t.caps[lm.capability]; ok {
+			return w.sendMethod(ctx, lm.method, v, nil, nil)
+		}
+	}
+	return w.setSkip(reports.NA, "the server declares none of the tools, resources and prompts capabilities")
+}
+
+// expand replaces the DocString placeholders: $id (a fresh integer id), $params (the default
+// params of the revision: `{"_meta":{...}}` or `{}`), $meta, $harmless and $version.
+func (w *world) expand(doc string) (string, json.RawMessage) {
+	var id json.RawMessage
+	if strings.Contains(doc, "$id") {
+		id = json.RawMessage(strconv.FormatInt(w.s.env.ids.Next(), 10))
+		doc = strings.ReplaceAll(doc, "$id", string(id))
+	}
+	params, meta := "{}", "{}"
+	if w.s.t.modern {
+		m, _ := json.Marshal(harness.ModernMeta(revisions.Modern().ID))
+		meta = string(m)
+		params = `{"_meta":` + meta + `}`
+	}
+	r := strings.NewReplacer("$params", params, "$meta", meta, "$harmless", harmless(w), "$version", w.s.t.revision)
+	return r.Replace(doc), id
+}
+
+func (w *world) sendDoc(ctx context.Context, doc string, malformed, notification bool) error {
+	text, id := w.expand(doc)
+	raw := []byte(strings.TrimSpace(text))
+	var method string
+	if msg, err := harness.ParseMessage(raw); err == nil {
+		method = msg.Method
+		if msg.HasID && id == nil {
+			id = msg.ID
+		}
+	} else if !malformed {
+		return fmt.Errorf("feature bug: DocString is not JSON: %v", err)
+	}
+	return w.send(ctx, w.buildRaw(raw, id, method, malformed, notification))
+}
+
+func (w *world) initialize(ctx context.Context, v string) error {
+	if err := w.send(ctx, w.initializeCall(v)); err != nil {
+		return err
+	}
+	w.inits = append(w.inits, initAttempt{requested: v, ex: w.last})
+	return nil
+}
+
+// expectKind checks that the last response is a result or an error; an error with code soft
+// (when non-zero) is graded a warning instead of the rule's level.
+func (w *world) expectKind(kind harness.Kind, soft int64) error {
+	msg, err := w.responseMessage()
+	if err != nil {
+		return err
+	}
+	if msg.Kind == kind {
+		return nil
+	}
+	want := map[harness.Kind]string{harness.KindResult: "a result", harness.KindError: "an error response"}[kind]
+	m := &Mismatch{Expected: want, Actual: describe(msg), Frames: w.lastSeqs()}
+	if soft != 0 && msg.Kind == harness.KindError && msg.Error.Code == soft {
+		m.Grade = reports.Warn
+	}
+	return m
+}
+
+func (w *world) expectCode(code, soft int64) error {
+	msg, err := w.responseMessage()
+	if err != nil {
+		return err
+	}
+	want := fmt.Sprintf("error %d", code)
+	if msg.Kind != harness.KindError {
+		return &Mismatch{Expected: want, Actual: describe(msg), Frames: w.lastSeqs()}
+	}
+	if msg.Error.Code != code {
+		m := &Mismatch{Expected: want, Actual: describe(msg), Frames: w.lastSeqs()}
+		if soft != 0 && msg.Error.Code == soft {
+			m.Grade = reports.Warn
+		}
+		return m
+	}
+	if msg.Error.CodeRaw != strconv.FormatInt(code, 10) {
+		return &Mismatch{Expected: want + " written as an integer", Actual: "code written as " + msg.Error.CodeRaw, Frames: w.lastSeqs()}
+	}
+	return nil
+}
+
+func (w *world) expectID(want json.RawMessage) error {
+	msg, err := w.responseMessage()
+	if err != nil {
+		return err
+	}
+	if !msg.HasID {
+		return &Mismatch{Expected: "id " + string(want), Actual: "no id member", Frames: w.lastSeqs()}
+	}
+	if harness.IDKey(msg.ID) != harness.IDKey(want) {
+		return &Mismatch{Expected: "id " + harness.IDKey(want), Actual: "id " + harness.IDKey(msg.ID), Frames: w.lastSeqs()}
+	}
+	return nil
+}
+
+// valueAt resolves a JSON Pointer (RFC 6901) in the last response.
+func (w *world) valueAt(ptr string) (any, error) {
+	msg, err := w.responseMessage()
+	if err != nil {
+		return nil, err
+	}
+	v, ok, err := pointer(msg.Raw, ptr)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, &Mismatch{Expected: "a value at " + ptr, Actual: "nothing there in " + short(msg.Raw), Frames: w.lastSeqs()}
+	}
+	return v, nil
+}
+
+func (w *world) compareAt(ptr, lit string, equal bool) error {
+	want, err := parseLiteral(lit)
+	if err != nil {
+		return err
+	}
+	v, err := w.valueAt(ptr)
+	if err != nil {
+		return err
+	}
+	if reflect.DeepEqual(v, want) != equal {
+		exp := lit + " at " + ptr
+		if !equal {
+			exp = "anything but " + exp
+		}
+		return &Mismatch{Expected: exp, Actual: jsonText(v), Frames: w.lastSeqs()}
+	}
+	return nil
+}
+
+func (w *world) containsAt(ptr, lit string, contains bool) error {
+	want, err := parseLiteral(lit)
+	if err != nil {
+		return err
+	}
+	v, err := w.valueAt(ptr)
+	if err != nil {
+		return err
+	}
+	arr, ok := v.([]any)
+	if !ok {
+		return &Mismatch{Expected: "an array at " + ptr, Actual: jsonText(v), Frames: w.lastSeqs()}
+	}
+	found := false
+	for _, x := range arr {
+		if reflect.DeepEqual(x, want) {
+			found = true
+		}
+	}
+	if found != contains {
+		exp := ptr + " to contain " + lit
+		if !contains {
+			exp = ptr + " not to contain " + lit
+		}
+		return &Mismatch{Expected: exp, Actual: jsonText(v), Frames: w.lastSeqs()}
+	}
+	return nil
+}
+
+func (w *world) validateAt(raw []byte, ptr, typ string, frames []int) error {
+	val, ok, err := pointer(raw, ptr)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return &Mismatch{Expected: "a " + typ + " at " + ptr, Actual: "nothing there", Frames: frames}
+	}
+	b, _ := json.Marshal(val)
+	v, err := w.s.env.cfg.Schemas.Validator(w.s.t.revision)
+	if err != nil {
+		return err
+	}
+	if !v.Has(typ) {
+		return fmt.Errorf("feature bug: the %s schema has no type %s", w.s.t.revision, typ)
+	}
+	vs, err := v.ValidateAs(b, typ, ptr)
+	if err != nil {
+		return err
+	}
+	if len(vs) > 0 {
+		return &Mismatch{Expected: "a valid " + typ + " at " + ptr, Actual: fmt.Sprintf("%s at %q", vs[0].Message, vs[0].InstancePath), Frames: frames}
+	}
+	return nil
+}
+
+func expectSilence(ctx context.Context, w *world) error {
+	if w.last == nil {
+		return fmt.Errorf("no message was sent before this step")
+	}
+	if w.s.env.cfg.Transport == harness.TransportHTTP {
+		h := w.last.HTTP
+		if h == nil {
+			return fmt.Errorf("no HTTP reply: %v", w.last.Err)
+		}
+		body := 0
+		for _, f := range w.last.Frames {
+			body += len(f.Raw)
+		}
+		if h.Status != http.StatusAccepted || body > 0 {
+			return &Mismatch{Expected: "202 Accepted with no body", Actual: fmt.Sprintf("HTTP %d with %d body bytes", h.Status, body), Frames: w.lastSeqs()}
+		}
+		return nil
+	}
+	for _, f := range w.last.Frames {
+		// Notifications the server sends meanwhile (list_changed, log messages) are not replies,
+		// nor are responses to requests of other scenarios sharing the connection (the
+		// transport correlated them: Method is the method of the request they answer).
+		if msg, err := harness.ParseMessage(f.Raw); err == nil &&
+			(msg.Kind == harness.KindNotification || (msg.Kind == harness.KindResult || msg.Kind == harness.KindError) && f.Method != "") {
+			continue
+		}
+		return &Mismatch{Expected: "no message in reply to a notification", Actual: short(f.Raw), Frames: w.lastSeqs()}
+	}
+	return nil
+}
+
+// pointer resolves the RFC 6901 JSON Pointer ptr in the JSON document raw.
+func pointer(raw []byte, ptr string) (any, bool, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, false, nil
+	}
+	if ptr == "" {
+		return v, true, nil
+	}
+	if !strings.HasPrefix(ptr, "/") {
+		return nil, false, fmt.Errorf("feature bug: JSON Pointer %q must start with /", ptr)
+	}
+	for _, tok := range strings.Split(ptr[1:], "/") {
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		switch c := v.(type) {
+		case map[string]any:
+			x, ok := c[tok]
+			if !ok {
+				return nil, false, nil
+			}
+			v = x
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(c) {
+				return nil, false, nil
+			}
+			v = c[i]
+		default:
+			return nil, false, nil
+		}
+	}
+	return v, true, nil
+}
+
+func parseLiteral(lit string) (any, error) {
+	dec := json.NewDecoder(strings.NewReader(lit))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, fmt.Errorf("feature bug: %s is not a JSON literal", lit)
+	}
+	return v, nil
+}
+
+func jsonText(v any) string {
+	b, _ := json.Marshal(v)
+	return short(b)
+}
