@@ -47,7 +47,7 @@ func (w *world) expectSameCapabilities() error {
 		}
 		msg := responseOf(ex)
 		if msg == nil || msg.Kind != harness.KindResult {
-			return &Mismatch{Expected: "a result to " + ex.Sent.Method, Actual: describeExchange(ex), Frames: exchangeSeqs(ex)}
+			return &Mismatch{Expected: "a result to " + sentMethod(ex), Actual: describeExchange(ex), Frames: exchangeSeqs(ex)}
 		}
 		var r struct {
 			Capabilities map[string]any `json:"capabilities"`

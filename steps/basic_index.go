@@ -686,12 +686,12 @@ func (w *world) expectSameResults(st *stateWorld) error {
 	for _, p := range st.pairs {
 		a, b := comparable(p[0]), comparable(p[1])
 		if a == nil || b == nil {
-			return &Mismatch{Expected: "a response to " + p[0].Sent.Method + " for both clients", Actual: describeExchange(p[0]) + " / " + describeExchange(p[1]),
+			return &Mismatch{Expected: "a response to " + sentMethod(p[0]) + " for both clients", Actual: describeExchange(p[0]) + " / " + describeExchange(p[1]),
 				Frames: append(exchangeSeqs(p[0]), exchangeSeqs(p[1])...)}
 		}
 		if !reflect.DeepEqual(a, b) {
 			return &Mismatch{
-				Expected: fmt.Sprintf("the same %s reply for clientInfo %q and %q (apart from id and _meta)", p[0].Sent.Method, st.names[0], st.names[1]),
+				Expected: fmt.Sprintf("the same %s reply for clientInfo %q and %q (apart from id and _meta)", sentMethod(p[0]), st.names[0], st.names[1]),
 				Actual:   fmt.Sprintf("%s: %s; %s: %s", st.names[0], jsonText(a), st.names[1], jsonText(b)),
 				Frames:   append(exchangeSeqs(p[0]), exchangeSeqs(p[1])...),
 			}

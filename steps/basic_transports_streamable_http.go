@@ -178,7 +178,7 @@ func everyReplyHasContentType(ctx context.Context, w *world) error {
 		ct := ex.HTTP.Headers.Get("Content-Type")
 		if mt := mediaType(ct); mt != "application/json" && mt != "text/event-stream" {
 			return &Mismatch{Expected: "Content-Type application/json or text/event-stream",
-				Actual: fmt.Sprintf("HTTP %d with Content-Type %q in reply to %s", ex.HTTP.Status, ct, ex.Sent.Method), Frames: exchangeSeqs(ex)}
+				Actual: fmt.Sprintf("HTTP %d with Content-Type %q in reply to %s", ex.HTTP.Status, ct, sentMethod(ex)), Frames: exchangeSeqs(ex)}
 		}
 	}
 	if n == 0 {
@@ -314,7 +314,7 @@ func eachRequestGotOwnPOST(ctx context.Context) error {
 			if ex.Err != nil {
 				actual += ": " + ex.Err.Error()
 			}
-			return &Mismatch{Expected: "the response to " + ex.Sent.Method + " on the reply to its own POST", Actual: actual, Frames: exchangeSeqs(ex)}
+			return &Mismatch{Expected: "the response to " + sentMethod(ex) + " on the reply to its own POST", Actual: actual, Frames: exchangeSeqs(ex)}
 		}
 	}
 	return nil

@@ -99,3 +99,9 @@ func TestPreconditionFailedIsUntestableNamingTheRule(t *testing.T) {
 	v, _, _, _ = s.verdict(w, boom)
 	require.Equal(t, reports.Error, v)
 }
+
+func TestSentMethodOfAnUnsentRequest(t *testing.T) {
+	require.Equal(t, "a request that could not be sent", sentMethod(&harness.Exchange{Err: errors.New("transport closed")}))
+	require.Equal(t, "a request that could not be sent", sentMethod(nil))
+	require.Equal(t, "ping", sentMethod(&harness.Exchange{Sent: &harness.Frame{Method: "ping"}}))
+}

@@ -98,7 +98,7 @@ func eachInitializeResultEchoes(ctx context.Context, w *world) error {
 	}
 	for _, in := range w.inits {
 		if in.ex.Response == nil {
-			return &Mismatch{Expected: "an InitializeResult for " + in.requested, Actual: "no response", Frames: []int{in.ex.Sent.Seq}}
+			return &Mismatch{Expected: "an InitializeResult for " + in.requested, Actual: describeExchange(in.ex), Frames: exchangeSeqs(in.ex)}
 		}
 		msg, _ := harness.ParseMessage(in.ex.Response.Raw)
 		var got struct {

@@ -123,7 +123,7 @@ func (w *world) offeredMeansDeclared(name string) error {
 		where = "InitializeResult"
 	}
 	return &Mismatch{
-		Expected: fmt.Sprintf("capabilities.%s in the %s, since the server answered %s with a result", name, where, w.last.Sent.Method),
+		Expected: fmt.Sprintf("capabilities.%s in the %s, since the server answered %s with a result", name, where, sentMethod(w.last)),
 		Actual:   "declared capabilities: " + capNames(w.s.t.caps),
 		Frames:   w.lastSeqs(),
 	}
@@ -181,7 +181,7 @@ func (w *world) expectMethodNotFound(st *stateWorld) error {
 		if status {
 			want += " with HTTP 404"
 		}
-		want += " for " + ex.Sent.Method + " (its capability is not declared)"
+		want += " for " + sentMethod(ex) + " (its capability is not declared)"
 		switch {
 		case msg == nil || msg.Kind != harness.KindError || msg.Error.Code != -32601:
 			return &Mismatch{Expected: want, Actual: describeExchange(ex), Frames: exchangeSeqs(ex)}

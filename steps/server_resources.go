@@ -333,7 +333,7 @@ func (w *world) eachResultValidates(typ, method string) error {
 		n++
 		if err := w.validateAt(msg.Raw, "/result", typ, exchangeSeqs(ex)); err != nil {
 			if m, ok := err.(*Mismatch); ok {
-				m.Actual = "response to " + ex.Sent.Method + ": " + m.Actual
+				m.Actual = "response to " + sentMethod(ex) + ": " + m.Actual
 			}
 			return err
 		}

@@ -243,7 +243,7 @@ func responseJSONRPCError(ctx context.Context, w *world) error {
 		var sent struct {
 			Params map[string]json.RawMessage `json:"params"`
 		}
-		if json.Unmarshal(w.last.Sent.Raw, &sent) == nil && sent.Params != nil && sent.Params["name"] == nil {
+		if w.last.Sent != nil && json.Unmarshal(w.last.Sent.Raw, &sent) == nil && sent.Params != nil && sent.Params["name"] == nil {
 			return nil
 		}
 	}

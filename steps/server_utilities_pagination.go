@@ -113,7 +113,7 @@ func (st *pageState) samePage() error {
 	for i, ex := range st.pair {
 		msg := responseOf(ex)
 		if msg == nil || msg.Kind != harness.KindResult {
-			return &Mismatch{Expected: fmt.Sprintf("request %d of %s with the server's own cursor to get the page", i+1, ex.Sent.Method),
+			return &Mismatch{Expected: fmt.Sprintf("request %d of %s with the server's own cursor to get the page", i+1, sentMethod(ex)),
 				Actual: describeExchange(ex), Frames: frames}
 		}
 		var res map[string]json.RawMessage
@@ -165,7 +165,7 @@ func (st *pageState) invalidCursorsRejected() error {
 		if msg != nil && msg.Kind == harness.KindResult {
 			actual = "a result: the server served a page for the cursor " + invalidCursor + ", which it never issued"
 		}
-		return &Mismatch{Expected: fmt.Sprintf("error -32602 for %s with a cursor the server never issued", ex.Sent.Method),
+		return &Mismatch{Expected: fmt.Sprintf("error -32602 for %s with a cursor the server never issued", sentMethod(ex)),
 			Actual: actual, Frames: exchangeSeqs(ex)}
 	}
 	return nil

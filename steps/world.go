@@ -191,3 +191,12 @@ func short(b []byte) string {
 	}
 	return s
 }
+
+// sentMethod returns the method of the request ex sent, or says that it was never sent (the
+// connection had closed or the server had exited before it could be written).
+func sentMethod(ex *harness.Exchange) string {
+	if ex == nil || ex.Sent == nil {
+		return "a request that could not be sent"
+	}
+	return ex.Sent.Method
+}
