@@ -1,7 +1,9 @@
 package steps
 
 import (
+	"encoding/json"
 	"net/http"
+	"sort"
 	"strings"
 
 	"github.com/mcp-conform/mcp-conform/harness"
@@ -12,14 +14,7 @@ import (
 // up in the run: a server that echoes it back must not get it written into the reports. Values
 // shorter than 4 bytes are left alone (they would match everywhere).
 func redact(run *reports.Run, header http.Header) {
-	var secrets []string
-	for _, vals := range header {
-		for _, v := range vals {
-			if len(v) >= 4 {
-				secrets = append(secrets, v)
-			}
-		}
-	}
+	secrets := headerSecrets(header)
 	if len(secrets) == 0 {
 		return
 	}
@@ -28,6 +23,9 @@ func redact(run *reports.Run, header http.Header) {
 			s = strings.ReplaceAll(s, v, harness.Redacted)
 		}
 		return s
+	}
+	if run.Server != nil {
+		run.Server.Name, run.Server.Version = clean(run.Server.Name), clean(run.Server.Version)
 	}
 	for i := range run.Frames {
 		f := &run.Frames[i]
@@ -51,10 +49,47 @@ func redact(run *reports.Run, header http.Header) {
 		r.Reason, r.Expected, r.Actual = clean(r.Reason), clean(r.Expected), clean(r.Actual)
 		for j := range r.SchemaErrors {
 			r.SchemaErrors[j].Message = clean(r.SchemaErrors[j].Message)
+			r.SchemaErrors[j].InstancePath = clean(r.SchemaErrors[j].InstancePath)
+		}
+		for j := range r.Steps {
+			r.Steps[j].Text = clean(r.Steps[j].Text)
 		}
 	}
 	for i := range run.Notes {
 		run.Notes[i] = clean(run.Notes[i])
 	}
 	run.StderrTail, run.Aborted = clean(run.StderrTail), clean(run.Aborted)
+}
+
+// headerSecrets returns the strings redact removes for the --header values: each value of 4
+// bytes or more, the credential after an authentication scheme ("Bearer <token>": the token,
+// which a server may echo alone), and the JSON-escaped spelling of each (a server echoing the
+// value inside a JSON string escapes quotes, backslashes and non-ASCII), longest first so a
+// value is replaced whole before any part of it.
+func headerSecrets(header http.Header) []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(v string) {
+		if len(v) < 4 || seen[v] {
+			return
+		}
+		seen[v] = true
+		out = append(out, v)
+		if b, err := json.Marshal(v); err == nil {
+			if esc := string(b[1 : len(b)-1]); esc != v && !seen[esc] {
+				seen[esc] = true
+				out = append(out, esc)
+			}
+		}
+	}
+	for _, vals := range header {
+		for _, v := range vals {
+			add(v)
+			if _, cred, ok := strings.Cut(strings.TrimSpace(v), " "); ok {
+				add(strings.TrimSpace(cred))
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
+	return out
 }
