@@ -36,8 +36,8 @@ func TestRedactRemovesEchoedHeaderValues(t *testing.T) {
 func TestRedactCoversServerInfoStepsAndTokenParts(t *testing.T) {
 	const token = "Bearer TOP\"SECRET42"
 	run := &reports.Run{
-		Server: &reports.Server{Name: "echo " + token, Version: `TOP"SECRET42`},
-		Frames: []reports.Frame{{Seq: 1, Raw: `{"result":{"serverInfo":{"name":"echo Bearer TOP\"SECRET42"}}}`}},
+		Server:  &reports.Server{Name: "echo " + token, Version: `TOP"SECRET42`},
+		Frames:  []reports.Frame{{Seq: 1, Raw: `{"result":{"serverInfo":{"name":"echo Bearer TOP\"SECRET42"}}}`}},
 		Results: []reports.Result{{Rule: "X-1", Steps: []reports.Step{{Text: "the server says TOP\"SECRET42", Status: "passed"}}}},
 	}
 	redact(run, http.Header{"Authorization": {token}})
