@@ -2,7 +2,8 @@ Feature: Logging (server/utilities/logging)
   Structured log messages from server to client. Deprecated in 2026-07-28 but still specified:
   the client asks for them per request with `_meta` `io.modelcontextprotocol/logLevel`, and the
   server sends `notifications/message` at or above that level on that request's response
-  stream only. Servers that do not declare `logging` are judged only on what they send.
+  stream only. Handshake-era revisions set the level per session with `logging/setLevel`.
+  Servers that do not declare `logging` are judged only on what they send.
   https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/logging
 
   @rule:LOG-001 @MUST-NOT @since:2026-07-28
@@ -56,3 +57,15 @@ Feature: Logging (server/utilities/logging)
     Given a connected server
     When the client calls the logging fixture tool, if listed, with log level "debug" while a listen stream is open
     Then every log message the server sent in this run has a known level and data
+
+  @rule:LFEAT-005 @SHOULD @since:2024-11-05 @until:2025-11-25 @capability:logging
+  Scenario: logging/setLevel with an unknown level is refused with invalid params
+    Spec: server/utilities/logging#Error Handling
+    "Invalid log level: `-32602` (Invalid params)". logging/setLevel is sent with "verbose",
+    which is not a LoggingLevel. The level holds for the whole session, so the request goes in a
+    session of its own (a fresh connection initialised with the revision under test), never in
+    the session the other scenarios share.
+    Given the server declares the "logging" capability
+    And a fresh connection
+    When the client sets the log level "verbose" in a session of its own
+    Then the response is an error with code -32602

@@ -24,6 +24,7 @@ func registerServerUtilitiesLoggingSteps(sc *godog.ScenarioContext) {
 		return worldOf(ctx).callLoggingTool(ctx, level, false, true)
 	})
 	step(sc, `^the client sends a list request with the log level "([^"]+)"$`, sendsListRequestLog)
+	step(sc, `^the client sets the log level "([^"]+)" in a session of its own$`, setsLevelOwnSession)
 
 	// Observe.
 	step(sc, `^no log message in this run went to a request that did not ask for log messages$`, askJudge("LOG-001"))
@@ -36,6 +37,29 @@ func sendsListRequestLog(ctx context.Context, level string) error {
 	w := worldOf(ctx)
 	_, known := logLevels[level]
 	return w.sendParams(ctx, w.listOrDiscover(), nil, map[string]any{logLevelMeta: level}, !known)
+}
+
+// setsLevelOwnSession sends logging/setLevel with level (LFEAT-005) in a session of its own:
+// the level holds for the whole session, so on the shared session it would change what the
+// later scenarios receive. The scenario's fresh connection is initialised with the revision
+// under test first; a handshake the server fails is LEG-001's to judge. An unknown level is an
+// intentionally invalid request.
+func setsLevelOwnSession(ctx context.Context, level string) error {
+	w := worldOf(ctx)
+	if w.conn == nil || !w.fresh {
+		return fmt.Errorf("feature bug: logging/setLevel needs a session of its own (Given a fresh connection)")
+	}
+	if err := w.initialize(ctx, w.s.t.revision); err != nil {
+		return err
+	}
+	if msg := responseOf(w.last); msg == nil || msg.Kind != harness.KindResult {
+		return &preconditionFailed{What: "initialize on a fresh connection got " + describeExchange(w.last), Rule: "LEG-001"}
+	}
+	if err := w.send(ctx, w.build(call{Method: "notifications/initialized", Notification: true})); err != nil {
+		return err
+	}
+	_, known := logLevels[level]
+	return w.sendParams(ctx, "logging/setLevel", map[string]any{"level": level}, nil, !known)
 }
 
 // logLevels ranks the LoggingLevel values (RFC 5424 severities, least severe first).
