@@ -1,7 +1,9 @@
 package steps
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strconv"
 
@@ -191,4 +193,25 @@ func (w *world) listedToolCall(tool map[string]any, args any, meta map[string]an
 		return call{}, false, why
 	}
 	return w.toolsCall(tool["name"], args, meta), true, ""
+}
+
+// openOwnSession initialises the scenario's fresh connection (Given a fresh connection) as a
+// session of the legacy revision under test: initialize, then notifications/initialized
+// (basic/lifecycle#Initialization of that revision). A scenario that changes session state
+// (a log level, a subscription) uses one so the target's shared session is left as it was. A
+// handshake the server fails is a *preconditionFailed naming LEG-001.
+func (w *world) openOwnSession(ctx context.Context) error {
+	if w.conn == nil || !w.fresh {
+		return fmt.Errorf("feature bug: a session of its own needs a fresh connection (Given a fresh connection)")
+	}
+	if w.s.t.modern {
+		return fmt.Errorf("feature bug: a session of its own needs a legacy target")
+	}
+	if err := w.initialize(ctx, w.s.t.revision); err != nil {
+		return err
+	}
+	if msg := responseOf(w.last); msg == nil || msg.Kind != harness.KindResult {
+		return &preconditionFailed{What: "initialize on a fresh connection got " + describeExchange(w.last), Rule: "LEG-001"}
+	}
+	return w.send(ctx, w.build(call{Method: "notifications/initialized", Notification: true}))
 }

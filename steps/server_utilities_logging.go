@@ -46,16 +46,7 @@ func sendsListRequestLog(ctx context.Context, level string) error {
 // intentionally invalid request.
 func setsLevelOwnSession(ctx context.Context, level string) error {
 	w := worldOf(ctx)
-	if w.conn == nil || !w.fresh {
-		return fmt.Errorf("feature bug: logging/setLevel needs a session of its own (Given a fresh connection)")
-	}
-	if err := w.initialize(ctx, w.s.t.revision); err != nil {
-		return err
-	}
-	if msg := responseOf(w.last); msg == nil || msg.Kind != harness.KindResult {
-		return &preconditionFailed{What: "initialize on a fresh connection got " + describeExchange(w.last), Rule: "LEG-001"}
-	}
-	if err := w.send(ctx, w.build(call{Method: "notifications/initialized", Notification: true})); err != nil {
+	if err := w.openOwnSession(ctx); err != nil {
 		return err
 	}
 	_, known := logLevels[level]
