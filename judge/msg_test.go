@@ -2,6 +2,7 @@ package judge
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -45,6 +46,8 @@ func TestMsgSweepsOnRawFrames(t *testing.T) {
 		{"MSG-013 duplicate", "MSG-013", []string{req, ok, req, ok}, []string{req, ok, ok}},
 		{"MSG-013 unknown", "MSG-013", []string{req, ok, `{"jsonrpc":"2.0","error":{"code":-32700,"message":"x"}}`}, []string{req, `{"jsonrpc":"2.0","id":"7","result":{}}`}},
 		{"MSG-017", "MSG-017", []string{req, `{"jsonrpc":"2.0","id":7,"error":{"code":1,"message":"Unknown tool."}}`}, []string{req, `{"jsonrpc":"2.0","id":7,"error":{"code":1,"message":"a\nb"}}`}},
+		// The spec names no length: a long one-line message is no violation.
+		{"MSG-017 long line", "MSG-017", []string{req, `{"jsonrpc":"2.0","id":7,"error":{"code":1,"message":"` + strings.Repeat("long message ", 40) + `"}}`}, []string{req, `{"jsonrpc":"2.0","id":7,"error":{"code":1,"message":"a\r\nb"}}`}},
 		{"META-008", "META-008", []string{req, `{"jsonrpc":"2.0","id":7,"result":{"_meta":{"com.example/x":1,"progressToken":1,"a/":1,"x-y.z_1":1},"tools":[{"inputSchema":{"properties":{"_meta":{"1bad/":1}}}}]}}`},
 			[]string{req, `{"jsonrpc":"2.0","id":7,"result":{"tools":[{"name":"t","_meta":{"com.example-/x":1}}]}}`}},
 		{"META-009", "META-009", []string{req, `{"jsonrpc":"2.0","id":7,"result":{"_meta":{"io.modelcontextprotocol/serverInfo":{},"com.example.mcp/x":1}}}`},
