@@ -126,6 +126,8 @@ Feature: Tools (server/tools)
     Spec: server/tools#Error Handling
     A malformed tools/call (no name, arguments that are not an object) gets JSON-RPC error
     -32602 (over HTTP a call without a name may get -32020 for its missing Mcp-Name header).
+    A result is a warning; another error code is recorded as info, since the rule asks for a
+    protocol error and only JSON-RPC's meaning of the code names -32602.
     Given a connected server
     And the server declares the "tools" capability
     When the client sends a tools/call whose <defect>
