@@ -189,3 +189,11 @@ func (r *Recorder) Len() int {
 // message the server wrote over several lines ("message split over N lines"): the message is
 // delivered, and rule STDIO-001 reports the split.
 const ProblemSplit = "message split over"
+
+// ProblemBlank and ProblemCR are the Problems of a blank stdout line and of a line whose
+// message is followed by a carriage return (CR LF line endings): no foreign content, since a
+// trailing CR is JSON whitespace, which STDIO-002 grades as a warning.
+const (
+	ProblemBlank = "blank line"
+	ProblemCR    = "line ends with CR"
+)

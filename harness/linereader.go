@@ -152,7 +152,7 @@ func (f *framer) push(l Line) []framedLine {
 		f.reset()
 		problems := []string{fmt.Sprintf("message split over %d lines", n)}
 		if cr {
-			problems = append(problems, "line ends with CR")
+			problems = append(problems, ProblemCR)
 		}
 		if m.Kind == KindInvalid {
 			problems = append(problems, "not a JSON-RPC message: "+m.Problem)
@@ -197,12 +197,12 @@ func (f *framer) single(l Line, mayOpen bool) []framedLine {
 	case l.Truncated:
 		problems = append(problems, fmt.Sprintf("line exceeds --max-frame (%d bytes)", f.max))
 	case l.Size == 0:
-		problems = append(problems, "blank line")
+		problems = append(problems, ProblemBlank)
 	case !utf8.Valid(l.Data):
 		problems = append(problems, "invalid UTF-8")
 	default:
 		if bytes.HasSuffix(l.Data, []byte("\r")) {
-			problems = append(problems, "line ends with CR")
+			problems = append(problems, ProblemCR)
 		}
 		m, err := ParseMessage(l.Data)
 		switch {

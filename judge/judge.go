@@ -415,7 +415,10 @@ func (c *perFrame) Observe(f *Frame) {
 	if subject {
 		c.n++
 	}
-	if m != nil && c.m == nil {
+	// The first mismatch is kept, unless a softer one (a Grade below the rule's level) came
+	// first: then the first one at the rule's level replaces it, so a warning never hides a
+	// failure.
+	if m != nil && (c.m == nil || c.m.Grade != "" && m.Grade == "") {
 		c.m = m
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mcp-conform/mcp-conform/harness"
+	"github.com/mcp-conform/mcp-conform/reports"
 )
 
 // Run-wide rules of basic/transports/stdio: STDIO-002, STDIO-004.
@@ -27,16 +28,34 @@ func isBatchReply(raw []byte) bool {
 
 // checkStdoutPurity is STDIO-002 over the run: every stdout line of every process is one
 // JSON-RPC message (a server that writes junk after some other request breaks the rule just
-// the same). Split messages are STDIO-001's.
-var checkStdoutPurity = first("every stdout line to be one JSON-RPC message", func(f *Frame) (bool, string) {
+// the same). Split messages are STDIO-001's. A blank line, or a message followed by CR (CR LF
+// line endings), puts nothing foreign on stdout, a trailing CR being JSON whitespace: a
+// warning (RULES.md STDIO-002), which a foreign line found later still turns into a failure.
+var checkStdoutPurity = each(func(f *Frame) (bool, *Mismatch) {
 	if !f.FromServer() || f.Transport != harness.TransportStdio {
-		return false, ""
+		return false, nil
 	}
 	if f.Problem == "" || strings.HasPrefix(f.Problem, harness.ProblemSplit) || isBatchReply(f.Raw) {
-		return true, ""
+		return true, nil
 	}
-	return true, f.Problem + ": " + short(f.Raw)
+	m := &Mismatch{Expected: "every stdout line to be one JSON-RPC message",
+		Actual: fmt.Sprintf("frame %d: %s: %s", f.Seq, f.Problem, short(f.Raw)), Frames: []int{f.Seq}}
+	if onlyWhitespaceProblems(f.Problem) {
+		m.Grade = reports.Warn
+	}
+	return true, m
 })
+
+// onlyWhitespaceProblems reports whether every part of a frame's Problem ("; "-joined) is a
+// blank line or a trailing CR.
+func onlyWhitespaceProblems(problem string) bool {
+	for _, p := range strings.Split(problem, "; ") {
+		if p != harness.ProblemBlank && p != harness.ProblemCR {
+			return false
+		}
+	}
+	return true
+}
 
 var listenMethods = map[string]bool{
 	"notifications/subscriptions/acknowledged": true,

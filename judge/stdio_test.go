@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/mcp-conform/mcp-conform/harness"
+	"github.com/mcp-conform/mcp-conform/reports"
 )
 
 // stdioFrames numbers lines as frames of one stdio connection; a line starting with ">" is
@@ -68,4 +69,32 @@ func TestStdoutTrafficCheck(t *testing.T) {
 	frames := stdioFrames(call, logMsg)
 	frames[1].Conn = 2
 	assert.NotNil(t, judgeRule(t, "STDIO-004", frames).Mismatch)
+}
+
+// STDIO-002: a blank line or CR LF endings put nothing foreign on stdout (a warning), junk is a
+// failure, and a warning seen first never hides a later failure.
+func TestStdoutPurityGrades(t *testing.T) {
+	ok := `{"jsonrpc":"2.0","id":1,"result":{}}`
+	frame := func(seq int, raw, problem string) *harness.Frame {
+		return &harness.Frame{Seq: seq, Dir: harness.DirServerToClient, Transport: harness.TransportStdio, Conn: 1, Raw: []byte(raw), Problem: problem}
+	}
+	o := judgeRule(t, "STDIO-002", []*harness.Frame{frame(1, ok, "")})
+	assert.Nil(t, o.Mismatch)
+	assert.Equal(t, 1, o.Judged)
+
+	o = judgeRule(t, "STDIO-002", []*harness.Frame{frame(1, ok+"\r", harness.ProblemCR), frame(2, "", harness.ProblemBlank)})
+	if assert.NotNil(t, o.Mismatch) {
+		assert.Equal(t, reports.Warn, o.Mismatch.Grade)
+		assert.Equal(t, []int{1}, o.Mismatch.Frames)
+	}
+
+	o = judgeRule(t, "STDIO-002", []*harness.Frame{frame(1, "", harness.ProblemBlank), frame(2, "server starting", "not a JSON-RPC message: invalid character 's'")})
+	if assert.NotNil(t, o.Mismatch) {
+		assert.Empty(t, o.Mismatch.Grade, "junk fails at the rule's level")
+		assert.Equal(t, []int{2}, o.Mismatch.Frames)
+	}
+	o = judgeRule(t, "STDIO-002", []*harness.Frame{frame(1, "junk\r", harness.ProblemCR+"; not a JSON-RPC message: invalid character 'j'")})
+	if assert.NotNil(t, o.Mismatch) {
+		assert.Empty(t, o.Mismatch.Grade)
+	}
 }
