@@ -125,8 +125,11 @@ Feature: Streamable HTTP transport (basic/transports/streamable-http)
   Scenario: Last-Event-ID is ignored
     Spec: basic/transports/streamable-http#Earlier Streamable HTTP Revisions
     Streams are not resumable: a request carrying `Last-Event-ID` is processed as usual and
-    nothing is replayed.
+    nothing is replayed. The sentence binds "a server that supports only this revision": a
+    server that also serves a legacy revision (where streams were resumable) is recorded as
+    info.
     Given a connected server
+    And the rule binds only a server that supports the modern revision alone
     When the client sends a "server/discover" request with the "Last-Event-ID" header set to "1"
     Then the response is a result
     And the response id is the request id

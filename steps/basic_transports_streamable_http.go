@@ -23,6 +23,8 @@ import (
 // registerBasicTransportsStreamableHTTPSteps binds the steps that only
 // features/basic-transports-streamable-http.feature uses.
 func registerBasicTransportsStreamableHTTPSteps(sc *godog.ScenarioContext) {
+	step(sc, `^the rule binds only a server that supports the modern revision alone$`, wc(bindsModernOnly))
+
 	// Send.
 	step(sc, `^the client sends a "([^"]+)" request without the "([^"]+)" header$`, func(ctx context.Context, method, name string) error {
 		return worldOf(ctx).sendMethod(ctx, method, "", nil, func(h http.Header) []string { h.Del(name); return []string{name} })
@@ -767,4 +769,21 @@ func nonLoopback(target string) string {
 		return ""
 	}
 	return fmt.Sprintf("the target %s is not a loopback address: which origins a remote server trusts is its deployment's choice, so the suite cannot tell a valid Origin from an invalid one", host)
+}
+
+// bindsModernOnly marks a rule that binds only a server supporting the modern revision alone
+// (streamable-http#Earlier Streamable HTTP Revisions: "A server that supports only this
+// revision and receives such traffic from an older client SHOULD respond as follows"): on a
+// server that also serves a legacy revision (listed in supportedVersions, or answering
+// initialize) a departure is recorded as info, not graded.
+func bindsModernOnly(ctx context.Context, w *world) error {
+	dual, err := dualEra(ctx, w)
+	if err != nil {
+		return err
+	}
+	if dual {
+		w.observeOnly = "the server also serves a legacy revision, and the rule binds only a server that supports " +
+			revisions.Modern().ID + " alone"
+	}
+	return nil
 }

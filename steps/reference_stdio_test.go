@@ -51,6 +51,26 @@ func TestReferenceModernOnly(t *testing.T) {
 	}
 }
 
+// TestModernOnlyBreaks proves, on the -modern-only fixture, the breaks of rules that bind only
+// a server supporting the modern revision alone (on the dual-era fixture they are info).
+func TestModernOnlyBreaks(t *testing.T) {
+	for _, rule := range []string{"HTTP-017"} {
+		t.Run(rule, func(t *testing.T) {
+			t.Parallel()
+			url := testutil.StartHTTPServer(t, 30*time.Second, referenceBinary(t), "-modern-only", "-transport", "http", "-break", rule)
+			cfg := steps.Config{
+				Transport: "http", URL: url, Revision: "auto", StartupTimeout: 30 * time.Second, Timeout: 5 * time.Second,
+				QuietWindow: 300 * time.Millisecond, RunTimeout: 3 * time.Minute, MaxFrame: 1 << 20,
+				Schemas: testutil.Schemas(t), Concurrency: 4, Rules: []string{rule},
+				Tool: reports.Tool{Name: "mcp-conform", Version: "test", Commit: "test"},
+			}
+			run, err := steps.Run(context.Background(), cfg)
+			require.NoError(t, err)
+			require.Equal(t, reports.Warn, verdicts(run)[rule+"@2026-07-28"], "%s", describeRun(run))
+		})
+	}
+}
+
 // naByDesign lists the rules that have nothing to judge on the default, dual-era fixture
 // (TestReferencePasses lets them be na there).
 var naByDesign = map[string]bool{

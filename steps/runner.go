@@ -523,6 +523,9 @@ func (s *suiteRun) verdict(w *world, err error) (v reports.Verdict, reason, expe
 		if v == "" {
 			v = levelVerdict(w.rule.Level)
 		}
+		if w.observeOnly != "" && (v == reports.Fail || v == reports.Warn) {
+			return reports.Info, m.Error() + " (" + w.observeOnly + ")", m.Expected, m.Actual
+		}
 		return v, m.Error(), m.Expected, m.Actual
 	}
 	return reports.Error, err.Error(), "", ""

@@ -55,6 +55,9 @@ type world struct {
 	seqs  map[int]bool
 	// observed are the one-line records of a PROBE scenario (see registerProbeSteps).
 	observed []string
+	// observeOnly, when set, says why this server is not bound by the rule: a broken
+	// expectation is then recorded as info with this reason (see bindsModernOnly).
+	observeOnly string
 
 	// Each area's steps keep here what their When-steps leave for their Then-steps, one field
 	// per area; newWorld allocates every one (and its maps), so a step never finds one missing.
