@@ -299,7 +299,7 @@ Feature: Base protocol (basic/index)
     When the client provokes the errors a client can provoke without side effects
     Then every error message the server sent in this run is one short line
 
-  @rule:META-008 @MUST @since:2024-11-05
+  @rule:META-008 @MUST @since:2025-06-18
   Scenario: Every _meta key the server sends is a valid key name
     Spec: basic/index#_meta
     Each key of every `_meta` object in the server's messages (results, notifications, tool,
@@ -311,7 +311,7 @@ Feature: Base protocol (basic/index)
     And the client provokes the errors a client can provoke without side effects
     Then every _meta key the server sent in this run is a valid key name
 
-  @rule:META-009 @MUST-NOT @since:2024-11-05
+  @rule:META-009 @MUST-NOT @since:2025-06-18
   Scenario: The server invents no _meta keys under reserved prefixes
     Spec: basic/index#_meta
     Prefixes whose second label is `modelcontextprotocol` or `mcp` belong to MCP: the server

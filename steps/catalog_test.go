@@ -177,3 +177,19 @@ func TestSpecPagesAreInTheRevisionTable(t *testing.T) {
 		}
 	}
 }
+
+// The _meta key-name format and the reserved prefixes arrived in 2025-06-18 (basic/index#_meta
+// of that revision); a 2025-03-26 server is not judged by them.
+func TestMetaKeyRulesStartIn20250618(t *testing.T) {
+	rules, err := Catalog()
+	require.NoError(t, err)
+	for _, r := range rules {
+		if r.ID != "META-008" && r.ID != "META-009" {
+			continue
+		}
+		for rev, want := range map[string]bool{"2025-03-26": false, "2025-06-18": true, "2025-11-25": true} {
+			applies, _ := r.AppliesTo(rev, "stdio")
+			require.Equal(t, want, applies, "%s at %s", r.ID, rev)
+		}
+	}
+}
