@@ -20,6 +20,7 @@ Feature: Base protocol (basic/index)
       | -5               |
       | 9007199254740991 |
       | "  "             |
+      | "1"              |
 
   @rule:MSG-006 @MUST @since:2024-11-05
   Scenario: An error response repeats the request id
