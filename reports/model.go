@@ -41,7 +41,8 @@ const (
 var Verdicts = []Verdict{Pass, Fail, Warn, Info, NA, Untestable, Error, XFail}
 
 // severity orders verdicts from best to worst for merging the rows of a Scenario Outline:
-// the rule's verdict is its worst row's.
+// the rule's verdict is its worst row's. A failed row outranks a row the harness could not
+// carry out (DESIGN "Verdict principles": error never hides fail).
 func severity(v Verdict) int {
 	switch v {
 	case NA:
@@ -56,15 +57,15 @@ func severity(v Verdict) int {
 		return 4
 	case Warn:
 		return 5
-	case Fail:
-		return 6
 	case Error:
+		return 6
+	case Fail:
 		return 7
 	}
 	return -1
 }
 
-// Worse returns the worse of two verdicts (error > fail > warn > xfail > untestable > info >
+// Worse returns the worse of two verdicts (fail > error > warn > xfail > untestable > info >
 // pass > na).
 func Worse(a, b Verdict) Verdict {
 	if severity(b) > severity(a) {

@@ -3,6 +3,7 @@ package steps
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/mcp-conform/mcp-conform/harness"
@@ -92,7 +93,12 @@ func (e *env) judgeRun(run *reports.Run) {
 				res.SchemaErrors = append(res.SchemaErrors, j.SchemaErrors(seq)...)
 			}
 			if why, bad := j.SuiteFault(seq); bad && res.Verdict != reports.NA {
-				res.Verdict, res.Reason = reports.Error, why
+				if res.Verdict != reports.Fail {
+					res.Verdict, res.Reason = reports.Error, why
+				} else if !strings.Contains(res.Reason, why) {
+					// error never hides fail: the failure stands, with the suite's fault noted.
+					res.Reason += " (note: " + why + ")"
+				}
 			}
 		}
 		if o, ok := j.Outcome(res.Revision, res.Rule); ok && res.Verdict == reports.Pass {

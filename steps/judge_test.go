@@ -1,0 +1,32 @@
+package steps
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcp-conform/mcp-conform/harness"
+	"github.com/mcp-conform/mcp-conform/internal/testutil"
+	"github.com/mcp-conform/mcp-conform/reports"
+	"github.com/mcp-conform/mcp-conform/revisions"
+)
+
+// A client frame that violates the schema by mistake makes the results citing it error, but
+// never hides a failure (DESIGN "Verdict principles": error never hides fail).
+func TestSuiteFaultNeverHidesFail(t *testing.T) {
+	rec := harness.NewRecorder(time.Now())
+	conn := rec.NewConn()
+	bad := rec.Record(&harness.Frame{Dir: harness.DirClientToServer, Transport: harness.TransportStdio, Conn: conn, Method: "tools/call",
+		Raw: []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":5}}`)})
+	modern := revisions.Modern().ID
+	e := &env{cfg: Config{Schemas: testutil.Schemas(t)}, rec: rec, connRev: map[int]string{conn: modern}}
+	run := &reports.Run{Results: []reports.Result{
+		{Rule: "TOOL-001", Level: "MUST", Revision: modern, Verdict: reports.Fail, Reason: "expected a result", Frames: []int{bad.Seq}},
+		{Rule: "TOOL-002", Level: "MUST", Revision: modern, Verdict: reports.Pass, Frames: []int{bad.Seq}},
+	}}
+	e.judgeRun(run)
+	require.Equal(t, reports.Fail, run.Results[0].Verdict)
+	require.Contains(t, run.Results[0].Reason, "expected a result (note: mcp-conform sent a frame")
+	require.Equal(t, reports.Error, run.Results[1].Verdict)
+}
