@@ -201,8 +201,8 @@ Feature: Streamable HTTP transport (basic/transports/streamable-http)
     The data of each event on an SSE response is a single JSON-RPC message; comment lines may
     appear and are ignored, and an event with empty data carries no message. Judged over every
     SSE event of the run; the scenario asks for progress on a fixture tool call, which servers
-    may stream, and opens a subscriptions/listen stream. A server that never answers with SSE
-    has nothing to frame and passes.
+    may stream, and on 2026-07-28 opens a subscriptions/listen stream (a method of that
+    revision only). A server that never answers with SSE has nothing to frame and passes.
     Given a connected server
     When the client calls the fixture tool "test_simple_text" asking for progress
     And the client opens a subscriptions/listen stream and closes it after the first event

@@ -1,6 +1,7 @@
 package steps
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -104,4 +105,14 @@ func TestSentMethodOfAnUnsentRequest(t *testing.T) {
 	require.Equal(t, "a request that could not be sent", sentMethod(&harness.Exchange{Err: errors.New("transport closed")}))
 	require.Equal(t, "a request that could not be sent", sentMethod(nil))
 	require.Equal(t, "ping", sentMethod(&harness.Exchange{Sent: &harness.Frame{Method: "ping"}}))
+}
+
+// subscriptions/listen exists in the modern revision only: a legacy target never sends it (a
+// 2025-11-25 run sent it for HTTP-006 and then judged the reply against the legacy schema).
+func TestNoListenOnALegacyTarget(t *testing.T) {
+	w := clientWorld(harness.TransportHTTP, revisions.LatestLegacy().ID)
+	called := false
+	require.NoError(t, w.holdListen(context.Background(), func(context.Context) error { called = true; return nil }, 0))
+	require.True(t, called, "the rest of the scenario still runs")
+	require.Empty(t, w.own, "no connection was opened for a listen stream")
 }
