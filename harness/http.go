@@ -614,6 +614,12 @@ func classifyEvent(ev SSEEvent) (*Message, []string) {
 	if ev.Truncated {
 		return nil, problems
 	}
+	if ev.Data == "" {
+		// An event with empty data carries no message: the priming event 2025-11-25 recommends
+		// (an id for resumption and no data) is no framing problem (streamable-http#Receiving
+		// Messages: events without a message are allowed).
+		return nil, problems
+	}
 	msg, ps := classifyMessage([]byte(ev.Data))
 	for _, p := range ps {
 		dup := false

@@ -178,3 +178,14 @@ func FuzzSSE(f *testing.F) {
 		}
 	})
 }
+
+// An SSE event with an id and empty data (the priming event the handshake-era Streamable HTTP
+// recommends for resumption) carries no message and is no framing problem; data that is not a
+// message still is.
+func TestEmptyDataEventIsNoProblem(t *testing.T) {
+	msg, problems := classifyEvent(SSEEvent{ID: "0", HasID: true, Data: ""})
+	assert.Nil(t, msg)
+	assert.Empty(t, problems)
+	_, problems = classifyEvent(SSEEvent{Data: "not json"})
+	assert.NotEmpty(t, problems)
+}
