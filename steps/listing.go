@@ -8,11 +8,13 @@ import (
 	"strconv"
 
 	"github.com/mcp-conform/mcp-conform/harness"
+	"github.com/mcp-conform/mcp-conform/reports"
 )
 
-// maxListPages bounds one list traversal: a server whose nextCursor never ends is reported
-// after this many pages instead of being followed for ever (basic/utilities/pagination).
-const maxListPages = 100
+// maxListPages bounds one list traversal: a server whose nextCursor never repeats and never
+// ends is followed this many pages and then left, the list untestable, never failed: the spec
+// sets no page limit (server/utilities/pagination), and a loop is caught by a repeated cursor.
+const maxListPages = 1000
 
 // listTraversal is one traversal of a paginated list method: every item of every page in
 // order (each a JSON object), the cursors sent after the first page, each page's cacheScope
@@ -49,7 +51,8 @@ func (e *listRefused) Error() string {
 // resources/list, resources/templates/list) on the scenario's connection and collects the
 // array member of each page (tools, prompts, resources, resourceTemplates). It returns a
 // *Mismatch when a page is not a valid page (member missing or not an array of objects,
-// nextCursor not a string), a cursor repeats or the traversal exceeds maxListPages, and a
+// nextCursor not a string) or a cursor repeats, one graded untestable when the traversal
+// reaches maxListPages without a repeat, and a
 // *listRefused when a page gets an error or no response. Every frame is noted in the world.
 func (w *world) listAll(ctx context.Context, method, member string) (*listTraversal, error) {
 	lt := &listTraversal{Method: method}
@@ -57,8 +60,9 @@ func (w *world) listAll(ctx context.Context, method, member string) (*listTraver
 	cursor := ""
 	for page := 1; ; page++ {
 		if page > maxListPages {
-			return lt, &Mismatch{Expected: fmt.Sprintf("%s to end within %d pages", method, maxListPages),
-				Actual: fmt.Sprintf("page %d still has a nextCursor", maxListPages), Frames: w.lastSeqs()}
+			return lt, &Mismatch{Expected: fmt.Sprintf("%s to end within the %d pages the suite follows", method, maxListPages),
+				Actual: fmt.Sprintf("page %d still has a new nextCursor; the list could not be read to its end", maxListPages),
+				Grade:  reports.Untestable, Frames: w.lastSeqs()}
 		}
 		var params map[string]any
 		if page > 1 {

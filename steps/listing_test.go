@@ -1,0 +1,76 @@
+package steps
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcp-conform/mcp-conform/harness"
+	"github.com/mcp-conform/mcp-conform/reports"
+	"github.com/mcp-conform/mcp-conform/revisions"
+)
+
+// pager is a fake connection whose list method answers page n with one item and the cursor
+// next(n) ("" ends the list).
+type pager struct {
+	seq  atomic.Int64
+	next func(n int) string
+}
+
+func (p *pager) Name() string { return "fake" }
+func (p *pager) Conn() int    { return 1 }
+func (p *pager) Close() error { return nil }
+func (p *pager) Send(_ context.Context, req harness.Request) (*harness.Exchange, error) {
+	var r struct {
+		Params struct {
+			Cursor string `json:"cursor"`
+		} `json:"params"`
+	}
+	_ = json.Unmarshal(req.Raw, &r)
+	n := 1
+	if r.Params.Cursor != "" {
+		_, _ = fmt.Sscanf(r.Params.Cursor, "c%d", &n)
+	}
+	result := map[string]any{"resultType": "complete", "tools": []any{map[string]any{"name": fmt.Sprintf("t%d", n)}}}
+	if c := p.next(n); c != "" {
+		result["nextCursor"] = c
+	}
+	raw, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": json.RawMessage(req.ID), "result": result})
+	sent := &harness.Frame{Seq: int(p.seq.Add(1)), Dir: harness.DirClientToServer, Raw: req.Raw, Method: req.Method}
+	resp := &harness.Frame{Seq: int(p.seq.Add(1)), Dir: harness.DirServerToClient, Raw: raw, Method: req.Method}
+	return &harness.Exchange{Sent: sent, Frames: []*harness.Frame{resp}, Response: resp}, nil
+}
+
+func pagerWorld(next func(int) string) *world {
+	w := clientWorld(harness.TransportStdio, revisions.Modern().ID)
+	w.s.env.cfg.Timeout = time.Second
+	w.conn = &pager{next: next}
+	return w
+}
+
+// A list longer than 100 pages is followed to its end (the spec sets no page limit); one that
+// never ends is untestable at the suite's cap, never a failure; a repeated cursor is a loop.
+func TestListAllPageLimits(t *testing.T) {
+	lt, err := pagerWorld(func(n int) string {
+		if n < 150 {
+			return fmt.Sprintf("c%d", n+1)
+		}
+		return ""
+	}).listAll(context.Background(), "tools/list", "tools")
+	require.NoError(t, err)
+	require.Equal(t, 150, lt.Pages)
+
+	_, err = pagerWorld(func(n int) string { return fmt.Sprintf("c%d", n+1) }).listAll(context.Background(), "tools/list", "tools")
+	var m *Mismatch
+	require.ErrorAs(t, err, &m)
+	require.Equal(t, reports.Untestable, m.Grade, "%v", m)
+
+	_, err = pagerWorld(func(n int) string { return "c2" }).listAll(context.Background(), "tools/list", "tools")
+	require.ErrorAs(t, err, &m)
+	require.Empty(t, m.Grade, "a repeated cursor is a failure at the rule's level")
+}
