@@ -103,7 +103,9 @@ func responseHasNoNullID(ctx context.Context, w *world) error {
 		return fmt.Errorf("no message was sent before this step")
 	}
 	if w.last.Response == nil {
-		return nil // silence is judged by MSG-014/MSG-015, not by this rule
+		// No JSON-RPC response, no id to judge: silence, or an HTTP error without a JSON-RPC
+		// body, is MSG-014/MSG-015's; this case is no evidence either way.
+		return w.setSkip(reports.NA, "no JSON-RPC response came, so there was no id to judge (MSG-014 and MSG-015 judge the silence)")
 	}
 	msg, err := w.responseMessage()
 	if err != nil {

@@ -74,3 +74,16 @@ func TestListAllPageLimits(t *testing.T) {
 	require.ErrorAs(t, err, &m)
 	require.Empty(t, m.Grade, "a repeated cursor is a failure at the rule's level")
 }
+
+// MSG-009 needs a response to judge: silence (or an HTTP error without a JSON-RPC body) is no
+// evidence, so the case is na, never a pass.
+func TestMSG009WithoutAResponseIsNoPass(t *testing.T) {
+	w := clientWorld(harness.TransportStdio, revisions.Modern().ID)
+	w.last = &harness.Exchange{Sent: &harness.Frame{Seq: 1, Raw: []byte(`{"jsonrpc":"2.0",`)}}
+	require.ErrorIs(t, responseHasNoNullID(context.Background(), w), errSkip)
+	require.Equal(t, reports.NA, w.skip.verdict)
+
+	w = clientWorld(harness.TransportStdio, revisions.Modern().ID)
+	w.last = &harness.Exchange{Sent: &harness.Frame{Seq: 1}, Response: &harness.Frame{Seq: 2, Raw: []byte(`{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}`)}}
+	require.NoError(t, responseHasNoNullID(context.Background(), w))
+}
