@@ -336,7 +336,9 @@ func (st *stdioScenario) cancelListens(ctx context.Context, w *world) error {
 // declares tools; an error (the tool does not exist) is no failure of these rules. The quiet
 // window then lets notifications published after the result arrive.
 func triggerToolListChange(ctx context.Context, w *world) error {
+	name := w.s.env.fixtureName(triggerToolChange)
 	if _, ok := w.s.t.caps["tools"]; !ok {
+		w.stdioState.untriggered = fmt.Sprintf("the server declares no tools, so no tool list change could be triggered (fixture tool %q)", name)
 		return nil
 	}
 	s, err := w.stdio()
@@ -350,6 +352,10 @@ func triggerToolListChange(ctx context.Context, w *world) error {
 	defer cancel()
 	ex, _ := w.conn.Send(cctx, req)
 	w.note(ex)
+	w.stdioState.untriggered = ""
+	if msg := responseOf(ex); msg == nil || msg.Kind != harness.KindResult {
+		w.stdioState.untriggered = fmt.Sprintf("no tool list change could be triggered: the fixture tool %q got %s", name, describeExchange(ex))
+	}
 	quiet(ctx, w.s.env.cfg.QuietWindow, s)
 	return ctx.Err()
 }
@@ -393,6 +399,10 @@ func (st *stdioScenario) expectNothingAfterCancel(w *world) error {
 			return &Mismatch{Expected: "no message for the subscriptions/listen request after the client cancelled it",
 				Actual: fmt.Sprintf("frame %d: %s", f.Seq, hit), Frames: []int{f.Seq}}
 		}
+	}
+	if st.untriggered != "" {
+		// Without a change to listen for, silence after the cancellation proves nothing.
+		return w.setSkip(reports.Untestable, st.untriggered)
 	}
 	return nil
 }
@@ -444,6 +454,10 @@ func (st *stdioScenario) expectSubscriptionIDs(w *world) error {
 	}
 	if seen == 0 {
 		return w.setSkip(reports.Untestable, "no notification arrived on the subscriptions/listen streams (not even an acknowledgement; see SUB-002)")
+	}
+	if st.untriggered != "" {
+		// The acknowledgements alone do not show how a change reaches two subscriptions.
+		return w.setSkip(reports.Untestable, st.untriggered)
 	}
 	return nil
 }

@@ -87,3 +87,21 @@ func TestMSG009WithoutAResponseIsNoPass(t *testing.T) {
 	w.last = &harness.Exchange{Sent: &harness.Frame{Seq: 1}, Response: &harness.Frame{Seq: 2, Raw: []byte(`{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}`)}}
 	require.NoError(t, responseHasNoNullID(context.Background(), w))
 }
+
+// STDIO-008 and STDIO-010 need a tool list change to have been triggered: without the fixture
+// tool (or when its call fails) they are untestable, never passed on silence; a response to
+// the cancelled request still fails STDIO-008, trigger or not.
+func TestSubscriptionRulesNeedATrigger(t *testing.T) {
+	w := clientWorld(harness.TransportStdio, revisions.Modern().ID)
+	require.Equal(t, "the scenario triggered no tool list change", w.stdioState.untriggered)
+	w.stdioState.untriggered = `no tool list change could be triggered: the fixture tool "test_trigger_tool_change" got error -32602 (Unknown tool)`
+	w.stdioState.listens = []*openListen{{id: []byte(`"listen-1"`)}}
+	w.stdioState.cancelFrame = -1
+	stdio, err := harness.StartStdio(context.Background(), harness.StdioConfig{Argv: []string{"true"}, Recorder: harness.NewRecorder(time.Now())})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = stdio.Close() })
+	w.conn = stdio
+	require.ErrorIs(t, w.stdioState.expectNothingAfterCancel(w), errSkip)
+	require.Equal(t, reports.Untestable, w.skip.verdict)
+	require.Contains(t, w.skip.reason, "test_trigger_tool_change")
+}

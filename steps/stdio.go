@@ -24,6 +24,9 @@ type stdioScenario struct {
 	// notifications/cancelled, cancelledAt the number of frames once the quiet window after
 	// the cancellations had passed (STDIO-008).
 	cancelFrame, cancelledAt int
+	// untriggered says why no tool list change could be triggered ("" once the fixture tool
+	// test_trigger_tool_change answered with a result): STDIO-008/010 have no evidence then.
+	untriggered string
 	// pipelined are the ids of the requests sent without waiting (STDIO-005).
 	pipelined []json.RawMessage
 	// session is the legacy session opened on a dual-era server (VER-007/008/009).

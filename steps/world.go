@@ -82,7 +82,7 @@ func newWorld(s *suiteRun, outlineRow bool) *world {
 		page:       &pageState{traversals: map[string][]*listTraversal{}},
 		res:        &resWorld{},
 		state:      &stateWorld{},
-		stdioState: &stdioScenario{},
+		stdioState: &stdioScenario{untriggered: "the scenario triggered no tool list change"},
 		tool:       &toolWorld{},
 	}
 }
