@@ -73,24 +73,28 @@ Feature: Base protocol (basic/index)
   @rule:MSG-014 @MUST @since:2024-11-05
   Scenario: Unparseable JSON is answered with a parse error
     Spec: basic/index#Messages
-    Bytes that are not JSON get error -32700 (JSON-RPC 2.0 section 5.1).
+    Bytes that are not JSON get error -32700 (JSON-RPC 2.0 section 5.1). A wrong answer fails.
+    The stdio page forbids a client to write such bytes, so silence (or an exit) there is a
+    warning; over HTTP a 4xx whose body is not JSON-RPC refuses the input and is a warning.
     Given a fresh connection
     When the client sends the malformed message:
       """
       {"jsonrpc":"2.0",
       """
-    Then the response is an error with code -32700
+    Then the malformed message is answered with error -32700, silence graded by the party at fault
 
   @rule:MSG-015 @MUST @since:2024-11-05
   Scenario Outline: A JSON value that is not a valid request is answered with an invalid-request error
     Spec: basic/index#Messages
-    A well-formed JSON object that is not a valid JSON-RPC 2.0 request gets error -32600.
+    A well-formed JSON object that is not a valid JSON-RPC 2.0 request gets error -32600,
+    graded as MSG-014 (silence or an exit on stdio, or a 4xx without JSON-RPC over HTTP: a
+    warning).
     Given a fresh connection
     When the client sends the malformed message:
       """
       <message>
       """
-    Then the response is an error with code -32600
+    Then the malformed message is answered with error -32600, silence graded by the party at fault
 
     Examples:
       | case              | message                                                          |

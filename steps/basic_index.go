@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -22,6 +23,9 @@ func registerBasicIndexSteps(sc *godog.ScenarioContext) {
 	step(sc, `^the client sends a harmless request with id (.+)$`, sendHarmlessWithID)
 
 	// Observe.
+	step(sc, `^the malformed message is answered with error (-?\d+), silence graded by the party at fault$`, func(ctx context.Context, code int64) error {
+		return worldOf(ctx).expectMalformedAnswered(code)
+	})
 	step(sc, `^the response is an error$`, func(ctx context.Context) error {
 		return worldOf(ctx).expectKind(harness.KindError, 0)
 	})
@@ -700,4 +704,33 @@ func (w *world) expectSameResults(st *stateWorld) error {
 		}
 	}
 	return nil
+}
+
+// expectMalformedAnswered is MSG-014/MSG-015: malformed input the suite sent on purpose is
+// answered with error code. A wrong answer (a result, another code) fails. The keyword of the
+// party at fault grades silence (DESIGN "Verdict principles"): on stdio "The client MUST NOT
+// write anything to the server's stdin that is not a valid MCP message"
+// (basic/transports/stdio), so a server that stays silent, or exits, is warned, not failed;
+// over Streamable HTTP a 4xx whose body is no JSON-RPC message refuses the input with an
+// HTTP error status, the JSON-RPC body being optional there: a warning; a 2xx without an
+// error fails.
+func (w *world) expectMalformedAnswered(code int64) error {
+	if w.last == nil || w.last.Response != nil {
+		return w.expectCode(code, 0)
+	}
+	_, err := w.responseMessage()
+	var m *Mismatch
+	if !errors.As(err, &m) {
+		return err
+	}
+	m.Expected = fmt.Sprintf("error %d", code)
+	switch h := w.last.HTTP; {
+	case h == nil:
+		m.Grade = reports.Warn
+		m.Expected += " (silence or an exit is a warning: the suite wrote what a stdio client must not write)"
+	case h.Status >= 400 && h.Status < 500:
+		m.Grade = reports.Warn
+		m.Expected += " (an HTTP 4xx without a JSON-RPC error is a warning)"
+	}
+	return m
 }
