@@ -72,10 +72,12 @@ func (w *world) callLoggingTool(ctx context.Context, level string, required, dur
 		return skip(fmt.Sprintf("no tool %q: the server declares no tools", w.s.env.fixtureName(loggingFixtureTool)))
 	}
 	lt, err := w.listAll(ctx, "tools/list", "tools")
+	if p, failed := listProblem(err); failed {
+		// A broken tool list is the listing rules' to fail (PAGE-001, TOOL-001), never the
+		// logging rules': without the fixture they are untestable or judge the run as it is.
+		return skip("the fixture tool could not be looked up: " + p)
+	}
 	if err != nil {
-		if _, refused := err.(*listRefused); refused {
-			return skip("tools/list failed: " + err.Error())
-		}
 		return err
 	}
 	name := w.s.env.fixtureName(loggingFixtureTool)
