@@ -184,3 +184,32 @@ func IDKey(raw json.RawMessage) string {
 	}
 	return buf.String()
 }
+
+// IsBatchReply reports whether raw is a JSON array of JSON-RPC messages (each an object with
+// a jsonrpc member): a server's answer to a batch, which only the PROBE-003 scenario sends.
+// The stdout rules record it there instead of blaming it as a foreign line.
+func IsBatchReply(raw []byte) bool {
+	var items []map[string]json.RawMessage
+	if json.Unmarshal(raw, &items) != nil || len(items) == 0 {
+		return false
+	}
+	for _, it := range items {
+		if _, ok := it["jsonrpc"]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// IsListenNotification reports whether method is a notification that travels only on a
+// subscriptions/listen stream (2026-07-28 schema: the acknowledgement, the list-changed
+// notifications and notifications/resources/updated).
+func IsListenNotification(method string) bool {
+	switch method {
+	case "notifications/subscriptions/acknowledged", "notifications/tools/list_changed",
+		"notifications/prompts/list_changed", "notifications/resources/list_changed",
+		"notifications/resources/updated":
+		return true
+	}
+	return false
+}

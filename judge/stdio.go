@@ -11,21 +11,6 @@ import (
 
 // Run-wide rules of basic/transports/stdio: STDIO-002, STDIO-004.
 
-// isBatchReply reports whether raw is a JSON array of JSON-RPC messages: a server's answer to a
-// batch, which only PROBE-003 sends. It is recorded there, not blamed on the stdout rules.
-func isBatchReply(raw []byte) bool {
-	var items []map[string]json.RawMessage
-	if json.Unmarshal(raw, &items) != nil || len(items) == 0 {
-		return false
-	}
-	for _, it := range items {
-		if _, ok := it["jsonrpc"]; !ok {
-			return false
-		}
-	}
-	return true
-}
-
 // checkStdoutPurity is STDIO-002 over the run: every stdout line of every process is one
 // JSON-RPC message (a server that writes junk after some other request breaks the rule just
 // the same). Split messages are STDIO-001's. A blank line, or a message followed by CR (CR LF
@@ -35,7 +20,7 @@ var checkStdoutPurity = each(func(f *Frame) (bool, *Mismatch) {
 	if !f.FromServer() || f.Transport != harness.TransportStdio {
 		return false, nil
 	}
-	if f.Problem == "" || strings.HasPrefix(f.Problem, harness.ProblemSplit) || isBatchReply(f.Raw) {
+	if f.Problem == "" || strings.HasPrefix(f.Problem, harness.ProblemSplit) || harness.IsBatchReply(f.Raw) {
 		return true, nil
 	}
 	m := &Mismatch{Expected: "every stdout line to be one JSON-RPC message",
@@ -55,14 +40,6 @@ func onlyWhitespaceProblems(problem string) bool {
 		}
 	}
 	return true
-}
-
-var listenMethods = map[string]bool{
-	"notifications/subscriptions/acknowledged": true,
-	"notifications/tools/list_changed":         true,
-	"notifications/prompts/list_changed":       true,
-	"notifications/resources/list_changed":     true,
-	"notifications/resources/updated":          true,
 }
 
 // stdioInFlight is a request the client sent on a stdio connection and the server has not
@@ -160,7 +137,7 @@ func unscopedNotification(msg *harness.Message, pending map[string]stdioInFlight
 			return ""
 		}
 		return fmt.Sprintf("notifications/cancelled for request %s, which is no open subscriptions/listen request of this process", orNone(harness.IDKey(params.RequestID)))
-	case listenMethods[msg.Method]:
+	case harness.IsListenNotification(msg.Method):
 		if some(func(x stdioInFlight) bool { return x.listen }) {
 			return ""
 		}

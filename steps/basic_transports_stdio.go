@@ -151,35 +151,11 @@ func (w *world) stdoutProblems(match func(string) bool, expected string) error {
 		return err
 	}
 	for _, f := range s.Frames() {
-		if f.Dir == harness.DirServerToClient && f.Problem != "" && match(f.Problem) && !isBatchReply(f.Raw) {
+		if f.Dir == harness.DirServerToClient && f.Problem != "" && match(f.Problem) && !harness.IsBatchReply(f.Raw) {
 			return &Mismatch{Expected: expected, Actual: fmt.Sprintf("frame %d: %s: %s", f.Seq, f.Problem, short(f.Raw)), Frames: []int{f.Seq}}
 		}
 	}
 	return nil
-}
-
-// isBatchReply reports whether raw is a JSON array of JSON-RPC messages: a server's answer to a
-// batch, which only PROBE-003 sends. It is recorded there, not blamed on the stdout rules.
-func isBatchReply(raw []byte) bool {
-	var items []map[string]json.RawMessage
-	if json.Unmarshal(raw, &items) != nil || len(items) == 0 {
-		return false
-	}
-	for _, it := range items {
-		if _, ok := it["jsonrpc"]; !ok {
-			return false
-		}
-	}
-	return true
-}
-
-// Notification methods that only travel on a subscriptions/listen stream (2026-07-28 schema).
-var listenMethods = map[string]bool{
-	"notifications/subscriptions/acknowledged": true,
-	"notifications/tools/list_changed":         true,
-	"notifications/prompts/list_changed":       true,
-	"notifications/resources/list_changed":     true,
-	"notifications/resources/updated":          true,
 }
 
 // triggerToolChange is the fixture tool of the "everything" servers that publishes a tools
@@ -439,7 +415,7 @@ func (st *stdioScenario) expectSubscriptionIDs(w *world) error {
 			continue
 		}
 		msg, err := harness.ParseMessage(f.Raw)
-		if err != nil || msg.Kind != harness.KindNotification || !listenMethods[msg.Method] {
+		if err != nil || msg.Kind != harness.KindNotification || !harness.IsListenNotification(msg.Method) {
 			continue
 		}
 		seen++
