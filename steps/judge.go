@@ -21,6 +21,7 @@ import (
 //	step(sc, `^no notification the server sent in this run has an id$`, askJudge("MSG-010"))
 func askJudge(rule string) func(context.Context) error {
 	return wc(func(ctx context.Context, w *world) error {
+		w.judgeAsked = true
 		if !judge.Has(rule) {
 			return fmt.Errorf("feature bug: rule %s is not in the judge's table", rule)
 		}
@@ -102,7 +103,7 @@ func (e *env) judgeRun(run *reports.Run) {
 			}
 		}
 		if o, ok := j.Outcome(res.Revision, res.Rule); ok && res.Verdict == reports.Pass {
-			applyOutcome(res, o)
+			applyOutcome(res, o, e.judgeSteps[res.Rule+"@"+res.Revision])
 		}
 		res.Frames = dedupe(res.Frames)
 		if len(res.SchemaErrors) > judge.MaxSchemaErrors {
@@ -111,10 +112,17 @@ func (e *env) judgeRun(run *reports.Run) {
 	}
 }
 
-// applyOutcome turns a passed result of a run-wide rule into the judge's verdict.
-func applyOutcome(res *reports.Result, o judge.Outcome) {
+// applyOutcome turns a passed result of a run-wide rule into the judge's verdict; on a
+// mismatch the steps at judgeSteps (the ones that asked the judge) are marked failed, so the
+// steps of a result agree with its verdict.
+func applyOutcome(res *reports.Result, o judge.Outcome, judgeSteps []int) {
 	switch m := o.Mismatch; {
 	case m != nil:
+		for _, i := range judgeSteps {
+			if i < len(res.Steps) && res.Steps[i].Status == "passed" {
+				res.Steps[i].Status = "failed"
+			}
+		}
 		res.Verdict = m.Grade
 		if res.Verdict == "" {
 			res.Verdict = levelVerdict(res.Level)

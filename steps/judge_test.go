@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/internal/testutil"
+	"github.com/mcp-conform/mcp-conform/judge"
 	"github.com/mcp-conform/mcp-conform/reports"
 	"github.com/mcp-conform/mcp-conform/revisions"
 )
@@ -29,4 +30,18 @@ func TestSuiteFaultNeverHidesFail(t *testing.T) {
 	require.Equal(t, reports.Fail, run.Results[0].Verdict)
 	require.Contains(t, run.Results[0].Reason, "expected a result (note: mcp-conform sent a frame")
 	require.Equal(t, reports.Error, run.Results[1].Verdict)
+}
+
+// A run-wide rule's verdict comes from the judge after the run: when it is a mismatch, the
+// step that asked the judge is marked failed, so a card never shows warn with every step
+// passed.
+func TestJudgeMismatchMarksItsStepFailed(t *testing.T) {
+	res := &reports.Result{Rule: "MSG-017", Level: "SHOULD", Verdict: reports.Pass, Steps: []reports.Step{
+		{Text: "a connected server", Status: "passed"},
+		{Text: "every error message the server sent in this run is one short line", Status: "passed"},
+	}}
+	applyOutcome(res, judge.Outcome{Judged: 1, Mismatch: &judge.Mismatch{Expected: "one line", Actual: "two"}}, []int{1})
+	require.Equal(t, reports.Warn, res.Verdict)
+	require.Equal(t, "passed", res.Steps[0].Status)
+	require.Equal(t, "failed", res.Steps[1].Status)
 }

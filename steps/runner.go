@@ -80,6 +80,9 @@ type env struct {
 	// soFar tells the steps of run-wide rules whether the run so far gave them anything to
 	// judge (askJudge).
 	soFar soFarJudge
+	// judgeSteps holds, per result ("rule@revision"), the indexes in its Steps of the steps
+	// that asked the judge: the judge's verdict after the run marks them failed.
+	judgeSteps map[string][]int
 }
 
 // target is one (revision, transport) the run tests: the shared connection its scenarios use
@@ -388,6 +391,10 @@ func (s *suiteRun) initScenario(sc *godog.ScenarioContext) {
 	})
 	sc.StepContext().After(func(ctx context.Context, st *godog.Step, status godog.StepResultStatus, err error) (context.Context, error) {
 		w := worldOf(ctx)
+		if w.judgeAsked {
+			w.judgeSteps = append(w.judgeSteps, len(w.steps))
+			w.judgeAsked = false
+		}
 		w.steps = append(w.steps, reports.Step{Text: st.Text, Status: status.String()})
 		return ctx, nil
 	})
@@ -465,6 +472,17 @@ func (s *suiteRun) record(w *world, err error) {
 	prefix := ""
 	if w.outlineRow {
 		prefix = fmt.Sprintf("[case %d] ", s.rows[key])
+	}
+	if len(w.judgeSteps) > 0 {
+		s.env.mu.Lock()
+		if s.env.judgeSteps == nil {
+			s.env.judgeSteps = map[string][]int{}
+		}
+		k := key + "@" + s.t.revision
+		for _, i := range w.judgeSteps {
+			s.env.judgeSteps[k] = append(s.env.judgeSteps[k], len(res.Steps)+i)
+		}
+		s.env.mu.Unlock()
 	}
 	for _, st := range w.steps {
 		res.Steps = append(res.Steps, reports.Step{Text: prefix + st.Text, Status: st.Status})

@@ -55,6 +55,10 @@ type world struct {
 	seqs  map[int]bool
 	// observed are the one-line records of a PROBE scenario (see registerProbeSteps).
 	observed []string
+	// judgeAsked is set by a step that asks the judge (askJudge) until the step is recorded;
+	// judgeSteps are the indexes in steps of such steps.
+	judgeAsked bool
+	judgeSteps []int
 	// observeOnly, when set, says why this server is not bound by the rule: a broken
 	// expectation is then recorded as info with this reason (see bindsModernOnly).
 	observeOnly string
