@@ -154,19 +154,21 @@ Feature: Base protocol (basic/index)
   @rule:META-004 @MUST @since:2026-07-28 @transport:http
   Scenario Outline: Requests with missing _meta fields are rejected with HTTP 400
     Spec: basic/index#_meta
-    The rejections of META-001 to META-003 use the status `400 Bad Request`.
+    The rejections of META-001 to META-003 use the status `400 Bad Request`. A message the
+    server serves instead is not rejected at all: the row's rule judges that, and this row is
+    untestable.
     Given a connected server
     When the client sends the malformed message:
       """
       <message>
       """
-    Then the HTTP status is 400
+    Then the HTTP status of the rejection is 400 (<rule> judges whether the message is rejected)
 
     Examples:
-      | case                    | message                                                                                                                      |
-      | no params               | {"jsonrpc":"2.0","id":$id,"method":"server/discover"}                                                                        |
-      | no protocol version     | {"jsonrpc":"2.0","id":$id,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{}}}}  |
-      | no client capabilities  | {"jsonrpc":"2.0","id":$id,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}} |
+      | case                    | rule     | message                                                                                                                      |
+      | no params               | META-003 | {"jsonrpc":"2.0","id":$id,"method":"server/discover"}                                                                        |
+      | no protocol version     | META-001 | {"jsonrpc":"2.0","id":$id,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{}}}}  |
+      | no client capabilities  | META-002 | {"jsonrpc":"2.0","id":$id,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}} |
 
   @rule:META-005 @MUST @since:2026-07-28
   Scenario: A request with only the required _meta fields is served
@@ -184,9 +186,10 @@ Feature: Base protocol (basic/index)
   Scenario: Every result carries serverInfo in its _meta
     Spec: basic/index#_meta
     Each result's `_meta` holds `io.modelcontextprotocol/serverInfo`, an Implementation object.
+    The DiscoverResult's is DISC-005's (server/discover#DiscoverResult), so this scenario asks
+    for the other results.
     Given a connected server
-    When the client sends a "server/discover" request
-    And the client sends a list request for each declared capability
+    When the client sends a list request for each declared capability
     Then every result in this scenario has a value at "/result/_meta/io.modelcontextprotocol~1serverInfo" that validates as "Implementation"
 
   @rule:RT-001 @MUST @since:2026-07-28

@@ -7,14 +7,15 @@ Feature: Streamable HTTP transport (basic/transports/streamable-http)
   Scenario: An unknown method gets 404 with method-not-found
     Spec: basic/transports/streamable-http#Protocol Version Header
     A request for a method the server does not implement is answered with `404 Not Found` and a
-    -32601 JSON-RPC error body.
+    -32601 JSON-RPC error body. The code is MSG-016's (unknown methods get -32601 on every
+    transport), so this rule judges the status of an error reply.
     Given a connected server
     When the client sends:
       """
       {"jsonrpc":"2.0","id":$id,"method":"mcpconform/nonexistent","params":$params}
       """
-    Then the HTTP status is 404
-    And the response is an error with code -32601
+    Then the HTTP status of the rejection is 404 (MSG-016 judges whether the message is rejected)
+    And the response is an error (MSG-016 judges its code)
 
   @rule:HDR-001 @MUST @since:2026-07-28 @transport:http
   Scenario: A POST without MCP-Protocol-Version is rejected with a header mismatch
@@ -38,20 +39,18 @@ Feature: Streamable HTTP transport (basic/transports/streamable-http)
   @rule:HDR-003 @MUST @since:2026-07-28 @transport:http
   Scenario: A POST without Mcp-Method is rejected with a header mismatch
     Spec: basic/transports/streamable-http#Standard Request Headers
-    `Mcp-Method` is required on every request.
+    `Mcp-Method` is required on every request. The reply's status (400) is ERR-009's.
     Given a connected server
     When the client sends a "server/discover" request without the "Mcp-Method" header
-    Then the HTTP status is 400
-    And the response is an error with code -32020
+    Then the response is an error with code -32020
 
   @rule:HDR-004 @MUST @since:2026-07-28 @transport:http
   Scenario: Mcp-Method that differs from the body method is rejected
     Spec: basic/transports/streamable-http#Server Validation
-    `Mcp-Method` must equal the body's `method`.
+    `Mcp-Method` must equal the body's `method`. The reply's status (400) is ERR-009's.
     Given a connected server
     When the client sends a "server/discover" request with the "Mcp-Method" header set to "tools/list"
-    Then the HTTP status is 400
-    And the response is an error with code -32020
+    Then the response is an error with code -32020
 
   @rule:HTTP-014 @SHOULD @since:2026-07-28 @transport:http
   Scenario: GET on the endpoint is refused with 405
@@ -139,22 +138,25 @@ Feature: Streamable HTTP transport (basic/transports/streamable-http)
   Scenario: Header values are compared case-sensitively
     Spec: basic/transports/streamable-http#Case Sensitivity
     Header values such as method names are case-sensitive: `Mcp-Method: Server/Discover` does
-    not match the body method `server/discover`, so the request gets `400` with -32020.
+    not match the body method `server/discover`, so the request gets `400` with -32020. A
+    server that serves even a request whose Mcp-Method names another method does not compare
+    the header at all: HDR-004 judges that, and this rule is untestable.
     Given a connected server
+    And the server rejects a "server/discover" request with the "Mcp-Method" header set to "tools/list" (HDR-004 judges that)
     When the client sends a "server/discover" request with the "Mcp-Method" header set to "Server/Discover"
-    Then the HTTP status is 400
-    And the response is an error with code -32020
+    Then the response is an error with code -32020
 
   @rule:ERR-009 @MUST @since:2026-07-28 @transport:http
-  Scenario: Header-mismatch and unsupported-version errors use HTTP 400
+  Scenario: Header-mismatch and missing-capability errors use HTTP 400
     Spec: basic/transports/streamable-http#Server Validation
-    On HTTP, -32020 HeaderMismatch, -32021 MissingRequiredClientCapability and -32022
-    UnsupportedProtocolVersion replies use status `400`.
+    On HTTP, -32020 HeaderMismatch and -32021 MissingRequiredClientCapability replies use
+    status `400`. The status of -32022 UnsupportedProtocolVersion is VER-002's, and the header
+    rules (HDR-003, HDR-004, HTTP-026) judge the code of a rejection, leaving its status here:
+    one wrong status fails one rule.
     Given a connected server
     When the client sends a "server/discover" request without the "Mcp-Method" header
-    And the client sends a "server/discover" request with protocol version "2099-01-01"
     And the client sends a "server/discover" request with the "Mcp-Method" header set to "tools/list"
-    Then every error in this scenario with code -32020, -32021, -32022 came with HTTP status 400
+    Then every error in this scenario with code -32020, -32021 came with HTTP status 400
 
   @rule:HTTP-025 @MUST @since:2026-07-28 @transport:http
   Scenario: Header names are matched case-insensitively
@@ -366,9 +368,12 @@ Feature: Streamable HTTP transport (basic/transports/streamable-http)
   Scenario: Upper-case sentinel markers are not an encoded value
     Spec: basic/transports/streamable-http#Value Encoding
     The markers are exact and lowercase: `=?BASE64?...?=` is a literal value, which differs from
-    the body name, so the request is rejected with `400` and -32020.
+    the body name, so the request is rejected with `400` and -32020. A server that serves even
+    an Mcp-Name naming something else does not compare the header at all: HDR-006 judges that,
+    and this rule is untestable.
     Given a connected server
     When the client finds a safe target for each of tools/call, resources/read and prompts/get
+    And the server rejects each target request whose Mcp-Name header names something else (HDR-006 judges that)
     And the client sends each target request with its Mcp-Name header wrapped in upper-case sentinel markers
     Then every one of those requests was rejected with HTTP 400 and error -32020
 

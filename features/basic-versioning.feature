@@ -7,28 +7,33 @@ Feature: Versioning (basic/versioning)
   Scenario: Any request with an unsupported version gets UnsupportedProtocolVersion
     Spec: basic/versioning#Protocol Version Negotiation
     Not only discover: every request whose `_meta` names a version the server does not serve is
-    answered with -32022.
-    Given a connected server
+    answered with -32022. On a fresh connection, so that no earlier request's version can be
+    carried over (STATE-001's); a server that serves discover at that version too fails
+    DISC-004, and this rule is untestable.
+    Given a fresh connection
+    And the server rejects a "server/discover" request with protocol version "2099-01-01" (DISC-004 judges that)
     When the client sends a list request for a declared capability with protocol version "2099-01-01"
     Then the response is an error with code -32022
 
   @rule:VER-002 @MUST @since:2026-07-28 @transport:http
   Scenario: Over HTTP the unsupported-version error has status 400
     Spec: basic/transports/streamable-http#Protocol Version Header
-    The -32022 reply travels with `400 Bad Request`.
-    Given a connected server
+    The -32022 reply travels with `400 Bad Request`. Whether the version is refused at all is
+    DISC-004's: a served request makes this rule untestable.
+    Given a fresh connection
     When the client sends a "server/discover" request with protocol version "2099-01-01"
-    Then the response is an error with code -32022
+    Then the response is an error with code -32022 (DISC-004 judges whether it is)
     And the HTTP status is 400
 
   @rule:ERR-007 @MUST @since:2026-07-28
   Scenario: UnsupportedProtocolVersion names the requested and the supported versions
     Spec: basic/versioning#Protocol Version Negotiation
     The -32022 error's `data` has `requested` (what the client sent) and `supported` (the
-    server's versions), and the refused version is not among the supported ones.
-    Given a connected server
+    server's versions), and the refused version is not among the supported ones. Whether the
+    version is refused at all is DISC-004's: a served request makes this rule untestable.
+    Given a fresh connection
     When the client sends a "server/discover" request with protocol version "1900-01-01"
-    Then the response is an error with code -32022
+    Then the response is an error with code -32022 (DISC-004 judges whether it is)
     And the value at "/error/data/requested" is "1900-01-01"
     And the value at "/error/data/supported" is a non-empty array of strings
     And the value at "/error/data/supported" does not contain "1900-01-01"

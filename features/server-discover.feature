@@ -34,8 +34,9 @@ Feature: Discovery (server/discover)
   @rule:DISC-004 @MUST @since:2026-07-28
   Scenario: Discover with an unsupported version is answered with UnsupportedProtocolVersion
     Spec: basic/versioning#Protocol Version Negotiation
-    A version the server does not serve gets error -32022, not a DiscoverResult.
-    Given a connected server
+    A version the server does not serve gets error -32022, not a DiscoverResult. On a fresh
+    connection, so that no earlier request's version can be carried over (STATE-001's).
+    Given a fresh connection
     When the client sends a "server/discover" request with protocol version "1900-01-01"
     Then the response is an error with code -32022
 

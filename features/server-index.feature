@@ -70,6 +70,8 @@ Feature: Server features and capabilities (server/index)
     Spec: server/utilities/completion#Error Handling
     For each feature the server does not declare, one of its methods gets -32601, on
     2026-07-28 Streamable HTTP with status 404 (streamable-http#Protocol Version Header).
+    Completions are CMPL-004's. A method answered with a result that offers the feature is
+    CAP-001..003's defect (offered but not declared) and is not judged here.
     Given a connected server
     When the client calls a method of each feature the server does not declare
     Then each of those calls failed with method-not-found

@@ -36,11 +36,12 @@ Feature: Completion (server/utilities/completion)
   Scenario: A server without the completions capability answers -32601
     Spec: server/utilities/completion#Error Handling
     Only for servers that do not declare completions: completion/complete gets -32601
-    (Method not found).
+    (Method not found). A completion result instead offers completions undeclared, which
+    CAP-004 judges: this rule is then untestable.
     Given a connected server
     And the server does not declare the "completions" capability
     When the client requests completions for the first prompt argument or template variable it lists
-    Then the response is an error with code -32601
+    Then the response is an error with code -32601, unless it is a result offering the undeclared "completions" feature
 
   @rule:CMPL-005 @MUST @since:2025-03-26 @capability:completions
   Scenario: Prompt and resource references are both accepted

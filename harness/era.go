@@ -81,7 +81,7 @@ func ProbeModern(ctx context.Context, t Transport, ids *IDs) (*Probe, error) {
 		p.Reason = "no reply to server/discover"
 		return p, nil
 	}
-	msg, _ := ParseMessage(ex.Response.Raw)
+	msg, _ := ParseMessage(ex.Response.Body())
 	switch msg.Kind {
 	case KindResult:
 		var dr struct {
@@ -118,6 +118,61 @@ func ProbeModern(ctx context.Context, t Transport, ids *IDs) (*Probe, error) {
 	return p, nil
 }
 
+// ProbeServes is the second look of era detection, for a server whose server/discover did not
+// classify it as modern: a 2026-07-28 `tools/list` (ModernRequest, preferred version). The
+// server serves 2026-07-28 requests when the reply is a result carrying a string resultType
+// (only 2026-07-28 results have one, basic/index#Result Responses) or a recognised modern
+// error (HeaderMismatch, MissingRequiredClientCapability, UnsupportedProtocolVersion with
+// data.supported). A legacy server answering before initialize in the legacy shape (no
+// resultType), an error of another code, or silence do not count. The probe's Reason then says
+// what was seen; an error is returned only when the transport failed.
+func ProbeServes(ctx context.Context, t Transport, ids *IDs) (*Probe, error) {
+	id := ids.Next()
+	ex, err := SendFor(ctx, t, ModernRequest(id, "tools/list", revisions.Modern().ID, nil), id, "tools/list", true, "")
+	p := &Probe{Exchange: ex}
+	asked := "a " + revisions.Modern().ID + " tools/list"
+	if ex == nil || ex.Response == nil {
+		if err != nil && !errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+			return p, fmt.Errorf("era probe: %w", err)
+		}
+		p.Reason = "no reply to " + asked
+		return p, nil
+	}
+	msg, _ := ParseMessage(ex.Response.Body())
+	switch msg.Kind {
+	case KindResult:
+		var r struct {
+			ResultType *string `json:"resultType"`
+		}
+		if json.Unmarshal(msg.Result, &r) == nil && r.ResultType != nil {
+			p.Modern = true
+			p.Reason = asked + " was answered with a result carrying resultType"
+			return p, nil
+		}
+		p.Reason = asked + " was answered in the legacy shape (no resultType)"
+	case KindError:
+		switch msg.Error.Code {
+		case CodeUnsupportedProtocolVersion:
+			var data struct {
+				Supported []string `json:"supported"`
+			}
+			if json.Unmarshal(msg.Error.Data, &data) == nil && data.Supported != nil {
+				p.Modern, p.Supported = true, data.Supported
+				p.Reason = asked + " was answered with UnsupportedProtocolVersion (-32022)"
+				return p, nil
+			}
+		case CodeHeaderMismatch, CodeMissingRequiredClientCapability:
+			p.Modern = true
+			p.Reason = fmt.Sprintf("%s was answered with modern error %d", asked, msg.Error.Code)
+			return p, nil
+		}
+		p.Reason = fmt.Sprintf("%s was answered with error %d", asked, msg.Error.Code)
+	default:
+		p.Reason = "the reply to " + asked + " is not a JSON-RPC response"
+	}
+	return p, nil
+}
+
 // Handshake is the outcome of a legacy `initialize` (2025-11-25 basic/lifecycle): the version
 // the server chose, its InitializeResult and the exchange.
 type Handshake struct {
@@ -144,7 +199,7 @@ func Initialize(ctx context.Context, t Transport, ids *IDs, v string) (*Handshak
 		}
 		return h, fmt.Errorf("initialize: %w", err)
 	}
-	msg, _ := ParseMessage(ex.Response.Raw)
+	msg, _ := ParseMessage(ex.Response.Body())
 	if msg.Kind != KindResult {
 		if msg.Kind == KindError {
 			return h, fmt.Errorf("initialize: error %d: %s", msg.Error.Code, msg.Error.Message)

@@ -79,6 +79,21 @@ type Frame struct {
 	// Intentional marks a client frame that a scenario made invalid on purpose, so its schema
 	// violations are expected rather than a harness bug.
 	Intentional bool `json:"intentional,omitempty"`
+
+	// Content, on a server frame with wire defects the harness read past (Repaired), is the
+	// frame as if they were absent, and Repairs names them; both nil on a sound frame. Raw
+	// stays what the server sent.
+	Content []byte   `json:"-"`
+	Repairs []Repair `json:"repairs,omitempty"`
+}
+
+// Body returns the frame's content as the rules other than the wire rules read it: Content
+// when the frame was repaired, else Raw.
+func (f *Frame) Body() []byte {
+	if f.Content != nil {
+		return f.Content
+	}
+	return f.Raw
 }
 
 // Recorder numbers and timestamps every frame of a run, in both directions and over every

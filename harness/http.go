@@ -419,6 +419,7 @@ func (h *HTTP) readBody(ctx context.Context, sp rtSpec, body io.Reader, ex *Exch
 	default:
 		var ps []string
 		msg, ps = classifyMessage(raw)
+		msg, ps = repairFrame(f, raw, msg, ps)
 		problems = append(problems, ps...)
 	}
 	if msg != nil {
@@ -521,6 +522,9 @@ loop:
 			info.Events++
 			f := h.sseFrame(it.ev, ex)
 			msg, problems := classifyEvent(it.ev)
+			if !it.ev.Truncated && it.ev.Data != "" {
+				msg, problems = repairFrame(f, f.Raw, msg, problems)
+			}
 			isResp := false
 			if msg != nil {
 				if isResponseShaped(msg) {
@@ -631,6 +635,28 @@ func classifyEvent(ev SSEEvent) (*Message, []string) {
 		}
 	}
 	return msg, problems
+}
+
+// repairFrame reads f past the wire defects of raw (Repaired) when msg, its strict parse, is
+// nil or invalid: on success f gets Content and Repairs, and the repaired message is returned
+// with the problems other than the ones the repair read past (its defects are MSG-001's and
+// MSG-002's, not the framing's). Otherwise msg and problems are returned unchanged.
+func repairFrame(f *Frame, raw []byte, msg *Message, problems []string) (*Message, []string) {
+	if msg != nil && msg.Kind != KindInvalid {
+		return msg, problems
+	}
+	content, reps, m := Repaired(raw)
+	if m == nil {
+		return msg, problems
+	}
+	f.Content, f.Repairs = content, reps
+	var left []string
+	for _, p := range problems {
+		if p != "invalid UTF-8" && !strings.HasPrefix(p, "not a JSON-RPC message") {
+			left = append(left, p)
+		}
+	}
+	return m, left
 }
 
 // classifyMessage parses raw as one JSON-RPC message. It returns the message when raw is one

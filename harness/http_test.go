@@ -200,16 +200,18 @@ func TestHTTPEmpty202ForRequestIsAProblem(t *testing.T) {
 }
 
 func TestHTTPJSONBodyProblems(t *testing.T) {
+	// A wrong jsonrpc and invalid UTF-8 are read past (the repair names MSG-001, MSG-002).
 	cases := map[string]struct {
 		body, problem string
 		response      bool
+		repair        string
 	}{
-		"batch":         {`[{"jsonrpc":"2.0","id":1,"result":{}}]`, "not a JSON-RPC message: not a JSON object", false},
-		"empty":         {``, "empty application/json body", false},
-		"wrong jsonrpc": {`{"jsonrpc":"1.0","id":1,"result":{}}`, `not a JSON-RPC message: jsonrpc is not "2.0"`, true},
-		"bad utf8":      {"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":\"\xff\"}", "invalid UTF-8", false},
-		"too big":       {`{"jsonrpc":"2.0","id":1,"result":{"pad":"` + strings.Repeat("x", 200) + `"}}`, "body exceeds --max-frame (100 bytes)", false},
-		"wrong id":      {`{"jsonrpc":"2.0","id":2,"result":{}}`, "", true},
+		"batch":         {`[{"jsonrpc":"2.0","id":1,"result":{}}]`, "not a JSON-RPC message: not a JSON object", false, ""},
+		"empty":         {``, "empty application/json body", false, ""},
+		"wrong jsonrpc": {`{"jsonrpc":"1.0","id":1,"result":{}}`, "", true, "MSG-001"},
+		"bad utf8":      {"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"t\":\"\xff\"}}", "", true, "MSG-002"},
+		"too big":       {`{"jsonrpc":"2.0","id":1,"result":{"pad":"` + strings.Repeat("x", 200) + `"}}`, "body exceeds --max-frame (100 bytes)", false, ""},
+		"wrong id":      {`{"jsonrpc":"2.0","id":2,"result":{}}`, "", true, ""},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -228,6 +230,12 @@ func TestHTTPJSONBodyProblems(t *testing.T) {
 				assert.Empty(t, f.Problem)
 			}
 			assert.Equal(t, c.response, ex.Response != nil)
+			if c.repair != "" {
+				require.Len(t, f.Repairs, 1)
+				assert.Equal(t, c.repair, f.Repairs[0].Rule)
+			} else {
+				assert.Empty(t, f.Repairs)
+			}
 			assert.Equal(t, len(c.body), f.Size)
 			assert.LessOrEqual(t, len(f.Raw), 100)
 		})
@@ -340,7 +348,12 @@ func TestHTTPSSEInvalidEvents(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, ex.Frames, 3)
 	assert.True(t, strings.HasPrefix(ex.Frames[0].Problem, "not a JSON-RPC message: "))
-	assert.Equal(t, "invalid UTF-8", ex.Frames[1].Problem)
+	// Invalid UTF-8 is MSG-002's defect: the event is read past it, its bytes kept as sent.
+	assert.Empty(t, ex.Frames[1].Problem)
+	require.Len(t, ex.Frames[1].Repairs, 1)
+	assert.Equal(t, "MSG-002", ex.Frames[1].Repairs[0].Rule)
+	assert.Contains(t, string(ex.Frames[1].Raw), "\xff")
+	assert.Contains(t, string(ex.Frames[1].Body()), "\uFFFD")
 	assert.Equal(t, ex.Frames[2], ex.Response)
 }
 
@@ -636,4 +649,43 @@ func TestHTTPLegacySessionIDIsSentBack(t *testing.T) {
 	send(3, "server/discover", http.Header{"Mcp-Protocol-Version": {revisions.Modern().ID}, "Mcp-Method": {"server/discover"}})
 	assert.Equal(t, []string{"initialize=", "tools/list=sess-1", "server/discover="}, seen,
 		"the legacy session id goes back on legacy requests only")
+}
+
+// TestProbeServes: a server whose 2026-07-28 tools/list gets a result with resultType, or a
+// recognised modern error, serves 2026-07-28 requests; a legacy server answering before
+// initialize in the legacy shape, another error, or nothing at all does not.
+func TestProbeServes(t *testing.T) {
+	for _, c := range []struct {
+		name, body string
+		modern     bool
+	}{
+		{"modern result", `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","tools":[],"ttlMs":0,"cacheScope":"public"}}`, true},
+		{"unsupported version", `{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"x","data":{"supported":["2026-07-28"],"requested":"2026-07-28"}}}`, true},
+		{"legacy result", `{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}`, false},
+		{"method not found", `{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"x"}}`, false},
+		{"not json-rpc", `hello`, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "application/json")
+				io.WriteString(w, strings.Replace(c.body, `"id":1`, `"id":`+requestID(t, r), 1))
+			}))
+			defer srv.Close()
+			h := newHTTPFor(t, srv, HTTPConfig{})
+			var ids IDs
+			p, err := ProbeServes(withTimeout(t, 10*time.Second), h, &ids)
+			require.NoError(t, err)
+			assert.Equal(t, c.modern, p.Modern, p.Reason)
+			assert.NotEmpty(t, p.Reason)
+		})
+	}
+}
+
+// requestID returns the id of the JSON-RPC request in r's body, as JSON text.
+func requestID(t *testing.T, r *http.Request) string {
+	var m struct {
+		ID json.RawMessage `json:"id"`
+	}
+	require.NoError(t, json.NewDecoder(r.Body).Decode(&m))
+	return string(m.ID)
 }

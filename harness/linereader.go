@@ -103,6 +103,8 @@ type framedLine struct {
 	truncated bool
 	problem   string
 	msg       *Message
+	content   []byte
+	repairs   []Repair
 }
 
 // framer turns stdout lines into frames (basic/transports/stdio). Each line is normally one
@@ -198,13 +200,20 @@ func (f *framer) single(l Line, mayOpen bool) []framedLine {
 		problems = append(problems, fmt.Sprintf("line exceeds --max-frame (%d bytes)", f.max))
 	case l.Size == 0:
 		problems = append(problems, ProblemBlank)
-	case !utf8.Valid(l.Data):
+	case !utf8.Valid(l.Data) && !f.repair(&fl, l):
 		problems = append(problems, "invalid UTF-8")
+	case fl.msg != nil: // repaired
+		if bytes.HasSuffix(l.Data, []byte("\r")) {
+			problems = append(problems, ProblemCR)
+		}
 	default:
 		if bytes.HasSuffix(l.Data, []byte("\r")) {
 			problems = append(problems, ProblemCR)
 		}
 		m, err := ParseMessage(l.Data)
+		if (err != nil || m.Kind == KindInvalid) && f.repair(&fl, l) {
+			break
+		}
 		switch {
 		case err != nil && mayOpen && !l.Unterminated && l.Data[0] == '{' && f.open(l):
 			return nil
@@ -222,6 +231,18 @@ func (f *framer) single(l Line, mayOpen bool) []framedLine {
 	}
 	fl.problem = strings.Join(problems, "; ")
 	return []framedLine{fl}
+}
+
+// repair reads line l past its wire defects (Repaired): on success fl carries the repaired
+// message, its content and the defects, and the line is a message frame (MSG-001 and MSG-002
+// judge the defects, not the stdio framing rules).
+func (f *framer) repair(fl *framedLine, l Line) bool {
+	content, reps, m := Repaired(bytes.TrimSuffix(l.Data, []byte("\r")))
+	if m == nil {
+		return false
+	}
+	fl.msg, fl.content, fl.repairs = m, content, reps
+	return true
 }
 
 // open starts a reassembly with l if its brackets are left open; it reports whether it did.

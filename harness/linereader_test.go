@@ -256,3 +256,38 @@ func FuzzLineReader(f *testing.F) {
 		}
 	})
 }
+
+// TestRepairedReadsPastWireDefects: a byte order mark, invalid UTF-8 and a missing or wrong
+// jsonrpc are read past (the reply still reaches its request), each named with its rule;
+// a sound message and a line that is no message even repaired are left alone.
+func TestRepairedReadsPastWireDefects(t *testing.T) {
+	for _, c := range []struct {
+		name, raw string
+		rules     []string
+	}{
+		{"bom", "\xef\xbb\xbf{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}", []string{"MSG-002"}},
+		{"no jsonrpc", `{"id":1,"result":{}}`, []string{"MSG-001"}},
+		{"jsonrpc 1.0", `{"jsonrpc":"1.0","id":1,"error":{"code":-32601,"message":"x"}}`, []string{"MSG-001"}},
+		{"bom and no jsonrpc", "\xef\xbb\xbf{\"id\":\"a\",\"result\":{}}", []string{"MSG-002", "MSG-001"}},
+		{"invalid utf-8", "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"t\":\"\xff\"}}", []string{"MSG-002"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			content, reps, m := Repaired([]byte(c.raw))
+			require.NotNil(t, m)
+			var rules []string
+			for _, r := range reps {
+				rules = append(rules, r.Rule)
+				assert.NotEmpty(t, r.What)
+			}
+			assert.Equal(t, c.rules, rules)
+			assert.True(t, m.Kind == KindResult || m.Kind == KindError, m.Problem)
+			again, err := ParseMessage(content)
+			require.NoError(t, err)
+			assert.Equal(t, "2.0", again.JSONRPC)
+		})
+	}
+	for _, raw := range []string{`{"jsonrpc":"2.0","id":1,"result":{}}`, "not json", `{"jsonrpc":"2.0","result":{}}`, "\xef\xbb\xbfnot json"} {
+		_, _, m := Repaired([]byte(raw))
+		assert.Nil(t, m, raw)
+	}
+}

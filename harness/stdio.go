@@ -559,7 +559,8 @@ func (s *Stdio) read() {
 // deliver records one server frame and hands it to the request it answers or accompanies.
 func (s *Stdio) deliver(fl framedLine) {
 	f := &Frame{Dir: DirServerToClient, Transport: TransportStdio, Conn: s.conn,
-		Raw: fl.raw, Size: fl.size, Truncated: fl.truncated, Problem: fl.problem}
+		Raw: fl.raw, Size: fl.size, Truncated: fl.truncated, Problem: fl.problem,
+		Content: fl.content, Repairs: fl.repairs}
 	var resp, target *waiter
 	s.mu.Lock()
 	if fl.msg != nil && isResponseShaped(fl.msg) {

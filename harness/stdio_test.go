@@ -552,7 +552,11 @@ func TestStdioInvalidUTF8(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "1", echoed(t, ex.Response))
 	require.Len(t, ex.Frames, 2)
-	assert.Equal(t, "invalid UTF-8", ex.Frames[0].Problem)
+	// Invalid UTF-8 is MSG-002's defect: the line is read past it (a message, not a framing
+	// problem), its bytes recorded as sent.
+	assert.Empty(t, ex.Frames[0].Problem)
+	require.Len(t, ex.Frames[0].Repairs, 1)
+	assert.Equal(t, "MSG-002", ex.Frames[0].Repairs[0].Rule)
 	assert.Contains(t, string(ex.Frames[0].Raw), "\xff\xfe", "bytes are recorded as sent")
 	require.NoError(t, s.Close())
 	assert.True(t, s.StderrInvalidUTF8())

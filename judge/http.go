@@ -48,17 +48,19 @@ var checkSSEFraming = each(func(f *Frame) (bool, *Mismatch) {
 	if !sseEvent(f) || f.Truncated {
 		return false, nil
 	}
-	if f.Problem == "" || len(f.Raw) == 0 && !strings.Contains(f.Problem, "blank line") && !strings.Contains(f.Problem, "UTF-8") {
+	problem := framingProblem(f)
+	if problem == "" || len(f.Raw) == 0 && !strings.Contains(problem, "blank line") && !strings.Contains(problem, "UTF-8") {
 		return true, nil
 	}
 	return true, &Mismatch{Expected: "the data of every SSE event to be one JSON-RPC message",
-		Actual: fmt.Sprintf("frame %d: %s: %s", f.Seq, f.Problem, short(f.Raw)), Frames: []int{f.ReplyTo, f.Seq}}
+		Actual: fmt.Sprintf("frame %d: %s: %s", f.Seq, problem, short(f.Raw)), Frames: []int{f.ReplyTo, f.Seq}}
 })
 
 // checkRelated is HTTP-007: a notification on the SSE stream of a request (other than
 // subscriptions/listen, judged by HTTP-023 and the subscription rules) relates to it: progress
-// carries the request's progressToken, log messages come only for a request that set a log
-// level, and change notifications belong to listen streams.
+// carries the request's progressToken, and change notifications belong to listen streams. A log
+// message for a request that set no log level is LOG-001's (server/utilities/logging#Per-request
+// log level): one defect fails one rule.
 var checkRelated = each(func(f *Frame) (bool, *Mismatch) {
 	if !onRequestStream(f) {
 		return false, nil
@@ -85,10 +87,6 @@ var checkRelated = each(func(f *Frame) (bool, *Mismatch) {
 		case harness.IDKey(p.Token) != harness.IDKey(want):
 			return true, mismatch("notifications/progress with the request's progressToken "+harness.IDKey(want), "progressToken "+harness.IDKey(p.Token))
 		}
-	case "notifications/message":
-		if _, asked := meta[logLevelMeta]; !asked {
-			return true, mismatch("notifications/message only for a request that set "+logLevelMeta, "notifications/message")
-		}
 	case "notifications/tools/list_changed", "notifications/prompts/list_changed", "notifications/resources/list_changed",
 		"notifications/resources/updated", "notifications/subscriptions/acknowledged":
 		return true, mismatch("only notifications about the request (change notifications travel on subscriptions/listen streams)", msg.Method)
@@ -101,7 +99,8 @@ var checkNoSSERequests = each(func(f *Frame) (bool, *Mismatch) {
 	if !sseEvent(f) {
 		return false, nil
 	}
-	if !f.NotJSON && f.Msg.Kind == harness.KindRequest {
+	// A notification with an id (method notifications/...) is MSG-010's.
+	if !f.NotJSON && f.Msg.Kind == harness.KindRequest && !strings.HasPrefix(f.Msg.Method, "notifications/") {
 		return true, &Mismatch{Expected: "no JSON-RPC request on an SSE stream (server-to-client requests are embedded in results, MRTR)",
 			Actual: fmt.Sprintf("a %s request on an SSE stream: %s", f.Msg.Method, short(f.Raw)), Frames: []int{f.ReplyTo, f.Seq}}
 	}
@@ -182,7 +181,9 @@ func (c *nothingAfterResponse) Observe(f *Frame) {
 		c.n++
 	}
 	if at, done := c.answered[f.ReplyTo]; done {
-		if len(bytes.TrimSpace(f.Raw)) > 0 && c.m == nil {
+		// A second response is MSG-013's (exactly one response per request).
+		second := !f.NotJSON && (f.Msg.Kind == harness.KindResult || f.Msg.Kind == harness.KindError)
+		if len(bytes.TrimSpace(f.Raw)) > 0 && !second && c.m == nil {
 			c.m = &Mismatch{Expected: "the final response to end the SSE stream",
 				Actual: fmt.Sprintf("an event after the response (frame %d): %s", at, short(f.Raw)), Frames: []int{f.ReplyTo, at, f.Seq}}
 		}
@@ -243,7 +244,8 @@ func (c *errorBodies) Observe(f *Frame) {
 		return
 	}
 	r.seqs = append(r.seqs, f.Seq)
-	if !f.NotJSON && f.Msg.Kind == harness.KindError {
+	// An error body whose error object is malformed is MSG-007's, not a missing body.
+	if _, hasError := f.Members["error"]; !f.NotJSON && (f.Msg.Kind == harness.KindError || hasError) {
 		r.found = true
 	}
 }

@@ -117,11 +117,12 @@ func (m *Mismatch) Error() string { return fmt.Sprintf("expected %s, got %s", m.
 // Outcome is what a check concluded after the run: Judged is the number of frames it judged
 // (its subject frames; 0 means the run gave it nothing to judge) and Mismatch, when not nil,
 // the violation. NA, set by the judge from Entry.None when Judged is 0, is the reason the rule
-// is not applicable.
+// is not applicable. Note, on a pass, adds what the pass leaves to other rules.
 type Outcome struct {
 	Judged   int
 	Mismatch *Mismatch
 	NA       string
+	Note     string
 }
 
 // Check is one rule's fold over the frames of one revision: Observe is called once per frame,
@@ -226,7 +227,7 @@ func (j *Judge) Feed(rev string, hf *harness.Frame) {
 	}
 	rs := j.revision(rev)
 	f := &Frame{Frame: hf}
-	msg, members, err := harness.ParseMessageMembers(hf.Raw)
+	msg, members, err := harness.ParseMessageMembers(hf.Body())
 	f.Msg, f.Members, f.NotJSON = msg, members, err != nil
 	rs.link(f)
 	if j.cfg.Schemas != nil {
@@ -309,6 +310,28 @@ func (j *Judge) Outcome(rev, rule string) (Outcome, bool) {
 	}
 	o, ok := rs.outcomes[rule]
 	return o, ok
+}
+
+// Reclaim returns SCHEMA-001's outcome at revision rev over the violations that no broken
+// rule claims: broken reports whether a rule's own verdict at rev is fail or warn (see Claim).
+// ok is false before Finish, or when SCHEMA-001 is not selected or no frame of rev was fed.
+func (j *Judge) Reclaim(rev string, broken func(rule string) bool) (Outcome, bool) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	rs, ok := j.revs[rev]
+	if !ok || rs.outcomes == nil {
+		return Outcome{}, false
+	}
+	for _, r := range rs.checks {
+		if c, ok := r.check.(*schemaConformance); ok {
+			o := c.reclaimed(broken)
+			if o.Mismatch != nil {
+				o.Mismatch.Frames = sortedUnique(o.Mismatch.Frames)
+			}
+			return o, true
+		}
+	}
+	return Outcome{}, false
 }
 
 // Judged returns how many frames the check of rule at revision rev has judged so far (before

@@ -358,7 +358,7 @@ var checkElicitationComplete = each(func(f *Frame) (bool, *Mismatch) {
 		}
 	case harness.KindRequest:
 		var e elicit
-		if json.Unmarshal(f.Raw, &e) == nil && urlWithID(e) {
+		if json.Unmarshal(f.Body(), &e) == nil && urlWithID(e) {
 			bad = "a URL elicitation request with the removed elicitationId"
 		}
 	case harness.KindResult:

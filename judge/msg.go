@@ -44,6 +44,13 @@ var checkJSONRPC = first(`every server message a JSON-RPC 2.0 object with "jsonr
 	if !ok {
 		return false, ""
 	}
+	// The harness read the frame as if its jsonrpc were "2.0" (harness.Repaired); the bytes
+	// the server sent are judged here.
+	for _, r := range f.Repairs {
+		if r.Rule == "MSG-001" {
+			return true, r.What + ": " + short(f.Raw)
+		}
+	}
 	var v string
 	if raw, has := m["jsonrpc"]; !has || json.Unmarshal(raw, &v) != nil || v != "2.0" {
 		if !has {
@@ -183,8 +190,13 @@ var checkNotificationIDs = first("notifications without an id member", func(f *F
 	return hasMethod(f), ""
 })
 
-// checkNoServerRequests is MSG-012: the server sends no request.
+// checkNoServerRequests is MSG-012: the server sends no request. A request on an SSE stream is
+// HTTP-008's (streamable-http#Receiving Messages says the same of SSE streams): one defect
+// fails one rule.
 var checkNoServerRequests = first("no JSON-RPC request from the server (a frame with method and id)", func(f *Frame) (bool, string) {
+	if sseEvent(f) {
+		return false, ""
+	}
 	if method, ok := methodAndID(f); ok && !strings.HasPrefix(method, "notifications/") {
 		return true, "server request " + strconv.Quote(method) + ": " + short(f.Raw)
 	}
@@ -270,12 +282,18 @@ func (c *responseIDs) Observe(f *Frame) {
 		return // no id, or id null: not attributable (MSG-006, MSG-009 judge those)
 	}
 	c.n++
+	if onOtherPOST(f, key) {
+		return // HTTP-012's: the reply travels on the HTTP response of another POST
+	}
 	sent := c.t.sent[f.Conn][key]
 	if c.t.answered[f.Conn] == nil {
 		c.t.answered[f.Conn] = map[string]int{}
 	}
 	c.t.answered[f.Conn][key]++
 	if c.m != nil {
+		return
+	}
+	if sent == 0 && c.otherRules(f, key) {
 		return
 	}
 	if sent == 0 {
@@ -289,6 +307,55 @@ func (c *responseIDs) Observe(f *Frame) {
 }
 
 func (c *responseIDs) Finish() Outcome { return Outcome{Judged: c.n, Mismatch: c.m} }
+
+// otherRules reports whether a response with id key, never sent on f's connection, is another
+// rule's defect: an id the client sent with another JSON type or other surrounding spaces
+// ("1" for 1, "x" for " x ") is MSG-003's (the response repeats the request's id), and over
+// HTTP an id the client sent on another POST is HTTP-012's (the reply travels on the wrong
+// POST). One defect fails one rule.
+func (c *responseIDs) otherRules(f *Frame, key string) bool {
+	loose := looseID(key)
+	for _, k := range mapKeys(c.t.sent[f.Conn]) {
+		if looseID(k) == loose {
+			return true
+		}
+	}
+	if f.Transport != harness.TransportHTTP {
+		return false
+	}
+	for conn, ids := range c.t.sent {
+		if conn != f.Conn && ids[key] > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// onOtherPOST reports whether the HTTP response of a POST whose own request had another id
+// carries the response with id key: a reply on the wrong POST (HTTP-012), not an extra one.
+func onOtherPOST(f *Frame, key string) bool {
+	if f.Transport != harness.TransportHTTP || f.Request == nil || f.Request.NotJSON || !f.Request.Msg.HasID {
+		return false
+	}
+	return harness.IDKey(f.Request.Msg.ID) != key
+}
+
+// looseID is an id key without its JSON type and surrounding spaces: `" 1 "` and `1` match.
+func looseID(key string) string {
+	var s string
+	if json.Unmarshal([]byte(key), &s) == nil {
+		return strings.TrimSpace(s)
+	}
+	return strings.TrimSpace(key)
+}
+
+func mapKeys(m map[string]int) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
 
 // checkErrorMessages is MSG-017: every error message is one line. The schema asks for "a short
 // description of the error ... a concise single sentence" and names no length, so only a line
@@ -371,7 +438,7 @@ func (f *Frame) metaKeys() []metaKey {
 			}
 		}
 	}
-	walk("", f.Raw)
+	walk("", f.Body())
 	return f.meta
 }
 
@@ -667,10 +734,11 @@ func resultTypeOf(f *Frame) (map[string]json.RawMessage, string, bool) {
 
 // payloadMembers are the members of method results (CallToolResult, ReadResourceResult,
 // GetPromptResult, the list results, DiscoverResult, CompleteResult, ...) that an
-// InputRequiredResult never carries.
+// InputRequiredResult never carries. The caching hints are not payload: an interim result
+// carrying them is CACHE-004's.
 var payloadMembers = []string{"content", "structuredContent", "isError", "contents", "messages", "description",
 	"tools", "resources", "resourceTemplates", "prompts", "nextCursor", "completion", "supportedVersions", "capabilities",
-	"instructions", "ttlMs", "cacheScope"}
+	"instructions"}
 
 // checkInputRequired is RT-003: an input_required result is an InputRequiredResult.
 var checkInputRequired = first(`resultType "input_required" only on an InputRequiredResult (inputRequests and/or requestState, no method payload)`, func(f *Frame) (bool, string) {
@@ -767,6 +835,31 @@ func checkNoCode(code int64, what string) func(Deps) Check {
 	})
 }
 
+// CodeRule returns the run-wide rule that an error code breaks by itself at revision rev
+// (basic/index#Error Codes, 2026-07-28 only): ERR-001 for an undefined code of -32020..-32099,
+// ERR-003 for the legacy sub-range -32000..-32019, ERR-004 for -32002, ERR-005 for -32042,
+// ERR-006 for another code of the JSON-RPC reserved range; "" for a code no such rule forbids.
+// A scenario that wanted another code leaves such a reply to that rule (untestable naming it):
+// one wrong code fails one rule.
+func CodeRule(rev string, code int64) string {
+	if !revisions.IsModern(rev) {
+		return ""
+	}
+	switch {
+	case code == codeResourceNotFound:
+		return "ERR-004"
+	case code == codeURLElicitation:
+		return "ERR-005"
+	case code <= -32020 && code >= -32099 && code != codeHeaderMismatch && code != codeMissingCapability && code != codeUnsupportedVer:
+		return "ERR-001"
+	case code <= -32000 && code >= -32019:
+		return "ERR-003"
+	case code >= -32768 && code < -32099 && !standardCode(code):
+		return "ERR-006"
+	}
+	return ""
+}
+
 // standardCode reports whether c is a JSON-RPC 2.0 pre-defined code.
 func standardCode(c int64) bool { return c == -32700 || c >= -32603 && c <= -32600 }
 
@@ -850,9 +943,12 @@ func (c *definedCodes) Observe(f *Frame) {
 		}
 		// A request without the MCP headers (a legacy-shaped POST) fails header validation
 		// as much as one whose headers differ.
-		if req != nil && !req.Intentional && !lacksMCPHeaders(req) {
+		// A request that names a tool, prompt or resource (Mcp-Name, x-mcp-header values) is
+		// the header rules' (HDR-005..019): they judge every way its headers can be refused,
+		// and one defect fails one rule.
+		if req != nil && !req.Intentional && !lacksMCPHeaders(req) && !namedMethods[req.Method] {
 			c.m = bad("-32020 HeaderMismatch only for headers that do not match the body",
-				describeError(e)+" in reply to a "+methodName(req.Method)+" request whose headers mirror its body")
+				describeError(e)+" in reply to a request ("+methodName(req.Method)+") whose headers mirror its body")
 		}
 	case codeMissingCapability:
 		if !isJSONObject(data["requiredCapabilities"]) {
@@ -874,6 +970,10 @@ func (c *definedCodes) Observe(f *Frame) {
 		}
 	}
 }
+
+// namedMethods are the methods whose requests carry Mcp-Name (streamable-http#Standard
+// Request Headers).
+var namedMethods = map[string]bool{"tools/call": true, "prompts/get": true, "resources/read": true}
 
 func (c *definedCodes) Finish() Outcome {
 	// The first violation in frame order: a refusal of an advertised version that came before
@@ -905,7 +1005,7 @@ func requestVersion(f *Frame) string {
 			Meta map[string]json.RawMessage `json:"_meta"`
 		} `json:"params"`
 	}
-	if json.Unmarshal(f.Raw, &m) != nil {
+	if json.Unmarshal(f.Body(), &m) != nil {
 		return ""
 	}
 	return stringOf(m.Params.Meta[harness.MetaProtocolVersion])

@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -44,7 +45,9 @@ func TestMsgSweepsOnRawFrames(t *testing.T) {
 		{"MSG-010", "MSG-010", []string{req, `{"jsonrpc":"2.0","id":1,"method":"ping"}`}, []string{req, `{"jsonrpc":"2.0","id":1,"method":"notifications/progress"}`}},
 		{"MSG-012", "MSG-012", []string{req, `{"jsonrpc":"2.0","method":"notifications/progress"}`}, []string{req, `{"jsonrpc":"2.0","id":"s1","method":"sampling/createMessage"}`}},
 		{"MSG-013 duplicate", "MSG-013", []string{req, ok, req, ok}, []string{req, ok, ok}},
-		{"MSG-013 unknown", "MSG-013", []string{req, ok, `{"jsonrpc":"2.0","error":{"code":-32700,"message":"x"}}`}, []string{req, `{"jsonrpc":"2.0","id":"7","result":{}}`}},
+		{"MSG-013 unknown", "MSG-013", []string{req, ok, `{"jsonrpc":"2.0","error":{"code":-32700,"message":"x"}}`}, []string{req, `{"jsonrpc":"2.0","id":8,"result":{}}`}},
+		// The request's id with another JSON type is MSG-003's (a scenario judges it).
+		{"MSG-013 leaves a retyped id to MSG-003", "MSG-013", []string{req, `{"jsonrpc":"2.0","id":"7","result":{}}`}, []string{req, `{"jsonrpc":"2.0","id":"7 8","result":{}}`}},
 		{"MSG-017", "MSG-017", []string{req, `{"jsonrpc":"2.0","id":7,"error":{"code":1,"message":"Unknown tool."}}`}, []string{req, `{"jsonrpc":"2.0","id":7,"error":{"code":1,"message":"a\nb"}}`}},
 		// The spec names no length: a long one-line message is no violation.
 		{"MSG-017 long line", "MSG-017", []string{req, `{"jsonrpc":"2.0","id":7,"error":{"code":1,"message":"` + strings.Repeat("long message ", 40) + `"}}`}, []string{req, `{"jsonrpc":"2.0","id":7,"error":{"code":1,"message":"a\r\nb"}}`}},
@@ -93,6 +96,16 @@ func TestERR002JudgesHTTPHeaderMismatchByIntent(t *testing.T) {
 	fs[0].Intentional = false
 	fs[0].HTTP.Headers = http.Header{}
 	assert.Nil(t, judgeRule(t, "ERR-002", fs).Mismatch)
+	// A tools/call refused with -32020 is the header rules' (HDR-005..019): an undecoded
+	// base64 Mcp-Name fails HDR-007 alone.
+	call := msgFrames(`> {"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"t"}}`, `{"jsonrpc":"2.0","id":8,"error":{"code":-32020,"message":"x"}}`)
+	for _, f := range call {
+		f.Transport = harness.TransportHTTP
+		f.HTTP = &harness.HTTPMeta{Status: http.StatusBadRequest}
+	}
+	call[0].Method = "tools/call"
+	call[0].HTTP.Headers = http.Header{"Mcp-Method": {"tools/call"}, "Mcp-Name": {"=?base64?dA==?="}, "Mcp-Protocol-Version": {"2026-07-28"}}
+	assert.Nil(t, judgeRule(t, "ERR-002", call).Mismatch)
 	// -32022 for a version the server advertises.
 	fs = msgFrames(
 		`> {"jsonrpc":"2.0","id":1,"method":"server/discover","params":{}}`,
@@ -137,3 +150,26 @@ func TestTraceContextSyntax(t *testing.T) {
 
 // msgCaseRules are the rules TestMsgSweepsOnRawFrames covers.
 var msgCaseRules = []string{"ERR-001", "ERR-002", "ERR-003", "ERR-006", "META-008", "META-009", "META-010", "MSG-001", "MSG-002", "MSG-004", "MSG-005", "MSG-007", "MSG-010", "MSG-012", "MSG-013", "MSG-017", "RT-003", "RT-004"}
+
+// TestCodeRuleAgreesWithTheCodeChecks: CodeRule names, for each code, the one ERR rule whose
+// check flags an error with it, and none for the codes no rule forbids.
+func TestCodeRuleAgreesWithTheCodeChecks(t *testing.T) {
+	rules := []string{"ERR-001", "ERR-003", "ERR-004", "ERR-005", "ERR-006"}
+	for _, code := range []int64{-32700, -32601, -32602, -32603, -32000, -32001, -32002, -32019, -32020, -32021, -32022, -32042, -32050, -32099, -32100, -32500, -32768, -32769, -1, 1} {
+		frames := msgFrames(`> {"jsonrpc":"2.0","id":7,"method":"tools/list","params":{}}`, fmt.Sprintf(`{"jsonrpc":"2.0","id":7,"error":{"code":%d,"message":"x"}}`, code))
+		frames[0].Method, frames[1].Method = "tools/list", "tools/list"
+		var flagged []string
+		for _, r := range rules {
+			if judgeRule(t, r, frames).Mismatch != nil {
+				flagged = append(flagged, r)
+			}
+		}
+		want := CodeRule(testRev, code)
+		if want == "" {
+			assert.Empty(t, flagged, "code %d", code)
+		} else {
+			assert.Equal(t, []string{want}, flagged, "code %d", code)
+		}
+		assert.Empty(t, CodeRule("2025-11-25", code), "the ERR rules are 2026-07-28's")
+	}
+}

@@ -26,7 +26,9 @@ func cacheableResults(expected string, judge func(res map[string]json.RawMessage
 		if !ok {
 			return false, ""
 		}
-		if rt, has := res["resultType"]; has && stringOf(rt) != "complete" {
+		// Only a result that says it is complete: one without resultType is RT-001's, or a
+		// legacy-shaped reply to a modern request (VER-007's), and its hints are not judged.
+		if rt, has := res["resultType"]; !has || stringOf(rt) != "complete" {
 			return false, ""
 		}
 		if a := judge(res); a != "" {

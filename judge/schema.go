@@ -3,6 +3,9 @@ package judge
 import (
 	"bytes"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
@@ -27,7 +30,7 @@ const MaxSchemaErrors = 200
 func Validate(set *schemas.Set, rev string, f, req *harness.Frame) ([]reports.SchemaError, error) {
 	v := &Frame{Frame: f}
 	var err error
-	v.Msg, v.Members, err = harness.ParseMessageMembers(f.Raw)
+	v.Msg, v.Members, err = harness.ParseMessageMembers(f.Body())
 	v.NotJSON = err != nil
 	if req != nil {
 		r := &Frame{Frame: req}
@@ -52,7 +55,7 @@ func validate(set *schemas.Set, rev string, f *Frame) ([]reports.SchemaError, er
 	if msg.Kind == harness.KindInvalid {
 		kind = ""
 	}
-	typ, vs, err := v.Validate(f.Raw, schemas.MessageInfo{FromServer: f.FromServer(), Kind: kind, Method: f.Method})
+	typ, vs, err := v.Validate(f.Body(), schemas.MessageInfo{FromServer: f.FromServer(), Kind: kind, Method: f.Method})
 	if err != nil {
 		return nil, err
 	}
@@ -64,7 +67,7 @@ func validate(set *schemas.Set, rev string, f *Frame) ([]reports.SchemaError, er
 			// message that had none (DESIGN.md "Verdicts").
 			continue
 		}
-		out = append(out, reports.SchemaError{Frame: f.Seq, Type: typ, InstancePath: x.InstancePath, SchemaPath: x.SchemaPath, Message: x.Message})
+		out = append(out, reports.SchemaError{Frame: f.Seq, Type: typ, InstancePath: x.InstancePath, SchemaPath: x.SchemaPath, Message: x.Message, Members: x.Members})
 	}
 	return out, nil
 }
@@ -80,14 +83,12 @@ func nullIDExcused(f *Frame) bool {
 }
 
 // schemaConformance is SCHEMA-001: every server frame validates against the schema of its
-// revision. It keeps the first MaxSchemaErrors violations and the seqs of every violating
-// frame.
+// revision. It keeps every violation; Finish reports them all, and reclaimed those that no
+// broken rule claims (see Claim).
 type schemaConformance struct {
-	rev    string
-	n      int
-	total  int
-	errs   []reports.SchemaError
-	frames []int
+	rev  string
+	n    int
+	errs []reports.SchemaError
 }
 
 func newSchemaConformance(d Deps) Check { return &schemaConformance{rev: d.Revision} }
@@ -97,26 +98,72 @@ func (c *schemaConformance) Observe(f *Frame) {
 		return
 	}
 	c.n++
-	if len(f.Schema) == 0 {
-		return
-	}
-	c.total += len(f.Schema)
-	c.frames = append(c.frames, f.Seq)
-	if room := MaxSchemaErrors - len(c.errs); room > 0 {
-		c.errs = append(c.errs, f.Schema[:min(room, len(f.Schema))]...)
-	}
+	c.errs = append(c.errs, f.Schema...)
 }
 
-func (c *schemaConformance) Finish() Outcome {
+func (c *schemaConformance) Finish() Outcome { return c.outcome(c.errs, nil) }
+
+// outcome is the outcome over errs, the violations SCHEMA-001 judges; judgedBy are the rules
+// that judge the others (named on a pass).
+func (c *schemaConformance) outcome(errs []reports.SchemaError, judgedBy []string) Outcome {
 	o := Outcome{Judged: c.n}
-	if c.total > 0 {
-		e := c.errs[0]
-		o.Mismatch = &Mismatch{
-			Expected:     "every server frame validates against the " + c.rev + " schema",
-			Actual:       fmt.Sprintf("%d violations in %d frames; first: frame %d %s at %q", c.total, len(c.frames), e.Frame, e.Message, e.InstancePath),
-			Frames:       c.frames,
-			SchemaErrors: c.errs,
+	if len(errs) == 0 {
+		if len(judgedBy) > 0 {
+			o.Note = "the schema violations found are judged by " + strings.Join(judgedBy, ", ")
+		}
+		return o
+	}
+	var frames []int
+	seen := map[int]bool{}
+	for _, e := range errs {
+		if !seen[e.Frame] {
+			seen[e.Frame] = true
+			frames = append(frames, e.Frame)
 		}
 	}
+	e := errs[0]
+	actual := fmt.Sprintf("%d violations in %d frames; first: frame %d %s at %q", len(errs), len(frames), e.Frame, e.Message, e.InstancePath)
+	if len(judgedBy) > 0 {
+		actual += " (others are judged by " + strings.Join(judgedBy, ", ") + ")"
+	}
+	o.Mismatch = &Mismatch{
+		Expected:     "every server frame validates against the " + c.rev + " schema",
+		Actual:       actual,
+		Frames:       frames,
+		SchemaErrors: errs[:min(len(errs), MaxSchemaErrors)],
+	}
 	return o
+}
+
+// sessionRule is LEG-007: after the handshake every frame of a legacy session conforms to the
+// negotiated revision (basic/lifecycle#Operation). Its scenario validates a whole result, so
+// when it is broken the violations no other rule claims are its own.
+const sessionRule = "LEG-007"
+
+// reclaimed is the outcome over the violations that no broken rule claims, at any specificity
+// (broken reports whether a rule's own verdict at this revision is fail or warn): a violation
+// another rule judges, and found broken, is that rule's, not SCHEMA-001's (DESIGN "Verdict
+// principles": one defect fails one rule).
+func (c *schemaConformance) reclaimed(broken func(rule string) bool) Outcome {
+	var mine []reports.SchemaError
+	by := map[string]bool{}
+	for _, e := range c.errs {
+		owner := ""
+		owners := claimedBy(e)
+		for _, r := range owners {
+			if broken(r) {
+				owner = r
+				break
+			}
+		}
+		if len(owners) == 0 && broken(sessionRule) {
+			owner = sessionRule
+		}
+		if owner == "" {
+			mine = append(mine, e)
+		} else {
+			by[owner] = true
+		}
+	}
+	return c.outcome(mine, slices.Sorted(maps.Keys(by)))
 }

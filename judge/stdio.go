@@ -20,16 +20,34 @@ var checkStdoutPurity = each(func(f *Frame) (bool, *Mismatch) {
 	if !f.FromServer() || f.Transport != harness.TransportStdio {
 		return false, nil
 	}
-	if f.Problem == "" || strings.HasPrefix(f.Problem, harness.ProblemSplit) || harness.IsBatchReply(f.Raw) {
+	problem := framingProblem(f)
+	if problem == "" || strings.HasPrefix(problem, harness.ProblemSplit) || harness.IsBatchReply(f.Raw) {
 		return true, nil
 	}
 	m := &Mismatch{Expected: "every stdout line to be one JSON-RPC message",
-		Actual: fmt.Sprintf("frame %d: %s: %s", f.Seq, f.Problem, short(f.Raw)), Frames: []int{f.Seq}}
-	if onlyWhitespaceProblems(f.Problem) {
+		Actual: fmt.Sprintf("frame %d: %s: %s", f.Seq, problem, short(f.Raw)), Frames: []int{f.Seq}}
+	if onlyWhitespaceProblems(problem) {
 		m.Grade = reports.Warn
 	}
 	return true, m
 })
+
+// framingProblem is f.Problem without the envelope problems of a frame that is one JSON object:
+// a JSON object that is no valid JSON-RPC message (a wrong jsonrpc, both result and error, a
+// malformed error object) is judged by MSG-001, MSG-004 and MSG-007, not by the framing rules
+// of the transport (STDIO-002, HTTP-006): one defect fails one rule.
+func framingProblem(f *Frame) string {
+	if _, ok := f.Object(); !ok || f.Problem == "" {
+		return f.Problem
+	}
+	var kept []string
+	for _, p := range strings.Split(f.Problem, "; ") {
+		if !strings.HasPrefix(p, "not a JSON-RPC message") {
+			kept = append(kept, p)
+		}
+	}
+	return strings.Join(kept, "; ")
+}
 
 // onlyWhitespaceProblems reports whether every part of a frame's Problem ("; "-joined) is a
 // blank line or a trailing CR.
@@ -87,10 +105,13 @@ func (c *stdoutTraffic) Observe(f *Frame) {
 		}
 		return
 	case harness.KindRequest:
-		if c.m == nil {
-			c.m = &Mismatch{Expected: "no JSON-RPC request from the server on stdout (server-to-client interactions travel in InputRequiredResult)",
-				Actual: fmt.Sprintf("frame %d: a %s request", f.Seq, msg.Method), Frames: []int{f.Seq}}
-		}
+		// A server request is MSG-012's, a notification with an id MSG-010's: one defect
+		// fails one rule.
+		return
+	}
+	if msg.Method == "notifications/message" && hasSubscriptionID(msg) {
+		// A log message sent as a subscription's is LOG-003's: log messages travel only with
+		// the response of the request that set the level (server/utilities/logging).
 		return
 	}
 	if why := unscopedNotification(msg, p); why != "" && c.m == nil {
@@ -100,6 +121,16 @@ func (c *stdoutTraffic) Observe(f *Frame) {
 }
 
 func (c *stdoutTraffic) Finish() Outcome { return Outcome{Judged: c.n, Mismatch: c.m} }
+
+// hasSubscriptionID reports whether the notification msg carries a _meta subscriptionId.
+func hasSubscriptionID(msg *harness.Message) bool {
+	var params struct {
+		Meta map[string]json.RawMessage `json:"_meta"`
+	}
+	_ = json.Unmarshal(msg.Params, &params)
+	_, ok := params.Meta[subscriptionIDMeta]
+	return ok
+}
 
 // unscopedNotification returns why the notification msg belongs to no request of pending (the
 // requests in flight on its connection, by id key) and to no open subscription, or "" when it

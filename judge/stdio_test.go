@@ -51,7 +51,8 @@ func TestStdoutTrafficCheck(t *testing.T) {
 		{"change without any subscription", []string{call, bare, callAns}, 2},
 		{"change for an unknown subscription", []string{listen, `<{"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":"m"}}}`}, 2},
 		{"cancelled for a plain request", []string{call, `<{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`}, 2},
-		{"a server request", []string{call, `<{"jsonrpc":"2.0","id":9,"method":"sampling/createMessage","params":{}}`}, 2},
+		{"a server request is MSG-012's", []string{call, `<{"jsonrpc":"2.0","id":9,"method":"sampling/createMessage","params":{}}`}, 0},
+		{"a log for a subscription is LOG-003's", []string{listen, ack, `<{"jsonrpc":"2.0","method":"notifications/message","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":"zz"},"level":"info","data":"x"}}`}, 0},
 		{"junk is STDIO-002's", []string{"<not json", `<{"jsonrpc":"2.0","id":5}`}, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -97,4 +98,18 @@ func TestStdoutPurityGrades(t *testing.T) {
 	if assert.NotNil(t, o.Mismatch) {
 		assert.Empty(t, o.Mismatch.Grade)
 	}
+}
+
+// TestStdoutPurityLeavesEnvelopesToMSG: a stdout line that is one JSON object but no valid
+// JSON-RPC message (both result and error, a malformed error object) is MSG-004's or
+// MSG-007's defect, not STDIO-002's; a line that is no JSON object at all is STDIO-002's.
+func TestStdoutPurityLeavesEnvelopesToMSG(t *testing.T) {
+	both := stdioFrames(`>{"jsonrpc":"2.0","id":1,"method":"ping"}`, `<{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"x"}}`)
+	both[1].Problem = "not a JSON-RPC message: both result and error"
+	assert.Nil(t, judgeRule(t, "STDIO-002", both).Mismatch)
+	assert.NotNil(t, judgeRule(t, "MSG-004", both).Mismatch)
+
+	banner := stdioFrames(`>{"jsonrpc":"2.0","id":1,"method":"ping"}`, `<server ready`)
+	banner[1].Problem = "not a JSON-RPC message: not a JSON object"
+	assert.NotNil(t, judgeRule(t, "STDIO-002", banner).Mismatch)
 }

@@ -201,13 +201,15 @@ type Step struct {
 }
 
 // SchemaError is a JSON Schema violation found in a frame: the frame's seq, the JSON Pointer of
-// the offending value in the frame (InstancePath) and of the schema keyword (SchemaPath).
+// the offending value in the frame (InstancePath) and of the schema keyword (SchemaPath), and
+// on a required or additionalProperties violation the members missing or not allowed (sorted).
 type SchemaError struct {
-	Frame        int    `json:"frame"`
-	Type         string `json:"type,omitempty"`
-	InstancePath string `json:"instancePath"`
-	SchemaPath   string `json:"schemaPath"`
-	Message      string `json:"message"`
+	Frame        int      `json:"frame"`
+	Type         string   `json:"type,omitempty"`
+	InstancePath string   `json:"instancePath"`
+	SchemaPath   string   `json:"schemaPath"`
+	Message      string   `json:"message"`
+	Members      []string `json:"members,omitempty"`
 }
 
 // Result is the verdict of one rule for one (revision, transport). Level is the RFC 2119 level

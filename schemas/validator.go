@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -24,11 +25,14 @@ const (
 // Violation is one schema error: InstancePath is the JSON Pointer of the offending value in
 // the validated frame (e.g. "/result/ttlMs"); SchemaPath is the JSON Pointer of the failing
 // keyword in the revision's schema document, dereferenced (e.g.
-// "/$defs/DiscoverResult/properties/ttlMs/minimum"); Message says what is wrong.
+// "/$defs/DiscoverResult/properties/ttlMs/minimum"); Message says what is wrong. Members, on a
+// "required" or "additionalProperties" violation only, are the names of the members missing
+// or not allowed (sorted), so a rule can claim a violation by the member it is about.
 type Violation struct {
 	InstancePath string
 	SchemaPath   string
 	Message      string
+	Members      []string
 }
 
 // String renders v as "<instance path>: <message> [<schema path>]" (instance path "" is
@@ -361,10 +365,18 @@ func (v *Validator) leaves(e *jsonschema.ValidationError, prefix string, out *[]
 	if o := e.BasicOutput(); o.Error != nil {
 		msg = o.Error.String()
 	}
+	var members []string
+	switch k := e.ErrorKind.(type) {
+	case *kind.Required:
+		members = slices.Sorted(slices.Values(k.Missing))
+	case *kind.AdditionalProperties:
+		members = slices.Sorted(slices.Values(k.Properties))
+	}
 	*out = append(*out, Violation{
 		InstancePath: prefix + pointer(e.InstanceLocation),
 		SchemaPath:   v.schemaPath(loc) + pointer(kw),
 		Message:      msg,
+		Members:      members,
 	})
 }
 
@@ -630,11 +642,12 @@ func normalize(vs []Violation) []Violation {
 	if len(vs) == 0 {
 		return nil
 	}
-	seen := make(map[Violation]bool, len(vs))
+	type key struct{ instance, schema, message string }
+	seen := make(map[key]bool, len(vs))
 	out := vs[:0:0]
 	for _, x := range vs {
-		if !seen[x] {
-			seen[x] = true
+		if k := (key{x.InstancePath, x.SchemaPath, x.Message}); !seen[k] {
+			seen[k] = true
 			out = append(out, x)
 		}
 	}

@@ -479,10 +479,10 @@ func TestViolationsAreSortedDeduplicatedAndStable(t *testing.T) {
 		}
 		return a.Message < b.Message
 	}), render(first))
-	seen := map[Violation]bool{}
+	seen := map[string]bool{}
 	for _, x := range first {
-		require.False(t, seen[x], "duplicate %v", x)
-		seen[x] = true
+		require.False(t, seen[x.String()], "duplicate %v", x)
+		seen[x.String()] = true
 		require.True(t, strings.HasPrefix(x.SchemaPath, "/$defs/"), x.SchemaPath)
 		require.NotEmpty(t, x.Message)
 	}
@@ -493,6 +493,12 @@ func TestViolationsAreSortedDeduplicatedAndStable(t *testing.T) {
 	}
 	requireViolation(t, first, "/jsonrpc", "/const", "")
 	requireViolation(t, first, "/result/tools/1", "/$defs/Tool/required", "name")
+	// A required violation names its missing members, so a rule can claim it by member.
+	for _, x := range first {
+		if x.InstancePath == "/result/tools/1" && x.SchemaPath == "/$defs/Tool/required" {
+			require.Equal(t, []string{"name"}, x.Members)
+		}
+	}
 	requireViolation(t, first, "/result/tools/0/inputSchema/type", "/const", "")
 }
 

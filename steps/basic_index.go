@@ -154,7 +154,7 @@ func everyResultValueValidates(ctx context.Context, ptr, typ string) error {
 		if ex.Response == nil {
 			continue
 		}
-		msg, _ := harness.ParseMessage(ex.Response.Raw)
+		msg, _ := harness.ParseMessage(ex.Response.Body())
 		if msg.Kind != harness.KindResult {
 			continue
 		}
@@ -232,7 +232,7 @@ func (w *world) eachResult(ptr string, check func(v any, present bool) string) e
 		if ex.Response == nil {
 			continue
 		}
-		msg, _ := harness.ParseMessage(ex.Response.Raw)
+		msg, _ := harness.ParseMessage(ex.Response.Body())
 		if msg.Kind != harness.KindResult {
 			continue
 		}
@@ -415,7 +415,7 @@ func (w *world) expectResponseEach() error {
 			}
 			return &Mismatch{Expected: "a response to request id " + id, Actual: actual, Frames: exchangeSeqs(ex)}
 		}
-		msg, _ := harness.ParseMessage(ex.Response.Raw)
+		msg, _ := harness.ParseMessage(ex.Response.Body())
 		if !msg.HasID || harness.IDKey(msg.ID) != id {
 			got := "no id"
 			if msg.HasID {

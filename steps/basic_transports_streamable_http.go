@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -33,6 +34,18 @@ func registerBasicTransportsStreamableHTTPSteps(sc *godog.ScenarioContext) {
 		return worldOf(ctx).sendMethod(ctx, method, "", nil, func(h http.Header) []string { h.Set(name, value); return nil })
 	})
 	step(sc, `^the client sends a "([^"]+)" request with its MCP header names in (lower|upper) case$`, sendWithMCPHeaderCase)
+	// A control: a server that does not compare a header at all fails the rule of that
+	// comparison, and a subtler probe of the same header is untestable.
+	step(sc, `^the server rejects a "([^"]+)" request with the "([^"]+)" header set to "([^"]*)" \(([A-Z]+-\d+) judges that\)$`, func(ctx context.Context, method, name, value, rule string) error {
+		w := worldOf(ctx)
+		if err := w.sendMethod(ctx, method, "", nil, func(h http.Header) []string { h.Set(name, value); return nil }); err != nil {
+			return err
+		}
+		if msg, err := w.responseMessage(); err == nil && msg.Kind == harness.KindResult {
+			return w.setSkip(reports.Untestable, fmt.Sprintf("the server served a %s request with %s: %s (%s), so it does not compare that header at all, which %s judges", method, name, value, describe(msg), rule))
+		}
+		return nil
+	})
 
 	// Streamable HTTP (basic/transports/streamable-http).
 	step(sc, `^the client sends an HTTP (GET|DELETE) to the endpoint$`, func(ctx context.Context, method string) error {
@@ -95,6 +108,20 @@ func registerBasicTransportsStreamableHTTPSteps(sc *godog.ScenarioContext) {
 		return w.hdrFindTargets(ctx, st)
 	}))
 	step(sc, `^the client sends each target request with its Mcp-Name header (omitted|naming something else|sentinel-encoded|wrapped in upper-case sentinel markers|as raw non-ASCII bytes)$`, sendTargetsWithMcpName)
+	step(sc, `^the server rejects each target request whose Mcp-Name header names something else \((HDR-\d+) judges that\)$`, func(ctx context.Context, rule string) error {
+		w := worldOf(ctx)
+		st := w.hdr
+		if err := w.hdrSendTargets(ctx, st, "naming something else"); err != nil {
+			return err
+		}
+		err := st.expectRejected()
+		st.probes = nil
+		var m *Mismatch
+		if errors.As(err, &m) {
+			return w.setSkip(reports.Untestable, fmt.Sprintf("the server does not compare Mcp-Name at all (%s), which %s judges", m.Actual, rule))
+		}
+		return err
+	})
 	step(sc, `^every one of those requests was rejected with HTTP 400 and error -32020$`, hdrStep(func(_ context.Context, w *world, st *hdrState) error {
 		return st.expectRejected()
 	}))
@@ -261,7 +288,7 @@ func errorCodesCameWithStatus(ctx context.Context, codes string, status int) err
 		if ex.HTTP == nil || ex.Response == nil {
 			continue
 		}
-		msg, err := harness.ParseMessage(ex.Response.Raw)
+		msg, err := harness.ParseMessage(ex.Response.Body())
 		if err != nil || msg.Kind != harness.KindError || !want[msg.Error.Code] {
 			continue
 		}
@@ -335,7 +362,7 @@ func listenStreamCarriedNoProgress(ctx context.Context) error {
 		return err
 	}
 	for _, f := range lr.ex.Frames {
-		if msg, err := harness.ParseMessage(f.Raw); err == nil && msg.Kind == harness.KindNotification &&
+		if msg, err := harness.ParseMessage(f.Body()); err == nil && msg.Kind == harness.KindNotification &&
 			(msg.Method == "notifications/progress" || msg.Method == "notifications/message") {
 			return &Mismatch{Expected: "request-scoped notifications only on the stream of their request", Actual: msg.Method + " on the listen stream: " + short(f.Raw), Frames: []int{f.Seq}}
 		}
@@ -354,7 +381,7 @@ func keepAliveIsSSEComment(ctx context.Context) error {
 		if f.SSE == nil || len(bytes.TrimSpace(f.Raw)) == 0 && f.Problem == "" {
 			continue
 		}
-		if _, err := harness.ParseMessage(f.Raw); err != nil {
+		if _, err := harness.ParseMessage(f.Body()); err != nil {
 			return &Mismatch{Expected: "keep-alives sent as SSE comment lines (\":\")", Actual: "an event whose data is no JSON-RPC message: " + short(f.Raw), Frames: []int{f.Seq}}
 		}
 	}
@@ -370,7 +397,7 @@ func forbiddenBodyHasNoID(ctx context.Context, w *world) error {
 		return w.setSkip(reports.NA, fmt.Sprintf("the server answered the foreign Origin with HTTP %d, not 403 (judged by HTTP-018)", h.Status))
 	}
 	for _, f := range w.last.Frames {
-		msg, err := harness.ParseMessage(f.Raw)
+		msg, err := harness.ParseMessage(f.Body())
 		if err != nil || msg.Kind == harness.KindInvalid {
 			continue // no JSON-RPC body: the permission is not used
 		}
@@ -630,7 +657,7 @@ func (w *world) listenOffered(st *httpState) (*listenRun, error) {
 		return nil, w.setSkip(reports.NA, noListenDeclared+" (HTTP 404)")
 	}
 	if lr.ex.Response != nil {
-		if msg, err := harness.ParseMessage(lr.ex.Response.Raw); err == nil && msg.Kind == harness.KindError && msg.Error.Code == -32601 {
+		if msg, err := harness.ParseMessage(lr.ex.Response.Body()); err == nil && msg.Kind == harness.KindError && msg.Error.Code == -32601 {
 			return nil, w.setSkip(reports.NA, noListenDeclared+" (-32601)")
 		}
 	}
@@ -651,7 +678,7 @@ func (w *world) listenStaysOpen(st *httpState) error {
 	}
 	var firstMsg *harness.Message
 	for _, f := range ex.Frames {
-		if msg, err := harness.ParseMessage(f.Raw); err == nil {
+		if msg, err := harness.ParseMessage(f.Body()); err == nil {
 			firstMsg = msg
 			break
 		}
@@ -718,7 +745,7 @@ func judgeRefusedNotifications(ctx context.Context, w *world) error {
 		for _, f := range ex.Frames {
 			if len(bytes.TrimSpace(f.Raw)) > 0 {
 				raw = f.Raw
-				body, _ = harness.ParseMessage(f.Raw)
+				body, _ = harness.ParseMessage(f.Body())
 				break
 			}
 		}

@@ -230,7 +230,7 @@ func (w *world) servedAsLegacy() *harness.Message {
 	if w.last == nil || w.last.HTTP == nil || w.last.HTTP.Status/100 != 2 || w.last.Response == nil {
 		return nil
 	}
-	msg, err := harness.ParseMessage(w.last.Response.Raw)
+	msg, err := harness.ParseMessage(w.last.Response.Body())
 	if err != nil || msg.Kind != harness.KindResult {
 		return nil
 	}
@@ -303,7 +303,7 @@ func judgeHeaderless(w *world, st *httpState) error {
 		}
 	}
 	if ex := st.oldInit; ex != nil && ex.Response != nil {
-		if msg, err := harness.ParseMessage(ex.Response.Raw); err == nil && msg.Kind == harness.KindResult {
+		if msg, err := harness.ParseMessage(ex.Response.Body()); err == nil && msg.Kind == harness.KindResult {
 			var ir struct {
 				ProtocolVersion string `json:"protocolVersion"`
 			}
@@ -351,7 +351,7 @@ func initializeReply(w *world) (*harness.Message, error) {
 	if ex.Response == nil {
 		return nil, nil
 	}
-	msg, _ := harness.ParseMessage(ex.Response.Raw)
+	msg, _ := harness.ParseMessage(ex.Response.Body())
 	if msg.Kind == harness.KindResult {
 		var ir struct {
 			ProtocolVersion string `json:"protocolVersion"`
@@ -448,7 +448,7 @@ func (st *stdioScenario) openSession(ctx context.Context, w *world) error {
 	if ex.Response == nil {
 		return w.setSkip(reports.NA, "the server did not answer initialize: it speaks no legacy revision")
 	}
-	msg, _ := harness.ParseMessage(ex.Response.Raw)
+	msg, _ := harness.ParseMessage(ex.Response.Body())
 	var ir struct {
 		ProtocolVersion string `json:"protocolVersion"`
 	}

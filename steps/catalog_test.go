@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcp-conform/mcp-conform/judge"
 	"github.com/mcp-conform/mcp-conform/revisions"
 )
 
@@ -191,5 +192,20 @@ func TestMetaKeyRulesStartIn20250618(t *testing.T) {
 			applies, _ := r.AppliesTo(rev, "stdio")
 			require.Equal(t, want, applies, "%s at %s", r.ID, rev)
 		}
+	}
+}
+
+// TestClaimsNameImplementedRules: a schema claim (judge.Claim) hands violations to a rule, so
+// that rule must have a scenario to report them.
+func TestClaimsNameImplementedRules(t *testing.T) {
+	rules, err := Catalog()
+	require.NoError(t, err)
+	ids := map[string]bool{}
+	for _, r := range rules {
+		ids[r.ID] = true
+	}
+	for _, c := range judge.Claims() {
+		require.True(t, ids[c.Rule], "claim %+v names a rule without a scenario", c)
+		require.NotEqual(t, "SCHEMA-001", c.Rule)
 	}
 }

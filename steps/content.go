@@ -2,6 +2,7 @@ package steps
 
 import (
 	"context"
+	"errors"
 	"strings"
 )
 
@@ -11,8 +12,9 @@ const maxPromptGets = 25
 // keepTransportErr drops the *Mismatch and *listRefused of a list traversal (other rules judge
 // them) and keeps errors that mean the run cannot go on.
 func keepTransportErr(ctx context.Context, err error) error {
-	switch err.(type) {
-	case nil, *Mismatch, *listRefused:
+	var m *Mismatch
+	var r *listRefused
+	if err == nil || errors.As(err, &m) || errors.As(err, &r) {
 		return ctx.Err()
 	}
 	return err

@@ -85,7 +85,7 @@ func judgeRemovedMethods(ctx context.Context, w *world) error {
 		actual := "no response"
 		var msg *harness.Message
 		if o.ex.Response != nil {
-			msg, _ = harness.ParseMessage(o.ex.Response.Raw)
+			msg, _ = harness.ParseMessage(o.ex.Response.Body())
 		}
 		switch {
 		case msg == nil:

@@ -46,9 +46,28 @@ func (e *env) detect(ctx context.Context) ([]*target, []string, string) {
 			notes = append(notes, "revision forced to "+cfg.Revision+" although the era probe found no modern server: "+probe.Reason)
 			targets = append(targets, &target{revision: cfg.Revision, modern: true, shared: t, caps: map[string]json.RawMessage{}})
 		default:
-			notes = append(notes, "no modern era: "+probe.Reason)
-			e.release(t)
+			// A server whose discover is broken may still serve 2026-07-28 requests: it is then
+			// tested as modern (DISC-001 judges its discover), not as legacy-only.
+			sctx, cancel := context.WithTimeout(ctx, e.cfg.Timeout)
+			serves, err := harness.ProbeServes(sctx, t, &e.ids)
+			cancel()
+			switch {
+			case err == nil && serves.Modern:
+				notes = append(notes, "modern era detected although server/discover did not classify the server ("+probe.Reason+"): "+serves.Reason)
+				targets = append(targets, &target{revision: revisions.Modern().ID, modern: true, shared: t,
+					caps: map[string]json.RawMessage{}, supported: serves.Supported,
+					capsUnknown: "the server's capabilities are unknown: server/discover gave no DiscoverResult (" + probe.Reason + "), which DISC-001 judges"})
+			default:
+				notes = append(notes, "no modern era: "+probe.Reason)
+				e.release(t)
+			}
 		}
+	}
+	// A server that stayed silent through the startup window has had its start: the
+	// handshake gets the per-request timeout, so silence costs one startup timeout, not two.
+	handshakeWait := cfg.StartupTimeout
+	if probe != nil && !probe.Modern && probe.Exchange != nil && probe.Exchange.Response == nil && e.startup == 0 && cfg.Timeout < handshakeWait {
+		handshakeWait = cfg.Timeout
 	}
 	if wantLegacy {
 		ask := revisions.LatestLegacy().ID
@@ -59,7 +78,7 @@ func (e *env) detect(ctx context.Context) ([]*target, []string, string) {
 		if err != nil {
 			return targets, notes, "cannot start the server: " + err.Error()
 		}
-		hctx, cancel := context.WithTimeout(ctx, cfg.StartupTimeout)
+		hctx, cancel := context.WithTimeout(ctx, handshakeWait)
 		began := time.Now()
 		h, err := harness.Initialize(hctx, t, &e.ids, ask)
 		cancel()

@@ -342,7 +342,7 @@ func rejectedForHeaders(ex *harness.Exchange) bool {
 	if ex.Response == nil {
 		return ex.HTTP != nil && ex.HTTP.Status == http.StatusBadRequest
 	}
-	msg, _ := harness.ParseMessage(ex.Response.Raw)
+	msg, _ := harness.ParseMessage(ex.Response.Body())
 	return msg.Kind == harness.KindError && msg.Error.Code == -32020
 }
 
@@ -353,7 +353,7 @@ func outcomeOf(ex *harness.Exchange) string {
 		parts = append(parts, fmt.Sprintf("HTTP %d", ex.HTTP.Status))
 	}
 	if ex.Response != nil {
-		msg, _ := harness.ParseMessage(ex.Response.Raw)
+		msg, _ := harness.ParseMessage(ex.Response.Body())
 		parts = append(parts, describe(msg))
 	} else {
 		parts = append(parts, "no JSON-RPC response")
@@ -374,7 +374,7 @@ func (st *hdrState) expectRejected() error {
 		}
 		ok := p.ex.HTTP.Status == http.StatusBadRequest && p.ex.Response != nil
 		if ok {
-			msg, _ := harness.ParseMessage(p.ex.Response.Raw)
+			msg, _ := harness.ParseMessage(p.ex.Response.Body())
 			ok = msg.Kind == harness.KindError && msg.Error.CodeRaw == "-32020"
 		}
 		if !ok {

@@ -102,8 +102,24 @@ func (e *env) judgeRun(run *reports.Run) {
 				}
 			}
 		}
-		if o, ok := j.Outcome(res.Revision, res.Rule); ok && res.Verdict == reports.Pass {
+		if o, ok := j.Outcome(res.Revision, res.Rule); ok && res.Verdict == reports.Pass && res.Rule != schemaRule {
 			applyOutcome(res, o, e.judgeSteps[res.Rule+"@"+res.Revision])
+		}
+	}
+	// SCHEMA-001 last: a violation that a broken rule claims is that rule's (judge.Claim).
+	broken := map[string]bool{}
+	for _, res := range run.Results {
+		if res.Verdict == reports.Fail || res.Verdict == reports.Warn {
+			broken[res.Rule+"@"+res.Revision] = true
+		}
+	}
+	for i := range run.Results {
+		res := &run.Results[i]
+		if res.Rule == schemaRule && res.Verdict == reports.Pass {
+			o, ok := j.Reclaim(res.Revision, func(rule string) bool { return broken[rule+"@"+res.Revision] })
+			if ok {
+				applyOutcome(res, o, e.judgeSteps[res.Rule+"@"+res.Revision])
+			}
 		}
 		res.Frames = dedupe(res.Frames)
 		if len(res.SchemaErrors) > judge.MaxSchemaErrors {
@@ -111,6 +127,9 @@ func (e *env) judgeRun(run *reports.Run) {
 		}
 	}
 }
+
+// schemaRule is SCHEMA-001, judged after every other rule (see judgeRun).
+const schemaRule = "SCHEMA-001"
 
 // applyOutcome turns a passed result of a run-wide rule into the judge's verdict; on a
 // mismatch the steps at judgeSteps (the ones that asked the judge) are marked failed, so the
@@ -136,6 +155,9 @@ func applyOutcome(res *reports.Result, o judge.Outcome, judgeSteps []int) {
 		res.Verdict, res.Reason = reports.NA, o.NA
 	default:
 		res.Actual = fmt.Sprintf("%d frames judged", o.Judged)
+		if o.Note != "" {
+			res.Actual += "; " + o.Note
+		}
 	}
 }
 

@@ -100,7 +100,7 @@ func eachInitializeResultEchoes(ctx context.Context, w *world) error {
 		if in.ex.Response == nil {
 			return &Mismatch{Expected: "an InitializeResult for " + in.requested, Actual: describeExchange(in.ex), Frames: exchangeSeqs(in.ex)}
 		}
-		msg, _ := harness.ParseMessage(in.ex.Response.Raw)
+		msg, _ := harness.ParseMessage(in.ex.Response.Body())
 		var got struct {
 			ProtocolVersion string `json:"protocolVersion"`
 		}

@@ -47,10 +47,31 @@ func (e *listRefused) Error() string {
 	return fmt.Sprintf("%s (page %d) got %s", e.Method, e.Page, e.Actual)
 }
 
+// listMalformed is the error of a list traversal with a page that is not a valid page: the
+// mismatch, and Rule, the rule that judges that defect: PAGE-001 for the cursors and the
+// traversal's end, the list method's own rule (listRules) for its member array.
+type listMalformed struct {
+	*Mismatch
+	Rule string
+}
+
+func (e *listMalformed) Unwrap() error { return e.Mismatch }
+
+// listRules are the rules about the member array of each list method's result.
+var listRules = map[string]string{"tools/list": "TOOL-001", "prompts/list": "PROMPT-001", "resources/list": "RES-001", "resources/templates/list": "RES-010"}
+
+// listRefusalJudges names the rules that judge a list request answered with an error: a
+// declared feature must answer its list (CAP-006), and a server must not need an earlier
+// request first (STATE-002).
+const listRefusalJudges = "CAP-006 and STATE-002 judge a refused list request"
+
+// pageRule is the rule about cursors and the end of a paginated list.
+const pageRule = "PAGE-001"
+
 // listAll follows nextCursor from the first page of method (tools/list, prompts/list,
 // resources/list, resources/templates/list) on the scenario's connection and collects the
 // array member of each page (tools, prompts, resources, resourceTemplates). It returns a
-// *Mismatch when a page is not a valid page (member missing or not an array of objects,
+// *listMalformed when a page is not a valid page (member missing or not an array of objects,
 // nextCursor not a string) or a cursor repeats, one graded untestable when the traversal
 // reaches maxListPages without a repeat, and a
 // *listRefused when a page gets an error or no response. Every frame is noted in the world.
@@ -60,9 +81,9 @@ func (w *world) listAll(ctx context.Context, method, member string) (*listTraver
 	cursor := ""
 	for page := 1; ; page++ {
 		if page > maxListPages {
-			return lt, &Mismatch{Expected: fmt.Sprintf("%s to end within the %d pages the suite follows", method, maxListPages),
+			return lt, &listMalformed{Rule: pageRule, Mismatch: &Mismatch{Expected: fmt.Sprintf("%s to end within the %d pages the suite follows", method, maxListPages),
 				Actual: fmt.Sprintf("page %d still has a new nextCursor; the list could not be read to its end", maxListPages),
-				Grade:  reports.Untestable, Frames: w.lastSeqs()}
+				Grade:  reports.Untestable, Frames: w.lastSeqs()}}
 		}
 		var params map[string]any
 		if page > 1 {
@@ -84,21 +105,21 @@ func (w *world) listAll(ctx context.Context, method, member string) (*listTraver
 		lt.Pages++
 		var members map[string]json.RawMessage
 		if err := json.Unmarshal(msg.Result, &members); err != nil {
-			return lt, &Mismatch{Expected: method + " result to be an object", Actual: short(msg.Result), Frames: w.lastSeqs()}
+			return lt, &listMalformed{Rule: listRules[method], Mismatch: &Mismatch{Expected: method + " result to be an object", Actual: short(msg.Result), Frames: w.lastSeqs()}}
 		}
 		var scope string
 		_ = json.Unmarshal(members["cacheScope"], &scope) // its shape is the schema's to judge
 		lt.Scopes = append(lt.Scopes, scope)
 		var items []json.RawMessage
 		if err := json.Unmarshal(members[member], &items); err != nil || members[member] == nil {
-			return lt, &Mismatch{Expected: fmt.Sprintf("%s page %d to have a %q array", method, page, member),
-				Actual: short(msg.Result), Frames: w.lastSeqs()}
+			return lt, &listMalformed{Rule: listRules[method], Mismatch: &Mismatch{Expected: fmt.Sprintf("%s page %d to have a %q array", method, page, member),
+				Actual: short(msg.Result), Frames: w.lastSeqs()}}
 		}
 		for i, raw := range items {
 			var obj map[string]any
 			if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
-				return lt, &Mismatch{Expected: fmt.Sprintf("every %s entry to be an object", member),
-					Actual: fmt.Sprintf("page %d entry %d is %s", page, i, short(raw)), Frames: w.lastSeqs()}
+				return lt, &listMalformed{Rule: listRules[method], Mismatch: &Mismatch{Expected: fmt.Sprintf("every %s entry to be an object", member),
+					Actual: fmt.Sprintf("page %d entry %d is %s", page, i, short(raw)), Frames: w.lastSeqs()}}
 			}
 			lt.Items = append(lt.Items, obj)
 			lt.Raw = append(lt.Raw, raw)
@@ -109,11 +130,11 @@ func (w *world) listAll(ctx context.Context, method, member string) (*listTraver
 			return lt, nil
 		}
 		if err := json.Unmarshal(next, &cursor); err != nil || !isJSONString(next) { // null is no string
-			return lt, &Mismatch{Expected: "nextCursor to be a string", Actual: "nextCursor " + short(next), Frames: w.lastSeqs()}
+			return lt, &listMalformed{Rule: pageRule, Mismatch: &Mismatch{Expected: "nextCursor to be a string", Actual: "nextCursor " + short(next), Frames: w.lastSeqs()}}
 		}
 		if seen[cursor] {
-			return lt, &Mismatch{Expected: method + " to end (every nextCursor new)",
-				Actual: fmt.Sprintf("page %d repeats cursor %s", page, strconv.Quote(cursor)), Frames: w.lastSeqs()}
+			return lt, &listMalformed{Rule: pageRule, Mismatch: &Mismatch{Expected: method + " to end (every nextCursor new)",
+				Actual: fmt.Sprintf("page %d repeats cursor %s", page, strconv.Quote(cursor)), Frames: w.lastSeqs()}}
 		}
 		seen[cursor] = true
 	}
@@ -126,6 +147,7 @@ func (w *world) listAll(ctx context.Context, method, member string) (*listTraver
 // the list method's own rule) report it.
 func listProblem(err error) (string, bool) {
 	var refused *listRefused
+	var lm *listMalformed
 	var m *Mismatch
 	switch {
 	case errors.As(err, &refused):
@@ -133,10 +155,27 @@ func listProblem(err error) (string, bool) {
 			return refused.Method + " got no response", true
 		}
 		return refused.Method + " was answered with " + refused.Actual, true
+	case errors.As(err, &lm):
+		return "the listing is not a valid sequence of pages (" + lm.Mismatch.Error() + "; " + lm.Rule + " judges that)", true
 	case errors.As(err, &m):
-		return "the listing is not a valid sequence of pages (" + m.Error() + "; PAGE-001 judges that)", true
+		return "the listing is not a valid sequence of pages (" + m.Error() + ")", true
 	}
 	return "", false
+}
+
+// listFailureReason says in one line why a listing failed, naming the rule that judges the
+// failure: the listing rule for a malformed page (listMalformed.Rule), the rules of
+// listRefusalJudges for a refused page; other errors as they are.
+func listFailureReason(err error) string {
+	var lm *listMalformed
+	var refused *listRefused
+	switch {
+	case errors.As(err, &lm):
+		return lm.Mismatch.Error() + " (" + lm.Rule + " judges that)"
+	case errors.As(err, &refused):
+		return refused.Error() + " (" + listRefusalJudges + ")"
+	}
+	return err.Error()
 }
 
 // preconditionFailed is the typed error of a precondition the server did not meet (a listing,

@@ -31,7 +31,7 @@ func (w *world) lastResult() map[string]json.RawMessage {
 	if w.last == nil || w.last.Response == nil {
 		return nil
 	}
-	msg, err := harness.ParseMessage(w.last.Response.Raw)
+	msg, err := harness.ParseMessage(w.last.Response.Body())
 	if err != nil || msg.Kind != harness.KindResult {
 		return nil
 	}

@@ -75,9 +75,13 @@ func (w *world) traverseLists(ctx context.Context, st *pageState, times int) err
 		for i := 0; i < times; i++ {
 			lt, err := w.listAll(ctx, l.method, l.member)
 			var mm *Mismatch
+			var lm *listMalformed
 			var lr *listRefused
 			switch {
 			case err == nil:
+			case errors.As(err, &lm) && lm.Rule != pageRule:
+				// A page without its member array is the list method's rule's (TOOL-001, ...).
+				st.refused = append(st.refused, fmt.Sprintf("%s (%s; %s judges that)", l.method, lm.Mismatch.Error(), lm.Rule))
 			case errors.As(err, &mm):
 				st.problems = append(st.problems, mm)
 			case errors.As(err, &lr) && lr.Page == 1:
@@ -97,7 +101,7 @@ func (w *world) traverseLists(ctx context.Context, st *pageState, times int) err
 		}
 	}
 	if len(st.refused) == len(st.lists) {
-		return w.setSkip(reports.Untestable, "the server refused every list it declares: "+strings.Join(st.refused, ", "))
+		return w.setSkip(reports.Untestable, "no list the server declares could be read: "+strings.Join(st.refused, ", "))
 	}
 	return nil
 }

@@ -94,10 +94,10 @@ func observe(ex *harness.Exchange) string {
 	}
 	switch {
 	case ex.Response != nil:
-		if msg, err := harness.ParseMessage(ex.Response.Raw); err == nil {
+		if msg, err := harness.ParseMessage(ex.Response.Body()); err == nil {
 			parts = append(parts, describe(msg))
 		} else {
-			parts = append(parts, "reply "+short(ex.Response.Raw))
+			parts = append(parts, "reply "+short(ex.Response.Body()))
 		}
 	default:
 		body := ""

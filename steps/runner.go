@@ -92,6 +92,10 @@ type target struct {
 	modern   bool
 	shared   harness.Transport
 	caps     map[string]json.RawMessage
+	// capsUnknown, set on a modern target whose server/discover gave no DiscoverResult, says
+	// why its capabilities are unknown (caps is then empty): the rules gated on one are
+	// untestable naming DISC-001, never na nor failed for an undeclared capability.
+	capsUnknown string
 	// supported lists the versions a modern server advertised (for LEG-002).
 	supported []string
 	server    *reports.Server

@@ -21,6 +21,18 @@ func registerServerIndexSteps(sc *godog.ScenarioContext) {
 		return worldOf(ctx).offeredMeansDeclared(name)
 	})
 	step(sc, `^the client sends a completion request for an argument the server lists$`, wc(sendsCompletionRequestArgument))
+	// CMPL-004 and CAP-007: a result to an undeclared feature's method is CAP-001..004's.
+	step(sc, `^the response is an error with code -32601, unless it is a result offering the undeclared "([^"]+)" feature$`, func(ctx context.Context, name string) error {
+		w := worldOf(ctx)
+		msg, err := w.responseMessage()
+		if err != nil {
+			return err
+		}
+		if rule := w.offersUndeclared(name, msg); rule != "" {
+			return w.setSkip(reports.Untestable, fmt.Sprintf("the server answered %s with a result although %s is not declared, which %s judges", sentMethod(w.last), name, rule))
+		}
+		return w.expectCode(-32601, 0)
+	})
 
 	// CAP-005.
 	step(sc, `^the client sends a list request for each declared capability asking for debug logs$`, wc(sendsListRequestEach))
@@ -118,6 +130,9 @@ func (w *world) offeredMeansDeclared(name string) error {
 	if member, isList := listMembers[name]; isList && emptyPage(msg.Result, member) {
 		return nil
 	}
+	if why := w.s.t.capsUnknown; why != "" {
+		return w.setSkip(reports.Untestable, why)
+	}
 	where := "DiscoverResult"
 	if !w.s.t.modern {
 		where = "InitializeResult"
@@ -138,11 +153,8 @@ var undeclaredProbes = []struct {
 	{capability: "tools", method: "tools/list"},
 	{capability: "resources", method: "resources/list"},
 	{capability: "prompts", method: "prompts/list"},
-	// The completions capability exists since revisions.CompletionsSince; earlier servers
-	// answer without it.
-	{capability: "completions", method: "completion/complete", since: revisions.CompletionsSince().ID, params: map[string]any{
-		"ref": map[string]any{"type": "ref/prompt", "name": "mcpconform_prompt"}, "argument": map[string]any{"name": "arg", "value": ""},
-	}},
+	// completion/complete is CMPL-004's: the rule of the completion page says the same for
+	// that one feature, and one defect fails one rule.
 	// The modern revision has no logging method: the level travels in each request's _meta.
 	{capability: "logging", method: "logging/setLevel", until: revisions.LoggingMethodUntil().ID, params: map[string]any{"level": "info"}},
 }
@@ -162,6 +174,7 @@ func (w *world) probeUndeclared(ctx context.Context, st *stateWorld) error {
 			return err
 		}
 		st.probes = append(st.probes, w.last)
+		st.probeCaps = append(st.probeCaps, p.capability)
 	}
 	if len(st.probes) == 0 {
 		why := "the server declares every feature that has a method at " + rev + " (" + capNames(w.s.t.caps) + ")"
@@ -173,9 +186,18 @@ func (w *world) probeUndeclared(ctx context.Context, st *stateWorld) error {
 	return nil
 }
 
+// expectMethodNotFound is CAP-007: every probe of an undeclared feature got -32601 (and HTTP
+// 404 on modern Streamable HTTP). A probe answered with a result that offers the feature is
+// not judged: offering an undeclared feature is the capability rule's defect (offeredRules),
+// and when every probe was such, CAP-007 is untestable naming that rule.
 func (w *world) expectMethodNotFound(st *stateWorld) error {
-	for _, ex := range st.probes {
+	var offered []string
+	for i, ex := range st.probes {
 		msg := responseOf(ex)
+		if rule := w.offersUndeclared(st.probeCaps[i], msg); rule != "" {
+			offered = append(offered, fmt.Sprintf("the server answered %s with a result although %s is not declared, which %s judges", sentMethod(ex), st.probeCaps[i], rule))
+			continue
+		}
 		want := "error -32601"
 		status := w.s.t.modern && w.s.env.cfg.Transport == harness.TransportHTTP
 		if status {
@@ -193,7 +215,32 @@ func (w *world) expectMethodNotFound(st *stateWorld) error {
 			return &Mismatch{Expected: want, Actual: "-32601 with " + got, Frames: exchangeSeqs(ex)}
 		}
 	}
+	if len(offered) == len(st.probes) && len(offered) > 0 {
+		return w.setSkip(reports.Untestable, strings.Join(offered, "; "))
+	}
 	return nil
+}
+
+// undeclaredToolsJudge names the rule that judges a server offering tools it does not declare,
+// for the reasons of the rules that need a tool.
+const undeclaredToolsJudge = "CAP-001 judges a server that offers tools it does not declare"
+
+// offeredRules are the rules that a result to an undeclared feature's method breaks (CAP-001..
+// 004: a server offering a feature declares it), by capability.
+var offeredRules = map[string]string{"tools": "CAP-001", "resources": "CAP-002", "prompts": "CAP-003", "completions": "CAP-004"}
+
+// offersUndeclared returns the rule judging msg, the response to a method of capability name
+// that the server does not declare, when msg is a result offering the feature (as
+// offeredMeansDeclared judges it), else "".
+func (w *world) offersUndeclared(name string, msg *harness.Message) string {
+	rule, ok := offeredRules[name]
+	if !ok || msg == nil || msg.Kind != harness.KindResult {
+		return ""
+	}
+	if member, isList := listMembers[name]; isList && emptyPage(msg.Result, member) {
+		return ""
+	}
+	return rule
 }
 
 func declaredText(d map[string]any) string {

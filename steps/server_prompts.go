@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -53,7 +54,7 @@ func (w *world) listPromptsForPick(ctx context.Context) ([]map[string]any, error
 	}
 	lt, err := w.listAll(ctx, "prompts/list", "prompts")
 	if r, ok := err.(*listRefused); ok {
-		return nil, w.setSkip(reports.Untestable, "prompts/list failed: "+r.Error())
+		return nil, w.setSkip(reports.Untestable, "prompts/list failed: "+listFailureReason(r))
 	}
 	if err := keepTransportErr(ctx, err); err != nil {
 		return nil, err
@@ -142,7 +143,11 @@ func checkPromptPages(ctx context.Context, w *world) error {
 		if ex.Response == nil {
 			return &Mismatch{Expected: "a prompts/list result", Actual: "no response", Frames: seqs}
 		}
-		msg, _ := harness.ParseMessage(ex.Response.Raw)
+		msg, _ := harness.ParseMessage(ex.Response.Body())
+		if msg.Kind == harness.KindError && pages == 1 && w.s.t.modern {
+			// A declared feature whose list is refused is CAP-006's (server/prompts#Capabilities).
+			return w.setSkip(reports.Untestable, fmt.Sprintf("prompts/list was answered with %s although prompts are declared, which CAP-006 judges", describe(msg)))
+		}
 		if msg.Kind != harness.KindResult {
 			return &Mismatch{Expected: "a prompts/list result (the prompts capability is declared)", Actual: describe(msg), Frames: seqs}
 		}
@@ -193,12 +198,18 @@ func checkPromptResult(ctx context.Context, w *world) error {
 	if err != nil {
 		return err
 	}
+	if msg.Kind == harness.KindInvalid && msg.Problem == "both result and error" {
+		return w.setSkip(reports.Untestable, "the prompts/get reply has both result and error, which MSG-004 judges")
+	}
 	if msg.Kind != harness.KindResult {
 		return &Mismatch{Expected: "a prompts/get result", Actual: describe(msg), Frames: w.lastSeqs()}
 	}
-	res, _ := decodeAny(msg.Result).(map[string]any)
+	res, isObject := decodeAny(msg.Result).(map[string]any)
+	if !isObject {
+		return w.setSkip(reports.Untestable, "the prompts/get result is not a JSON object, which MSG-005 judges")
+	}
 	if res["resultType"] == "input_required" {
-		return w.setSkip(reports.Untestable, "the prompt asked for more input (input_required); the suite does not answer it here")
+		return w.setSkip(reports.Untestable, "the prompt asked for more input (input_required), which RT-003 judges; the suite does not answer it here")
 	}
 	if err := w.validateAt(msg.Raw, "/result", "GetPromptResult", w.lastSeqs()); err != nil {
 		return err
@@ -236,12 +247,15 @@ func checkPromptSetStable(ctx context.Context, w *world) error {
 		from := len(w.exchanges)
 		lt, err := w.listAll(ctx, "prompts/list", "prompts")
 		if r, ok := err.(*listRefused); ok {
-			return nil, w.setSkip(reports.Untestable, "prompts/list failed "+label+": "+r.Error())
+			return nil, w.setSkip(reports.Untestable, "prompts/list failed "+label+": "+r.Error()+" ("+listRefusalJudges+")")
 		}
 		if err := keepTransportErr(ctx, err); err != nil {
 			return nil, err
 		}
-		if _, ok := err.(*Mismatch); ok {
+		if lm := (*listMalformed)(nil); errors.As(err, &lm) {
+			return nil, w.setSkip(reports.Untestable, "prompts/list "+label+" could not be followed to its end: "+lm.Mismatch.Error()+" ("+lm.Rule+" judges that)")
+		}
+		if m := (*Mismatch)(nil); errors.As(err, &m) {
 			return nil, w.setSkip(reports.Untestable, "prompts/list "+label+" could not be followed to its end: "+err.Error())
 		}
 		s := &snapshot{label: label, set: map[string]string{}}

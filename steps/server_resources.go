@@ -164,6 +164,17 @@ func eachThoseReadsFailed(ctx context.Context, code int64) error {
 	return w.expectReadErrors(w.res, code)
 }
 
+// emptyContents reports whether msg is a resources/read result with an empty contents array.
+func emptyContents(msg *harness.Message) bool {
+	if msg == nil || msg.Kind != harness.KindResult {
+		return false
+	}
+	var res struct {
+		Contents []json.RawMessage `json:"contents"`
+	}
+	return json.Unmarshal(msg.Result, &res) == nil && res.Contents != nil && len(res.Contents) == 0
+}
+
 func noneThoseReadsReturned(ctx context.Context) error {
 	for _, ex := range worldOf(ctx).res.reads {
 		msg := responseOf(ex)
@@ -264,8 +275,13 @@ func readsFileURIsClimb(ctx context.Context) error {
 }
 
 func eachThoseReadsFailedWithout(ctx context.Context) error {
-	for _, ex := range worldOf(ctx).res.reads {
+	w := worldOf(ctx)
+	for _, ex := range w.res.reads {
 		msg := responseOf(ex)
+		if emptyContents(msg) {
+			// Nothing outside the directory was served; the empty result is RES-005's defect.
+			return w.setSkip(reports.Untestable, fmt.Sprintf("%s got a result with contents: [], which RES-005 judges", readURI(ex)))
+		}
 		if msg == nil || msg.Kind != harness.KindError {
 			return &Mismatch{Expected: "an error for " + readURI(ex) + ", which lies outside the served directory", Actual: describeExchange(ex), Frames: exchangeSeqs(ex)}
 		}
@@ -280,6 +296,13 @@ func listsEveryResourceTemplateOffers(ctx context.Context) error {
 	if lr, ok := err.(*listRefused); ok {
 		if msg := responseOf(w.last); msg != nil && msg.Kind == harness.KindError && msg.Error.Code == -32601 {
 			return w.setSkip(reports.NA, "the server does not offer resource templates (resources/templates/list is -32601)")
+		}
+		if w.last != nil {
+			for _, f := range w.last.Frames {
+				if harness.IsBatchReply(f.Raw) {
+					return w.setSkip(reports.Untestable, "the application/json reply to resources/templates/list is a JSON array, not one response object, which HTTP-005 judges")
+				}
+			}
 		}
 		return &Mismatch{Expected: "a resources/templates/list result (or -32601 when templates are not offered)", Actual: lr.Actual, Frames: lr.Frames}
 	}
@@ -515,6 +538,12 @@ func (w *world) expectReadErrors(r *resWorld, code int64) error {
 		msg := responseOf(ex)
 		want := fmt.Sprintf("error %d for %s (no such resource)", code, readURI(ex))
 		if msg == nil || msg.Kind != harness.KindError || msg.Error.Code != code {
+			if err := w.codeDefect(msg, code, want); err != nil {
+				return err
+			}
+			if emptyContents(msg) {
+				return w.setSkip(reports.Untestable, fmt.Sprintf("%s got a result with contents: [], which RES-005 judges", readURI(ex)))
+			}
 			return &Mismatch{Expected: want, Actual: describeExchange(ex), Frames: exchangeSeqs(ex)}
 		}
 	}

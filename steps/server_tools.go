@@ -58,7 +58,7 @@ func registerServerToolsSteps(sc *godog.ScenarioContext) {
 		return w.expectRejected(w.tool)
 	}))
 	step(sc, `^if a tool result embeds a resource, the server declares the "resources" capability$`, wc(func(ctx context.Context, w *world) error {
-		return w.expectResourcesDeclared(w.tool)
+		return w.expectResourcesDeclared(ctx, w.tool)
 	}))
 }
 
@@ -193,7 +193,7 @@ func callsFixtureToolEmpty(ctx context.Context, fixture string) error {
 	st := w.tool
 	l := w.toolListing(ctx)
 	if l.err != nil {
-		st.why = "tools/list failed: " + l.err.Error()
+		st.why = "tools/list failed: " + listFailureReason(l.err)
 		return nil
 	}
 	name := w.s.env.fixtureName(fixture)
@@ -218,7 +218,7 @@ func sendsToolsCallWhose(ctx context.Context, how string) error {
 	// A server that ignored the malformed arguments would run the tool: name one it may call.
 	l := w.toolListing(ctx)
 	if l.err != nil {
-		return w.setSkip(reports.Untestable, "tools/list failed: "+l.err.Error())
+		return w.setSkip(reports.Untestable, "tools/list failed: "+listFailureReason(l.err))
 	}
 	tool, why := w.callableTool(l.lt.Items)
 	if tool == nil {
@@ -312,8 +312,15 @@ var toolNameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]*$`)
 // about the listing itself) keeps a Mismatch, otherwise the rule is untestable.
 func (w *world) listingErr(l toolListing, strict bool) error {
 	var m *Mismatch
+	var lm *listMalformed
 	var refused *listRefused
 	switch {
+	case errors.As(l.err, &lm):
+		// The defect is the judging rule's: this rule reports it only when it is that rule.
+		if strict && lm.Rule == w.rule.ID {
+			return lm.Mismatch
+		}
+		return w.setSkip(reports.Untestable, "tools/list did not give a valid list: "+lm.Mismatch.Error()+" ("+lm.Rule+" judges that)")
 	case errors.As(l.err, &m):
 		if strict {
 			return m
@@ -323,7 +330,7 @@ func (w *world) listingErr(l toolListing, strict bool) error {
 		if strict {
 			return &Mismatch{Expected: "a tools/list result (the server declares tools)", Actual: refused.Error(), Frames: refused.Frames}
 		}
-		return w.setSkip(reports.Untestable, "tools/list failed: "+refused.Error())
+		return w.setSkip(reports.Untestable, "tools/list failed: "+refused.Error()+" ("+listRefusalJudges+")")
 	}
 	return l.err
 }
@@ -472,7 +479,7 @@ func (w *world) callEachTool(ctx context.Context, st *toolWorld, withOutput bool
 	l := w.toolListing(ctx)
 	st.listings = append(st.listings, l)
 	if l.err != nil {
-		st.why = "tools/list failed: " + l.err.Error()
+		st.why = "tools/list failed: " + listFailureReason(l.err)
 		return nil
 	}
 	var why []string
@@ -663,7 +670,7 @@ func invalidArgs(schemaRaw []byte) (args map[string]any, problem string, ok bool
 func (w *world) callWithInvalidArgs(ctx context.Context, st *toolWorld) error {
 	l := w.toolListing(ctx)
 	if l.err != nil {
-		return w.setSkip(reports.Untestable, "tools/list failed: "+l.err.Error())
+		return w.setSkip(reports.Untestable, "tools/list failed: "+listFailureReason(l.err))
 	}
 	var why []string
 	for _, t := range l.lt.Items {
@@ -692,7 +699,7 @@ func (w *world) callWithInvalidArgs(ctx context.Context, st *toolWorld) error {
 
 // expectResourcesDeclared is TOOL-018: a tool result with an embedded resource block comes from
 // a server declaring resources.
-func (w *world) expectResourcesDeclared(st *toolWorld) error {
+func (w *world) expectResourcesDeclared(ctx context.Context, st *toolWorld) error {
 	for _, c := range st.calls {
 		r, _ := completedResult(c)
 		var blocks []struct {
@@ -704,6 +711,13 @@ func (w *world) expectResourcesDeclared(st *toolWorld) error {
 				continue
 			}
 			if !w.declares("resources") {
+				// A server that also lists resources offers them undeclared: CAP-002's defect.
+				if err := w.sendParams(ctx, "resources/list", nil, nil, false); err != nil {
+					return err
+				}
+				if msg, err := w.responseMessage(); err == nil && w.offersUndeclared("resources", msg) != "" {
+					return w.setSkip(reports.Untestable, "the server answers resources/list with resources although it does not declare resources, which CAP-002 judges")
+				}
 				return &Mismatch{Expected: "the resources capability declared by a server whose tool " + toolName(c.tool) + " embeds resources",
 					Actual: "capabilities without resources", Frames: exchangeSeqs(c.ex)}
 			}

@@ -160,7 +160,7 @@ func (w *world) expectCompletionShape(r *resWorld) error {
 	}
 	for i, c := range comps {
 		ex := exs[i]
-		if err := w.validateAt(ex.Response.Raw, "/result", "CompleteResult", exchangeSeqs(ex)); err != nil {
+		if err := w.validateAt(ex.Response.Body(), "/result", "CompleteResult", exchangeSeqs(ex)); err != nil {
 			return err
 		}
 		var values []any

@@ -69,7 +69,7 @@ func (w *world) callLoggingTool(ctx context.Context, level string, required, dur
 		return nil
 	}
 	if !w.declares("tools") {
-		return skip(fmt.Sprintf("no tool %q: the server declares no tools", w.s.env.fixtureName(loggingFixtureTool)))
+		return skip(fmt.Sprintf("no tool %q: the server declares no tools (%s)", w.s.env.fixtureName(loggingFixtureTool), undeclaredToolsJudge))
 	}
 	lt, err := w.listAll(ctx, "tools/list", "tools")
 	if p, failed := listProblem(err); failed {

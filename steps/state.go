@@ -20,8 +20,9 @@ type stateWorld struct {
 	// fixture is the capability-needing fixture tool used, and calls its calls in order.
 	fixture *fixtureTool
 	calls   []fixtureCall
-	// probes are the calls of CAP-007 (one per undeclared feature).
-	probes []*harness.Exchange
+	// probes are the calls of CAP-007 (one per undeclared feature), probeCaps their features.
+	probes    []*harness.Exchange
+	probeCaps []string
 	// version is set by the STATE-001 protocol-version case.
 	version bool
 	// turns are the interleaved requests of STATE-004 and what each should get.
@@ -48,7 +49,7 @@ func responseOf(ex *harness.Exchange) *harness.Message {
 	if ex == nil || ex.Response == nil {
 		return nil
 	}
-	msg, _ := harness.ParseMessage(ex.Response.Raw)
+	msg, _ := harness.ParseMessage(ex.Response.Body())
 	return msg
 }
 
@@ -151,7 +152,7 @@ func (w *world) findFixture(ctx context.Context) (*fixtureTool, string, error) {
 	}
 	lt, err := w.listAll(ctx, "tools/list", "tools")
 	if p, ok := listProblem(err); ok {
-		return nil, "the server did not list its tools (" + p + "), so no fixture tool (" + fixtureNames() + ") could be found", nil
+		return nil, "the server did not list its tools (" + p + "; " + listRefusalJudges + "), so no fixture tool (" + fixtureNames() + ") could be found", nil
 	}
 	if err != nil {
 		return nil, "", err
@@ -247,7 +248,7 @@ func reliance(c fixtureCall) string {
 		if f == c.ex.Response {
 			continue
 		}
-		if msg, err := harness.ParseMessage(f.Raw); err == nil && msg.Kind == harness.KindRequest {
+		if msg, err := harness.ParseMessage(f.Body()); err == nil && msg.Kind == harness.KindRequest {
 			if need, ok := inputCapability[msg.Method]; ok && c.declared[need] == nil {
 				return fmt.Sprintf("a %s request to the client (frame %d), which needs the undeclared %s capability", msg.Method, f.Seq, need)
 			}

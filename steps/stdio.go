@@ -78,7 +78,7 @@ func (st *stdioScenario) openListen(ctx context.Context, w *world, required bool
 	wctx, wcancel := context.WithTimeout(ctx, w.timeout())
 	defer wcancel()
 	f := s.WaitFrame(wctx, mark, func(f *harness.Frame) bool {
-		msg, err := harness.ParseMessage(f.Raw)
+		msg, err := harness.ParseMessage(f.Body())
 		if err != nil {
 			return false
 		}
@@ -120,7 +120,7 @@ func rawOf(f *harness.Frame) []byte {
 	if f == nil {
 		return nil
 	}
-	return f.Raw
+	return f.Body()
 }
 
 // subscriptionOf returns the IDKey of a notification's _meta subscriptionId, "" when absent.

@@ -15,6 +15,7 @@ import (
 	"github.com/cucumber/godog"
 
 	"github.com/mcp-conform/mcp-conform/harness"
+	"github.com/mcp-conform/mcp-conform/judge"
 	"github.com/mcp-conform/mcp-conform/reports"
 	"github.com/mcp-conform/mcp-conform/revisions"
 )
@@ -36,6 +37,18 @@ func registerVocabularySteps(sc *godog.ScenarioContext) {
 	})
 	step(sc, `^the client sends a "([^"]+)" request with protocol version "([^"]+)"$`, func(ctx context.Context, method, v string) error {
 		return worldOf(ctx).sendMethod(ctx, method, v, nil, nil)
+	})
+	// A control: a server that serves even discover at that version fails DISC-004, and the
+	// rule that probes another method is untestable.
+	step(sc, `^the server rejects a "([^"]+)" request with protocol version "([^"]+)" \(([A-Z]+-\d+) judges that\)$`, func(ctx context.Context, method, v, rule string) error {
+		w := worldOf(ctx)
+		if err := w.sendMethod(ctx, method, v, nil, nil); err != nil {
+			return err
+		}
+		if msg, err := w.responseMessage(); err == nil && msg.Kind == harness.KindResult {
+			return w.setSkip(reports.Untestable, fmt.Sprintf("the server served %s at protocol version %s instead of refusing it, which %s judges", method, v, rule))
+		}
+		return nil
 	})
 	step(sc, `^the client sends a list request for a declared capability$`, func(ctx context.Context) error {
 		return worldOf(ctx).sendList(ctx, "")
@@ -61,10 +74,32 @@ func registerVocabularySteps(sc *godog.ScenarioContext) {
 	step(sc, `^the response is an error with code (-?\d+)$`, func(ctx context.Context, code int64) error {
 		return worldOf(ctx).expectCode(code, 0)
 	})
+	// The precondition of a rule about an error: whether the error comes at all is another
+	// rule's, and without it this rule is untestable.
+	step(sc, `^the response is an error with code (-?\d+) \(([A-Z]+-\d+) judges whether it is\)$`, func(ctx context.Context, code int64, rule string) error {
+		w := worldOf(ctx)
+		msg, err := w.responseMessage()
+		if err == nil && (msg.Kind != harness.KindError || msg.Error.Code != code) {
+			return w.setSkip(reports.Untestable, fmt.Sprintf("the server answered %s with %s instead of error %d, which %s judges", sentMethod(w.last), describe(msg), code, rule))
+		}
+		return w.expectCode(code, 0)
+	})
 	step(sc, `^the response id is the request id$`, wc(func(ctx context.Context, w *world) error {
 		return w.expectID(w.lastID)
 	}))
 	step(sc, `^the HTTP status is (\d+)$`, expectHTTPStatus)
+	step(sc, `^the HTTP status of the rejection is (\d+) \(([A-Z]+-\d+) judges whether the message is rejected\)$`, expectRejectionStatus)
+	step(sc, `^the response is an error \(([A-Z]+-\d+) judges its code\)$`, func(ctx context.Context, rule string) error {
+		w := worldOf(ctx)
+		msg, err := w.responseMessage()
+		if err != nil {
+			return err
+		}
+		if msg.Kind != harness.KindError {
+			return &Mismatch{Expected: "a JSON-RPC error response (" + rule + " judges its code)", Actual: describe(msg), Frames: w.lastSeqs()}
+		}
+		return nil
+	})
 	step(sc, `^the value at "([^"]*)" validates as "([^"]+)"$`, valueValidates)
 	step(sc, `^no message arrives in reply$`, wc(expectSilence))
 
@@ -87,6 +122,9 @@ func connectedServer(ctx context.Context, w *world) error {
 
 func serverDeclaresCapability(ctx context.Context, name string) error {
 	w := worldOf(ctx)
+	if why := w.s.t.capsUnknown; why != "" {
+		return w.setSkip(reports.Untestable, why)
+	}
 	if _, ok := w.s.t.caps[name]; !ok {
 		return w.setSkip(reports.NA, fmt.Sprintf("the server does not declare the %q capability", name))
 	}
@@ -114,6 +152,17 @@ func expectHTTPStatus(ctx context.Context, status int) error {
 		return &Mismatch{Expected: fmt.Sprintf("HTTP status %d", status), Actual: fmt.Sprintf("HTTP status %d", w.last.HTTP.Status), Frames: w.lastSeqs()}
 	}
 	return nil
+}
+
+// expectRejectionStatus checks the HTTP status of the reply to a message the server must
+// reject; a message the server served (a result) makes the rule untestable, naming rule, which
+// judges whether such a message is rejected: one defect fails one rule.
+func expectRejectionStatus(ctx context.Context, status int, rule string) error {
+	w := worldOf(ctx)
+	if msg, err := w.responseMessage(); err == nil && msg.Kind == harness.KindResult {
+		return w.setSkip(reports.Untestable, fmt.Sprintf("the server served the message (%s) instead of rejecting it, which %s judges", describe(msg), rule))
+	}
+	return expectHTTPStatus(ctx, status)
 }
 
 func valueValidates(ctx context.Context, ptr, typ string) error {
@@ -416,12 +465,41 @@ func (w *world) expectKind(kind harness.Kind, soft int64) error {
 	return m
 }
 
+// codeDefect returns the untestable outcome for msg, a reply that should have been error want
+// (code), when msg itself is a defect of a code rule: a malformed error object (MSG-007) or a
+// code that judge.CodeRule names; nil otherwise.
+func (w *world) codeDefect(msg *harness.Message, code int64, want string) error {
+	switch {
+	case msg == nil:
+		return nil
+	case msg.Kind == harness.KindInvalid && strings.HasPrefix(msg.Problem, "error"):
+		return w.setSkip(reports.Untestable, fmt.Sprintf("the reply's error object is malformed (%s), which MSG-007 judges", msg.Problem))
+	case msg.Kind == harness.KindError && msg.Error.Code == harness.CodeHeaderMismatch && code != harness.CodeHeaderMismatch && w.s.env.cfg.Transport == harness.TransportStdio:
+		return w.setSkip(reports.Untestable, fmt.Sprintf("the server answered with %s instead of %s: HeaderMismatch on stdio, which has no headers, is ERR-002's", describe(msg), want))
+	case msg.Kind == harness.KindError && msg.Error.Code != code:
+		if rule := judge.CodeRule(w.s.t.revision, msg.Error.Code); rule != "" {
+			return w.setSkip(reports.Untestable, fmt.Sprintf("the server answered with %s instead of %s; a code of that range is itself a defect, which %s judges", describe(msg), want, rule))
+		}
+	}
+	return nil
+}
+
 func (w *world) expectCode(code, soft int64) error {
 	msg, err := w.responseMessage()
 	if err != nil {
+		if h := w.last.HTTP; h != nil && h.Status >= 400 && w.last.Err == nil && w.s.t.modern {
+			// An error status without a JSON-RPC error body is ERR-010's (a 2026-07-28
+			// rule): the code it should carry cannot be judged.
+			return w.setSkip(reports.Untestable, fmt.Sprintf("the reply is HTTP %d without a JSON-RPC error body, which ERR-010 judges", h.Status))
+		}
 		return err
 	}
 	want := fmt.Sprintf("error %d", code)
+	if msg.Kind != harness.KindError || msg.Error.Code != soft {
+		if err := w.codeDefect(msg, code, want); err != nil {
+			return err
+		}
+	}
 	if msg.Kind != harness.KindError {
 		return &Mismatch{Expected: want, Actual: describe(msg), Frames: w.lastSeqs()}
 	}
@@ -536,8 +614,14 @@ func (w *world) validateAt(raw []byte, ptr, typ string, frames []int) error {
 	if err != nil {
 		return err
 	}
-	if len(vs) > 0 {
-		return &Mismatch{Expected: "a valid " + typ + " at " + ptr, Actual: fmt.Sprintf("%s at %q", vs[0].Message, vs[0].InstancePath), Frames: frames}
+	for _, x := range vs {
+		// A violation another rule claims (a read result's missing ttlMs is CACHE-001's) is
+		// that rule's to report, and one nobody claims is SCHEMA-001's: one defect fails one
+		// rule (judge.Claim).
+		if !judge.Reports(w.rule.ID, reports.SchemaError{Type: typ, InstancePath: x.InstancePath, SchemaPath: x.SchemaPath, Message: x.Message, Members: x.Members}) {
+			continue
+		}
+		return &Mismatch{Expected: "a valid " + typ + " at " + ptr, Actual: fmt.Sprintf("%s at %q", x.Message, x.InstancePath), Frames: frames}
 	}
 	return nil
 }
@@ -564,7 +648,7 @@ func expectSilence(ctx context.Context, w *world) error {
 		// Notifications the server sends meanwhile (list_changed, log messages) are not replies,
 		// nor are responses to requests of other scenarios sharing the connection (the
 		// transport correlated them: Method is the method of the request they answer).
-		if msg, err := harness.ParseMessage(f.Raw); err == nil &&
+		if msg, err := harness.ParseMessage(f.Body()); err == nil &&
 			(msg.Kind == harness.KindNotification || (msg.Kind == harness.KindResult || msg.Kind == harness.KindError) && f.Method != "") {
 			continue
 		}

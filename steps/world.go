@@ -161,7 +161,7 @@ func (w *world) responseMessage() (*harness.Message, error) {
 		}
 		return nil, &Mismatch{Expected: "a JSON-RPC response", Actual: actual, Frames: w.lastSeqs()}
 	}
-	msg, _ := harness.ParseMessage(w.last.Response.Raw)
+	msg, _ := harness.ParseMessage(w.last.Response.Body())
 	return msg, nil
 }
 

@@ -1,0 +1,115 @@
+package judge
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcp-conform/mcp-conform/internal/testutil"
+	"github.com/mcp-conform/mcp-conform/reports"
+)
+
+func TestPointerMatch(t *testing.T) {
+	for _, c := range []struct {
+		pat, p string
+		want   bool
+	}{
+		{"/$defs/*Result/required", "/$defs/ReadResourceResult/required", true},
+		{"/$defs/*Result/required", "/$defs/ReadResourceResult/properties/x", false},
+		{"/$defs/Tool/**", "/$defs/Tool", true},
+		{"/$defs/Tool/**", "/$defs/Tool/properties/inputSchema/required", true},
+		{"/$defs/Tool/**", "/$defs/ToolAnnotations/properties/title", false},
+		{"/**/content", "/result/messages/1/content", true},
+		{"/**/content", "/result/content/0", false},
+		{"/**", "", true},
+		{"/result", "", false},
+	} {
+		assert.Equal(t, c.want, pointerMatch(c.pat, c.p), "%s ~ %s", c.pat, c.p)
+	}
+}
+
+// TestClaimantsMostSpecific: a member claim beats a whole-type claim, so a read result's
+// missing ttlMs is CACHE-001's (and VER-007's) and RES-003, which validates the whole result, skips it;
+// a rule with claims reports only its own.
+func TestClaimantsMostSpecific(t *testing.T) {
+	ttl := reports.SchemaError{InstancePath: "/result", SchemaPath: "/$defs/ReadResourceResult/required", Members: []string{"ttlMs"}}
+	assert.Equal(t, []string{"CACHE-001", "VER-007"}, Claimants(ttl), "a legacy-shaped reply lacks it too")
+	assert.False(t, Reports("RES-003", ttl))
+	assert.True(t, Reports("CACHE-001", ttl))
+
+	text := reports.SchemaError{InstancePath: "/result/contents/0", SchemaPath: "/$defs/TextResourceContents/required", Members: []string{"text"}}
+	assert.Equal(t, []string{"RES-003"}, Claimants(text))
+	assert.True(t, Reports("RES-003", text))
+
+	ext := reports.SchemaError{InstancePath: "/result/capabilities/extensions/x", SchemaPath: "/$defs/JSONObject/type"}
+	assert.Equal(t, []string{"EXT-002"}, Claimants(ext), "the extensions claim is narrower than the capabilities one")
+
+	none := reports.SchemaError{InstancePath: "/result/tools/0/annotations/title", SchemaPath: "/$defs/ToolAnnotations/properties/title/type"}
+	assert.Empty(t, Claimants(none))
+	assert.False(t, Reports("TOOL-001", none), "TOOL-001 reports its own paths; the rest is SCHEMA-001's")
+	assert.True(t, Reports("MSG-003", none), "a rule without claims reports what nobody claims")
+}
+
+// TestReclaim: SCHEMA-001 leaves a violation to its owner when the owner is broken, names the
+// owner on its pass, and still fails on the violations no broken rule owns.
+func TestReclaim(t *testing.T) {
+	set := testutil.Schemas(t)
+	frames := stdioFrames(
+		`>{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"test://x","_meta":{}}}`,
+		`<{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","cacheScope":"private","contents":[{"uri":"test://x","text":"t"}]}}`,
+		`>{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":{}}}`,
+		`<{"jsonrpc":"2.0","id":2,"result":{"resultType":"complete","ttlMs":0,"cacheScope":"private","tools":[{"name":"t","inputSchema":{"type":"object"},"annotations":{"title":7}}]}}`,
+	)
+	for i, m := range []string{"resources/read", "resources/read", "tools/list", "tools/list"} {
+		frames[i].Method = m
+	}
+	j := New(Config{Schemas: set, Rules: []string{"SCHEMA-001"}})
+	for _, f := range frames {
+		j.Feed(testRev, f)
+	}
+	j.Finish()
+	o, ok := j.Outcome(testRev, "SCHEMA-001")
+	require.True(t, ok)
+	require.NotNil(t, o.Mismatch)
+	assert.Equal(t, []int{2, 4}, o.Mismatch.Frames, "Outcome judges every violation")
+
+	broken := func(set ...string) func(string) bool {
+		return func(r string) bool { return slices.Contains(set, r) }
+	}
+	o, ok = j.Reclaim(testRev, broken("CACHE-001"))
+	require.True(t, ok)
+	require.NotNil(t, o.Mismatch, "the tool annotation's title is nobody else's")
+	assert.Equal(t, []int{4}, o.Mismatch.Frames)
+	assert.Contains(t, o.Mismatch.Actual, "judged by CACHE-001")
+
+	// A broken LEG-007 (every frame of a legacy session conforms) owns what nobody claims.
+	o, _ = j.Reclaim(testRev, broken("CACHE-001", "LEG-007"))
+	assert.Nil(t, o.Mismatch)
+	assert.Contains(t, o.Note, "LEG-007")
+
+	o, _ = j.Reclaim(testRev, broken())
+	require.NotNil(t, o.Mismatch)
+	assert.Equal(t, []int{2, 4}, o.Mismatch.Frames, "an owner that passed leaves its violation to SCHEMA-001")
+
+	// Only the read result's violation: reclaimed by a broken CACHE-001, SCHEMA-001 passes.
+	j = New(Config{Schemas: set, Rules: []string{"SCHEMA-001"}})
+	for _, f := range frames[:2] {
+		j.Feed(testRev, f)
+	}
+	j.Finish()
+	o, _ = j.Reclaim(testRev, broken("CACHE-001"))
+	assert.Nil(t, o.Mismatch)
+	assert.Equal(t, 1, o.Judged)
+	assert.Contains(t, o.Note, "CACHE-001")
+}
+
+// TestClaimsNarrowRuleBeatsUnion: a resource_link without name is CONT-007's, although the
+// content-block union (CONT-001) claims every required violation of a block.
+func TestClaimsNarrowRuleBeatsUnion(t *testing.T) {
+	e := reports.SchemaError{InstancePath: "/result/messages/0/content", SchemaPath: "/$defs/ResourceLink/required", Members: []string{"name"}}
+	assert.Equal(t, []string{"CONT-007"}, Claimants(e))
+	unknown := reports.SchemaError{InstancePath: "/result/content/0", SchemaPath: "/$defs/ImageContent/required", Members: []string{"data"}}
+	assert.Equal(t, []string{"CONT-001"}, Claimants(unknown))
+}
