@@ -138,8 +138,12 @@ Feature: Base protocol (basic/index)
   @rule:META-003 @MUST @since:2026-07-28
   Scenario Outline: A request without params or without params._meta is rejected as invalid params
     Spec: basic/index#_meta
-    Every 2026-07-28 request carries `params._meta`; a request lacking it is malformed.
+    Every 2026-07-28 request carries `params._meta`; a request lacking it is malformed. Such a
+    request carries no sign of 2026-07-28 either: a server that also serves a legacy revision may
+    answer it as a legacy request, which is recorded as info (basic/versioning#Compatibility
+    Matrix).
     Given a connected server
+    And a server that also serves a legacy revision may answer it as a legacy request
     When the client sends the malformed message:
       """
       <message>

@@ -57,9 +57,9 @@ func TestClaimantsMostSpecific(t *testing.T) {
 func TestReclaim(t *testing.T) {
 	set := testutil.Schemas(t)
 	frames := stdioFrames(
-		`>{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"test://x","_meta":{}}}`,
+		`>{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"test://x","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`,
 		`<{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","cacheScope":"private","contents":[{"uri":"test://x","text":"t"}]}}`,
-		`>{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":{}}}`,
+		`>{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`,
 		`<{"jsonrpc":"2.0","id":2,"result":{"resultType":"complete","ttlMs":0,"cacheScope":"private","tools":[{"name":"t","inputSchema":{"type":"object"},"annotations":{"title":7}}]}}`,
 	)
 	for i, m := range []string{"resources/read", "resources/read", "tools/list", "tools/list"} {
@@ -112,4 +112,31 @@ func TestClaimsNarrowRuleBeatsUnion(t *testing.T) {
 	assert.Equal(t, []string{"CONT-007"}, Claimants(e))
 	unknown := reports.SchemaError{InstancePath: "/result/content/0", SchemaPath: "/$defs/ImageContent/required", Members: []string{"data"}}
 	assert.Equal(t, []string{"CONT-001"}, Claimants(unknown))
+}
+
+// TestLegacyReplyToRequestWithoutModernMeta: the reply to a request that named no 2026-07-28
+// version may come from the legacy side of a dual-era server, so it is validated against the
+// latest legacy schema: a legacy tools/list result is no SCHEMA-001 violation then.
+func TestLegacyReplyToRequestWithoutModernMeta(t *testing.T) {
+	set := testutil.Schemas(t)
+	legacy := `<{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}`
+	for _, c := range []struct {
+		req  string
+		want bool
+	}{
+		{`>{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}`, false},
+		{`>{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"1900-01-01"}}}`, false},
+		{`>{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`, true},
+	} {
+		frames := stdioFrames(c.req, legacy)
+		frames[0].Method, frames[1].Method = "tools/list", "tools/list"
+		frames[0].Intentional = true
+		j := New(Config{Schemas: set, Rules: []string{"SCHEMA-001"}})
+		for _, f := range frames {
+			j.Feed(testRev, f)
+		}
+		j.Finish()
+		o, _ := j.Outcome(testRev, "SCHEMA-001")
+		assert.Equal(t, c.want, o.Mismatch != nil, c.req)
+	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
+	"github.com/mcp-conform/mcp-conform/revisions"
 	"github.com/mcp-conform/mcp-conform/schemas"
 )
 
@@ -45,6 +46,13 @@ func Validate(set *schemas.Set, rev string, f, req *harness.Frame) ([]reports.Sc
 func validate(set *schemas.Set, rev string, f *Frame) ([]reports.SchemaError, error) {
 	if len(f.Raw) == 0 || f.Truncated || f.NotJSON {
 		return nil, nil
+	}
+	if revisions.IsModern(rev) && f.FromServer() && f.Request != nil && !f.Request.NotJSON && !revisions.IsModern(requestVersion(f.Request)) {
+		// The reply to a request that named no 2026-07-28 version in its _meta (none at all,
+		// or an unsupported one) may come from the legacy side of a dual-era server: it is
+		// validated against the latest legacy schema. Whether the request should have been
+		// refused is judged by META-001..003, VER-001 and DISC-004.
+		rev = revisions.LatestLegacy().ID
 	}
 	v, err := set.Validator(rev)
 	if err != nil {

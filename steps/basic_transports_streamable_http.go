@@ -25,6 +25,7 @@ import (
 // features/basic-transports-streamable-http.feature uses.
 func registerBasicTransportsStreamableHTTPSteps(sc *godog.ScenarioContext) {
 	step(sc, `^the rule binds only a server that supports the modern revision alone$`, wc(bindsModernOnly))
+	step(sc, `^a server that also serves a legacy revision may answer it as a legacy request$`, wc(legacyAnswerAllowed))
 
 	// Send.
 	step(sc, `^the client sends a "([^"]+)" request without the "([^"]+)" header$`, func(ctx context.Context, method, name string) error {
@@ -803,6 +804,21 @@ func nonLoopback(target string) string {
 // revision and receives such traffic from an older client SHOULD respond as follows"): on a
 // server that also serves a legacy revision (listed in supportedVersions, or answering
 // initialize) a departure is recorded as info, not graded.
+// legacyAnswerAllowed is META-003's precondition: a request without params._meta carries no
+// sign of 2026-07-28, so a server that also serves a legacy revision may answer it as a legacy
+// request (an error such as -32601, or a legacy result). On such a server a broken expectation
+// is recorded as info; a server of 2026-07-28 alone must reject it.
+func legacyAnswerAllowed(ctx context.Context, w *world) error {
+	dual, err := dualEra(ctx, w)
+	if err != nil {
+		return err
+	}
+	if dual {
+		w.observeOnly = "a request without params._meta carries no 2026-07-28 marker, and the server also serves a legacy revision, so it may answer the request as a legacy one"
+	}
+	return nil
+}
+
 func bindsModernOnly(ctx context.Context, w *world) error {
 	dual, err := dualEra(ctx, w)
 	if err != nil {
