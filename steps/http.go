@@ -37,7 +37,7 @@ const (
 	foreignOrigin    = "http://evil.example"
 	unknownPrompt    = "mcpconform-no-such-prompt"
 	noSSEInThisRun   = "the server answered no request of this run with an SSE stream, so there is no stream to judge"
-	noListenDeclared = "the server does not offer subscriptions/listen"
+	noListenDeclared = "the server does not offer subscriptions/listen, which SUB-001 judges"
 )
 
 // listenHold is how long the suite keeps a subscriptions/listen stream open to see that the

@@ -417,6 +417,7 @@ func (s *suiteRun) initScenario(sc *godog.ScenarioContext) {
 	registerVocabularySteps(sc)
 	registerArchitectureIndexSteps(sc)
 	registerBasicIndexSteps(sc)
+	registerBasicPatternsSteps(sc)
 	registerBasicTransportsStdioSteps(sc)
 	registerBasicTransportsStreamableHTTPSteps(sc)
 	registerBasicVersioningSteps(sc)

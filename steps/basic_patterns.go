@@ -1,0 +1,97 @@
+package steps
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+
+	"github.com/cucumber/godog"
+
+	"github.com/mcp-conform/mcp-conform/harness"
+)
+
+// registerBasicPatternsSteps binds the steps that only features/basic-patterns-index.feature
+// uses (SUB-001).
+func registerBasicPatternsSteps(sc *godog.ScenarioContext) {
+	step(sc, `^the client opens a subscriptions/listen request$`, wc(func(ctx context.Context, w *world) error {
+		if w.s.env.cfg.Transport == harness.TransportHTTP {
+			return w.holdListen(ctx, nil, w.listenHold())
+		}
+		_, err := w.stdioState.openListen(ctx, w, false)
+		return err
+	}))
+	step(sc, `^the server acknowledged the subscription$`, wc(func(ctx context.Context, w *world) error {
+		return w.listenAcknowledged(ctx)
+	}))
+}
+
+// listenAcknowledged is SUB-001: every 2026-07-28 server supports subscriptions/listen
+// (basic/patterns/index#Subscribe and Notify: the message patterns are mandatory). The listen
+// request of the scenario got its notifications/subscriptions/acknowledged, or a result (a
+// subscription the server ended at once); -32601, HTTP 404, another error or silence fail.
+// The details of the acknowledgement are the subscription rules' and HTTP-024's.
+func (w *world) listenAcknowledged(ctx context.Context) error {
+	var frames []*harness.Frame
+	var key string
+	var seqs []int
+	if w.s.env.cfg.Transport == harness.TransportHTTP {
+		lr := w.http.listen
+		if lr == nil || lr.ex == nil || lr.ex.Sent == nil {
+			return fmt.Errorf("feature bug: no subscriptions/listen stream was opened")
+		}
+		seqs = exchangeSeqs(lr.ex)
+		if lr.ex.HTTP != nil && lr.ex.HTTP.Status == http.StatusNotFound {
+			return &Mismatch{Expected: "subscriptions/listen supported (an acknowledged subscription)", Actual: "HTTP 404: " + describeExchange(lr.ex), Frames: seqs}
+		}
+		if sent, err := harness.ParseMessage(lr.ex.Sent.Raw); err == nil {
+			key = harness.IDKey(sent.ID)
+		}
+		frames = lr.ex.Frames
+	} else {
+		st := w.stdioState
+		st.mu.Lock()
+		var l *openListen
+		if len(st.listens) > 0 {
+			l = st.listens[len(st.listens)-1]
+		}
+		from := st.listenFrom
+		st.mu.Unlock()
+		s, err := w.stdio()
+		if err != nil {
+			return err
+		}
+		all := s.Frames()
+		if from < len(all) {
+			frames = all[from:]
+		}
+		switch {
+		case l != nil:
+			key = harness.IDKey(l.id)
+			defer func() { _ = st.cancelListens(ctx, w) }()
+		case w.last != nil:
+			// The request was answered at once (openListen took it back): judge that reply.
+			frames, seqs = w.last.Frames, exchangeSeqs(w.last)
+			if sent, err := harness.ParseMessage(w.last.Sent.Raw); err == nil {
+				key = harness.IDKey(sent.ID)
+			}
+		}
+	}
+	for _, f := range frames {
+		if f.Dir != harness.DirServerToClient {
+			continue
+		}
+		msg, err := harness.ParseMessage(f.Body())
+		if err != nil {
+			continue
+		}
+		switch {
+		case msg.Kind == harness.KindNotification && msg.Method == "notifications/subscriptions/acknowledged" && subscriptionOf(msg) == key:
+			return nil
+		case msg.Kind == harness.KindResult && harness.IDKey(msg.ID) == key:
+			return nil
+		case msg.Kind == harness.KindError && harness.IDKey(msg.ID) == key:
+			return &Mismatch{Expected: "subscriptions/listen supported (an acknowledged subscription)", Actual: describe(msg), Frames: append(seqs, f.Seq)}
+		}
+	}
+	return &Mismatch{Expected: "notifications/subscriptions/acknowledged for the subscriptions/listen request", Actual: "no acknowledgement and no reply within the timeout", Frames: seqs}
+}
