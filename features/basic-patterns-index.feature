@@ -10,6 +10,6 @@ Feature: Message patterns (basic/patterns/index)
     subscriptions/listen request is acknowledged with notifications/subscriptions/acknowledged
     (the filter may be honoured in part), not refused with -32601 (HTTP 404). The details of
     the acknowledgement are the subscription rules' and HTTP-024's.
-    Given a fresh connection
+    Given a connected server
     When the client opens a subscriptions/listen request
     Then the server acknowledged the subscription

@@ -677,3 +677,30 @@ func TestStdioFloodIsBoundedByTheFrameLimit(t *testing.T) {
 	// 200 kept, plus the requests and responses recorded after the limit.
 	assert.LessOrEqual(t, rec.Len(), 200+2*n)
 }
+
+// TestStdioRetypedIDStillAnswers: a reply whose id repeats the request's in another JSON type
+// ("7" for 7) or with extra spaces reaches the one request it can mean, so the id rule
+// (MSG-003) judges it instead of the request timing out.
+func TestStdioRetypedIDStillAnswers(t *testing.T) {
+	s := startHostile(t, stdioOpts{}, "echo")
+	ctx := withTimeout(t, 10*time.Second)
+	ex, err := s.Send(ctx, request(7, "tools/list", map[string]any{"replies": []string{
+		`{"jsonrpc":"2.0","id":"7","result":{}}`,
+	}}))
+	require.NoError(t, err)
+	require.NotNil(t, ex.Response)
+	assert.Equal(t, `"7"`, string(mustMessage(t, ex.Response).ID))
+	ex, err = s.Send(ctx, request(" x ", "tools/list", map[string]any{"replies": []string{
+		`{"jsonrpc":"2.0","id":"x","result":{}}`,
+	}}))
+	require.NoError(t, err)
+	require.NotNil(t, ex.Response)
+	assert.Equal(t, "x", LooseIDKey(IDKey(mustMessage(t, ex.Response).ID)))
+}
+
+func mustMessage(t *testing.T, f *Frame) *Message {
+	t.Helper()
+	m, err := ParseMessage(f.Body())
+	require.NoError(t, err)
+	return m
+}

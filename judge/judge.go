@@ -289,7 +289,11 @@ func (j *Judge) Finish() {
 		for _, r := range rs.checks {
 			o := r.check.Finish()
 			if o.Judged == 0 && o.Mismatch == nil {
+				// No pass without evidence: a check that judged no frame is na.
 				o.NA = r.entry.None
+				if o.NA == "" {
+					o.NA = noSubject
+				}
 			}
 			if o.Mismatch != nil {
 				o.Mismatch.Frames = sortedUnique(o.Mismatch.Frames)

@@ -314,9 +314,9 @@ func (c *responseIDs) Finish() Outcome { return Outcome{Judged: c.n, Mismatch: c
 // HTTP an id the client sent on another POST is HTTP-012's (the reply travels on the wrong
 // POST). One defect fails one rule.
 func (c *responseIDs) otherRules(f *Frame, key string) bool {
-	loose := looseID(key)
+	loose := harness.LooseIDKey(key)
 	for _, k := range mapKeys(c.t.sent[f.Conn]) {
-		if looseID(k) == loose {
+		if harness.LooseIDKey(k) == loose {
 			return true
 		}
 	}
@@ -338,15 +338,6 @@ func onOtherPOST(f *Frame, key string) bool {
 		return false
 	}
 	return harness.IDKey(f.Request.Msg.ID) != key
-}
-
-// looseID is an id key without its JSON type and surrounding spaces: `" 1 "` and `1` match.
-func looseID(key string) string {
-	var s string
-	if json.Unmarshal([]byte(key), &s) == nil {
-		return strings.TrimSpace(s)
-	}
-	return strings.TrimSpace(key)
 }
 
 func mapKeys(m map[string]int) []string {

@@ -2,8 +2,13 @@ package judge
 
 import "github.com/mcp-conform/mcp-conform/revisions"
 
+// NoSubject is the reason a run-wide rule without an Entry.None of its own is na when its check
+// judged no frame of the run: no pass without evidence.
+const NoSubject = "the run gave this rule nothing to judge: no frame it applies to was exchanged"
+
 // Reasons a run-wide rule is na when the run gave it nothing to judge.
 const (
+	noSubject    = NoSubject
 	noSSE        = "the server answered no request of this run with an SSE stream, so there is no stream to judge"
 	noRequestSSE = "the server answered no request of this run other than subscriptions/listen with an SSE stream, so there is no request stream to judge"
 )

@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcp-conform/mcp-conform/fixtures/refserver"
 	"github.com/mcp-conform/mcp-conform/internal/testutil"
+	"github.com/mcp-conform/mcp-conform/judge"
 	"github.com/mcp-conform/mcp-conform/reports"
 	"github.com/mcp-conform/mcp-conform/steps"
 )
@@ -177,6 +178,10 @@ func TestReferencePasses(t *testing.T) {
 			require.Zero(t, run.Summary.Fail+run.Summary.Error+run.Summary.Warn, "unexpected verdicts:\n%s", describeRun(run))
 			require.GreaterOrEqual(t, run.Summary.Pass, 25)
 			got := verdicts(run)
+			reasons := map[string]string{}
+			for _, res := range run.Results {
+				reasons[res.Rule+"@"+res.Revision] = res.Reason
+			}
 			for _, r := range rules {
 				for _, rev := range run.Revisions {
 					applies, _ := r.AppliesTo(rev, transport)
@@ -187,6 +192,9 @@ func TestReferencePasses(t *testing.T) {
 						require.Equal(t, reports.Info, v, "%s@%s", r.ID, rev)
 					case applies && naByDesign[r.ID]:
 						require.Contains(t, []reports.Verdict{reports.Pass, reports.NA}, v, "%s@%s", r.ID, rev)
+					case applies && noSubjectOnReference[r.ID+"@"+rev+"@"+transport]:
+						require.Equal(t, reports.NA, v, "%s@%s", r.ID, rev)
+						require.Equal(t, judge.NoSubject, reasons[r.ID+"@"+rev], "%s@%s", r.ID, rev)
 					case applies:
 						require.Equal(t, reports.Pass, v, "%s@%s", r.ID, rev)
 					default:
@@ -199,6 +207,19 @@ func TestReferencePasses(t *testing.T) {
 			require.Equal(t, "mcp-conform-reference", run.Server.Name)
 		})
 	}
+}
+
+// noSubjectOnReference are the run-wide rules (rule@revision@transport) that the reference
+// run gives nothing to judge, so they are na (judge.NoSubject), never a pass without
+// evidence: it sends no log message and no _meta key at 2025-11-25, no trace context, no
+// notification and no SSE stream over legacy HTTP, and on HTTP no frame outside an SSE stream
+// that could be a request (those are HTTP-008's).
+var noSubjectOnReference = map[string]bool{
+	"CAP-005@2025-11-25@stdio": true, "LOG-005@2025-11-25@stdio": true, "META-008@2025-11-25@stdio": true,
+	"META-009@2025-11-25@stdio": true, "META-010@2026-07-28@stdio": true,
+	"CAP-005@2025-11-25@http": true, "LOG-005@2025-11-25@http": true, "META-008@2025-11-25@http": true,
+	"META-009@2025-11-25@http": true, "META-010@2026-07-28@http": true, "HTTP-006@2025-11-25@http": true,
+	"MSG-010@2025-11-25@http": true, "MSG-012@2026-07-28@http": true,
 }
 
 func TestReferenceBreaks(t *testing.T) {
