@@ -814,7 +814,8 @@ func legacyAnswerAllowed(ctx context.Context, w *world) error {
 		return err
 	}
 	if dual {
-		w.observeOnly = "a request without params._meta carries no 2026-07-28 marker, and the server also serves a legacy revision, so it may answer the request as a legacy one"
+		w.observeOnly = "a request without params._meta carries no " + revisions.Modern().ID +
+			" marker, and the server also serves a legacy revision, so it may answer the request as a legacy one"
 	}
 	return nil
 }
