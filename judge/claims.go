@@ -39,6 +39,9 @@ var claims = []Claim{
 	{Rule: "RT-001", Schema: "/$defs/*Result/properties/resultType/**"},
 	// A result that is not an object (basic/index#Result Responses).
 	{Rule: "MSG-005", Instance: "/result", Schema: "/$defs/*/type"},
+	// An error response with "id": null although the request's id was readable
+	// (basic/index#Error Responses): the schema's RequestId is MSG-009's to judge.
+	{Rule: "MSG-009", Instance: "/id", Schema: "/**"},
 	// A frame that is no JSON-RPC message of any kind (basic/index#Messages).
 	{Rule: "MSG-001", Type: "JSONRPCMessage", Schema: "/**"},
 	// Pagination (server/utilities/pagination#Response Format).

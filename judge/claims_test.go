@@ -46,6 +46,9 @@ func TestClaimantsMostSpecific(t *testing.T) {
 	ext := reports.SchemaError{InstancePath: "/result/capabilities/extensions/x", SchemaPath: "/$defs/JSONObject/type"}
 	assert.Equal(t, []string{"EXT-002"}, Claimants(ext), "the extensions claim is narrower than the capabilities one")
 
+	nullID := reports.SchemaError{InstancePath: "/id", SchemaPath: "/$defs/RequestId/type"}
+	assert.Equal(t, []string{"MSG-009"}, Claimants(nullID), "an error with id null is MSG-009's")
+
 	none := reports.SchemaError{InstancePath: "/result/tools/0/annotations/title", SchemaPath: "/$defs/ToolAnnotations/properties/title/type"}
 	assert.Empty(t, Claimants(none))
 	assert.False(t, Reports("TOOL-001", none), "TOOL-001 reports its own paths; the rest is SCHEMA-001's")
