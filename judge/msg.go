@@ -175,7 +175,7 @@ func methodAndID(f *Frame) (string, bool) {
 }
 
 // hasMethod reports whether f is a server object with a method member (a request or a
-// notification): the subjects of MSG-010 and MSG-012.
+// notification): the subjects of MSG-010.
 func hasMethod(f *Frame) bool {
 	m, ok := f.Object()
 	_, has := m["method"]
@@ -190,9 +190,10 @@ var checkNotificationIDs = first("notifications without an id member", func(f *F
 	return hasMethod(f), ""
 })
 
-// checkNoServerRequests is MSG-012: the server sends no request. A request on an SSE stream is
-// HTTP-008's (streamable-http#Receiving Messages says the same of SSE streams): one defect
-// fails one rule.
+// checkNoServerRequests is MSG-012: the server sends no request. Its subjects are every server
+// object outside an SSE stream, each a place where a request could have been and was not. A
+// request on an SSE stream is HTTP-008's (streamable-http#Receiving Messages says the same of
+// SSE streams): one defect fails one rule.
 var checkNoServerRequests = first("no JSON-RPC request from the server (a frame with method and id)", func(f *Frame) (bool, string) {
 	if sseEvent(f) {
 		return false, ""
@@ -200,7 +201,8 @@ var checkNoServerRequests = first("no JSON-RPC request from the server (a frame 
 	if method, ok := methodAndID(f); ok && !strings.HasPrefix(method, "notifications/") {
 		return true, "server request " + strconv.Quote(method) + ": " + short(f.Raw)
 	}
-	return hasMethod(f), ""
+	_, ok := f.Object()
+	return ok, ""
 })
 
 // idTracker follows, per connection and in frame order, the ids of the requests the client sent
@@ -525,11 +527,12 @@ func reservedPrefix(key string) bool {
 	return len(labels) >= 2 && (strings.EqualFold(labels[1], "modelcontextprotocol") || strings.EqualFold(labels[1], "mcp"))
 }
 
-// checkReservedMetaKeys is META-009: no undefined `_meta` key under a reserved prefix.
+// checkReservedMetaKeys is META-009: no undefined `_meta` key under a reserved prefix. Every
+// `_meta` key the server sends is a subject: each is a key it could have invented there.
 var checkReservedMetaKeys = metaRule("no _meta key under a reserved prefix (second label modelcontextprotocol or mcp) except those the specification defines",
-	func(k metaKey) bool { return reservedPrefix(k.key) },
+	anyKey,
 	func(k metaKey) string {
-		if definedMetaKeys[k.key] {
+		if !reservedPrefix(k.key) || definedMetaKeys[k.key] {
 			return ""
 		}
 		return fmt.Sprintf("key %q, which the specification does not define", k.key)

@@ -313,6 +313,10 @@ func (st *stdioScenario) cancelListens(ctx context.Context, w *world) error {
 // window then lets notifications published after the result arrive.
 func triggerToolListChange(ctx context.Context, w *world) error {
 	name := w.s.env.fixtureName(triggerToolChange)
+	if why := w.s.t.capsUnknown; why != "" {
+		w.stdioState.untriggered = why
+		return nil
+	}
 	if _, ok := w.s.t.caps["tools"]; !ok {
 		w.stdioState.untriggered = fmt.Sprintf("the server declares no tools, so no tool list change could be triggered (fixture tool %q; "+undeclaredToolsJudge+")", name)
 		return nil

@@ -483,7 +483,7 @@ func (st *stdioScenario) sendLegacyList(ctx context.Context, w *world) error {
 			return w.send(ctx, w.build(call{Method: lm.method, Era: eraPlain, Headers: st.legacyHeader(w)}))
 		}
 	}
-	return w.setSkip(reports.NA, "the server declares none of the tools, resources and prompts capabilities")
+	return w.undeclared("the server declares none of the tools, resources and prompts capabilities")
 }
 
 // dualEra reports whether the server also speaks a legacy revision: its DiscoverResult lists
@@ -626,14 +626,14 @@ func (w *world) judgeExtensions(judge func(id string, v json.RawMessage) string,
 	_ = json.Unmarshal(res["capabilities"], &caps)
 	raw, ok := caps["extensions"]
 	if !ok {
-		return w.setSkip(reports.NA, "the server advertises no extensions")
+		return w.undeclared("the server advertises no extensions")
 	}
 	var ext map[string]json.RawMessage
 	if json.Unmarshal(raw, &ext) != nil {
 		return &Mismatch{Expected: "capabilities.extensions to be an object", Actual: short(raw), Frames: w.lastSeqs()}
 	}
 	if len(ext) == 0 {
-		return w.setSkip(reports.NA, "the server advertises no extensions")
+		return w.undeclared("the server advertises no extensions")
 	}
 	ids := make([]string, 0, len(ext))
 	for id := range ext {

@@ -84,8 +84,8 @@ func TestToolCallsApplyTheFixtureMapAndTheCallPolicy(t *testing.T) {
 }
 
 func TestPreconditionFailedIsUntestableNamingTheRule(t *testing.T) {
-	s := &suiteRun{}
-	w := &world{rule: Rule{ID: "CAP-008", Level: "MUST"}}
+	s := &suiteRun{t: &target{}}
+	w := &world{s: s, rule: Rule{ID: "CAP-008", Level: "MUST"}}
 	err := listPrecondition(&listRefused{Method: "tools/list", Page: 1, Actual: "error -32603 (boom)"}, "TOOL-001")
 	v, reason, _, _ := s.verdict(w, err)
 	require.Equal(t, reports.Untestable, v)

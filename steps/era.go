@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -44,7 +45,8 @@ func (e *env) detect(ctx context.Context) ([]*target, []string, string) {
 				caps: capabilities(probe.Result), supported: probe.Supported, server: serverInfo(probe.Result, true)})
 		case cfg.Revision != "auto":
 			notes = append(notes, "revision forced to "+cfg.Revision+" although the era probe found no modern server: "+probe.Reason)
-			targets = append(targets, &target{revision: cfg.Revision, modern: true, shared: t, caps: map[string]json.RawMessage{}})
+			targets = append(targets, &target{revision: cfg.Revision, modern: true, shared: t, caps: map[string]json.RawMessage{},
+				capsUnknown: "the server's capabilities are unknown: server/discover gave no DiscoverResult (" + probe.Reason + "), which DISC-001 judges"})
 		default:
 			// A server whose discover is broken may still serve 2026-07-28 requests: it is then
 			// tested as modern (DISC-001 judges its discover), not as legacy-only.
@@ -102,6 +104,12 @@ func (e *env) detect(ctx context.Context) ([]*target, []string, string) {
 			tg := &target{revision: h.Version, shared: t, caps: ir.Capabilities, server: serverInfo(h.Result, false)}
 			if probe != nil {
 				tg.supported = probe.Supported
+			}
+			for _, m := range targets {
+				if m.capsUnknown != "" && !slices.Contains(m.supported, h.Version) {
+					// No DiscoverResult listed the versions: the one initialize negotiated is served.
+					m.supported = append(m.supported, h.Version)
+				}
 			}
 			targets = append(targets, tg)
 		case err == nil:

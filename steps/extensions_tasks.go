@@ -5,8 +5,6 @@ import (
 	"fmt"
 
 	"github.com/cucumber/godog"
-
-	"github.com/mcp-conform/mcp-conform/reports"
 )
 
 // registerExtensionsTasksSteps binds the steps that only features/extensions-tasks.feature uses.
@@ -21,7 +19,7 @@ func registerExtensionsTasksSteps(sc *godog.ScenarioContext) {
 func advertisesExtension(ctx context.Context, id string) error {
 	w := worldOf(ctx)
 	if _, ok := w.serverExtensions()[id]; !ok {
-		return w.setSkip(reports.NA, fmt.Sprintf("the server does not advertise the %q extension", id))
+		return w.undeclared(fmt.Sprintf("the server does not advertise the %q extension", id))
 	}
 	return nil
 }

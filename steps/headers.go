@@ -259,7 +259,7 @@ func (w *world) hdrFindTargets(ctx context.Context, st *hdrState) error {
 	}
 	switch {
 	case declared == 0:
-		return w.setSkip(reports.NA, "the server declares none of the tools, resources and prompts capabilities")
+		return w.undeclared("the server declares none of the tools, resources and prompts capabilities")
 	case len(st.targets) == 0:
 		return w.setSkip(reports.Untestable, "no target for tools/call, resources/read or prompts/get: "+strings.Join(missing, "; "))
 	}
@@ -407,7 +407,7 @@ func (st *hdrState) expectAccepted() error {
 func (w *world) hdrFindTool(ctx context.Context, st *hdrState, typ string, skip bool) error {
 	if _, ok := w.s.t.caps["tools"]; !ok {
 		if skip {
-			return w.setSkip(reports.NA, "the server does not declare the tools capability")
+			return w.undeclared("the server does not declare the tools capability")
 		}
 		return nil
 	}
@@ -566,7 +566,7 @@ func setPath(m map[string]any, path []string, v any) {
 // declared or no listed tool uses x-mcp-header.
 func (w *world) hdrScan(ctx context.Context, st *hdrState) error {
 	if _, ok := w.s.t.caps["tools"]; !ok {
-		return w.setSkip(reports.NA, "the server does not declare the tools capability")
+		return w.undeclared("the server does not declare the tools capability")
 	}
 	problem, err := w.hdrListTools(ctx, st)
 	if err != nil {

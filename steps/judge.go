@@ -26,7 +26,7 @@ func askJudge(rule string) func(context.Context) error {
 			return fmt.Errorf("feature bug: rule %s is not in the judge's table", rule)
 		}
 		if none := judge.None(rule); none != "" && w.s.env.soFar.judged(w.s.env, w.s.t.revision, rule) == 0 {
-			return w.setSkip(reports.NA, none)
+			return w.undeclared(none)
 		}
 		return nil
 	})
@@ -74,7 +74,7 @@ func (s *soFarJudge) judged(e *env, rev, rule string) int {
 // on purpose) becomes error, and every passed result of a rule of the judge's table takes the
 // judge's outcome: a mismatch (fail or warn, the frames it cites), na when the check judged
 // nothing and its entry says so, else a pass noting how many frames were judged.
-func (e *env) judgeRun(run *reports.Run) {
+func (e *env) judgeRun(run *reports.Run, capsUnknown map[string]string) {
 	e.mu.Lock()
 	connRev := make(map[int]string, len(e.connRev))
 	for k, v := range e.connRev {
@@ -104,6 +104,10 @@ func (e *env) judgeRun(run *reports.Run) {
 		}
 		if o, ok := j.Outcome(res.Revision, res.Rule); ok && res.Verdict == reports.Pass && res.Rule != schemaRule {
 			applyOutcome(res, o, e.judgeSteps[res.Rule+"@"+res.Revision])
+			if why := capsUnknown[res.Revision]; why != "" && res.Verdict == reports.NA {
+				// Nothing to judge because no DiscoverResult said which features to exercise.
+				res.Verdict, res.Reason = reports.Untestable, why
+			}
 		}
 	}
 	// SCHEMA-001 last: a violation that a broken rule claims is that rule's (judge.Claim).

@@ -26,7 +26,7 @@ func TestSuiteFaultNeverHidesFail(t *testing.T) {
 		{Rule: "TOOL-001", Level: "MUST", Revision: modern, Verdict: reports.Fail, Reason: "expected a result", Frames: []int{bad.Seq}},
 		{Rule: "TOOL-002", Level: "MUST", Revision: modern, Verdict: reports.Pass, Frames: []int{bad.Seq}},
 	}}
-	e.judgeRun(run)
+	e.judgeRun(run, nil)
 	require.Equal(t, reports.Fail, run.Results[0].Verdict)
 	require.Contains(t, run.Results[0].Reason, "expected a result (note: mcp-conform sent a frame")
 	require.Equal(t, reports.Error, run.Results[1].Verdict)

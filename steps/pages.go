@@ -59,7 +59,7 @@ func pageStep(fn func(context.Context, *world, *pageState) error) func(context.C
 
 // noLists is the na of a server that declares none of the paginated lists.
 func (w *world) noLists() error {
-	return w.setSkip(reports.NA, "the server declares none of the tools, resources and prompts capabilities, so it has no list to page")
+	return w.undeclared("the server declares none of the tools, resources and prompts capabilities, so it has no list to page")
 }
 
 // traverseLists follows every declared list to its end, times times. A list whose first page

@@ -194,7 +194,13 @@ func Run(ctx context.Context, cfg Config) (*reports.Run, error) {
 	if n := e.rec.Dropped(); n > 0 {
 		run.Notes = append(run.Notes, fmt.Sprintf("%d server frames were seen but not recorded: the run keeps at most %d frames and drops the ones that answer no request", n, harness.DefaultFrameLimit))
 	}
-	e.judgeRun(run)
+	unknown := map[string]string{}
+	for _, t := range targets {
+		if t.capsUnknown != "" {
+			unknown[t.revision] = t.capsUnknown
+		}
+	}
+	e.judgeRun(run, unknown)
 	run.StderrTail = e.stderrTail()
 	run.Frames = exportFrames(e.rec.Frames())
 	redact(run, cfg.Header)
@@ -518,6 +524,11 @@ func (s *suiteRun) spec(rule Rule) reports.Spec {
 }
 
 func (s *suiteRun) verdict(w *world, err error) (v reports.Verdict, reason, expected, actual string) {
+	if (w.skip != nil && w.skip.verdict == reports.Untestable) || (w.skip == nil && err != nil) {
+		if why := w.discoverUnserved(); why != "" {
+			return reports.Untestable, why, "", ""
+		}
+	}
 	if w.skip != nil {
 		return w.skip.verdict, w.skip.reason, "", ""
 	}
@@ -552,6 +563,30 @@ func (s *suiteRun) verdict(w *world, err error) (v reports.Verdict, reason, expe
 		return v, m.Error(), m.Expected, m.Actual
 	}
 	return reports.Error, err.Error(), "", ""
+}
+
+// discoverUnserved says why a scenario that did not hold cannot be judged on a modern target
+// whose server/discover gave no DiscoverResult at the era probe (target.capsUnknown): when the
+// scenario itself sent server/discover, as its subject or as the vehicle of another rule
+// (META-001's missing _meta, MSG-003's id, a header rule's request), and got no DiscoverResult
+// back, the unexpected answer is DISC-001's defect (server/index#Discovery: servers MUST
+// implement server/discover), not the scenario rule's. It returns "" otherwise, and always for
+// DISC-001 itself.
+func (w *world) discoverUnserved() string {
+	if w.s.t.capsUnknown == "" || w.rule.ID == "DISC-001" {
+		return ""
+	}
+	for _, ex := range w.exchanges {
+		if ex.Sent == nil || ex.Sent.Method != "server/discover" {
+			continue
+		}
+		// Only a JSON-RPC answer that is no DiscoverResult is DISC-001's: no answer at all (an
+		// HTTP 405, silence) may be another rule's defect (HTTP-001, STDIO-005).
+		if msg := responseOf(ex); msg != nil && (msg.Error != nil || len(msg.Result) == 0) {
+			return "server/discover gave no DiscoverResult (" + describeExchange(ex) + "), which DISC-001 judges"
+		}
+	}
+	return ""
 }
 
 func levelVerdict(level string) reports.Verdict {

@@ -160,6 +160,9 @@ var undeclaredProbes = []struct {
 }
 
 func (w *world) probeUndeclared(ctx context.Context, st *stateWorld) error {
+	if why := w.s.t.capsUnknown; why != "" {
+		return w.setSkip(reports.Untestable, why)
+	}
 	rev := w.s.t.revision
 	var skipped []string
 	for _, p := range undeclaredProbes {

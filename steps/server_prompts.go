@@ -50,7 +50,7 @@ func listsEveryPrompt(ctx context.Context, w *world) error {
 // not declared or the list is empty, untestable when the list is refused.
 func (w *world) listPromptsForPick(ctx context.Context) ([]map[string]any, error) {
 	if !w.declares("prompts") {
-		return nil, w.setSkip(reports.NA, `the server does not declare the "prompts" capability`)
+		return nil, w.undeclared(`the server does not declare the "prompts" capability`)
 	}
 	lt, err := w.listAll(ctx, "prompts/list", "prompts")
 	if r, ok := err.(*listRefused); ok {
@@ -236,7 +236,7 @@ func checkPromptResult(ctx context.Context, w *world) error {
 // (compared by name and definition, `_meta` aside).
 func checkPromptSetStable(ctx context.Context, w *world) error {
 	if !w.declares("prompts") {
-		return w.setSkip(reports.NA, `the server does not declare the "prompts" capability`)
+		return w.undeclared(`the server does not declare the "prompts" capability`)
 	}
 	type snapshot struct {
 		label string

@@ -59,6 +59,9 @@ func requestsCompletionsPromptDoes(ctx context.Context) error {
 
 func doesNotDeclareCapability(ctx context.Context, name string) error {
 	w := worldOf(ctx)
+	if why := w.s.t.capsUnknown; why != "" {
+		return w.setSkip(reports.Untestable, why)
+	}
 	if _, ok := w.s.t.caps[name]; ok {
 		return w.setSkip(reports.NA, fmt.Sprintf("the server declares the %q capability", name))
 	}

@@ -126,7 +126,7 @@ func serverDeclaresCapability(ctx context.Context, name string) error {
 		return w.setSkip(reports.Untestable, why)
 	}
 	if _, ok := w.s.t.caps[name]; !ok {
-		return w.setSkip(reports.NA, fmt.Sprintf("the server does not declare the %q capability", name))
+		return w.undeclared(fmt.Sprintf("the server does not declare the %q capability", name))
 	}
 	return nil
 }
@@ -403,7 +403,7 @@ func (w *world) sendList(ctx context.Context, v string) error {
 			return w.sendMethod(ctx, lm.method, v, nil, nil)
 		}
 	}
-	return w.setSkip(reports.NA, "the server declares none of the tools, resources and prompts capabilities")
+	return w.undeclared("the server declares none of the tools, resources and prompts capabilities")
 }
 
 // expand replaces the DocString placeholders: $id (a fresh integer id), $params (the default

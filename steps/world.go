@@ -136,6 +136,16 @@ func (w *world) frames() []int {
 	return out
 }
 
+// undeclared ends a scenario that needs a capability, extension or feature the server's
+// DiscoverResult (or InitializeResult) does not declare: na with reason, or untestable naming
+// DISC-001 (target.capsUnknown) when no DiscoverResult said what the server declares.
+func (w *world) undeclared(reason string) error {
+	if why := w.s.t.capsUnknown; why != "" {
+		return w.setSkip(reports.Untestable, why)
+	}
+	return w.setSkip(reports.NA, reason)
+}
+
 func (w *world) setSkip(v reports.Verdict, reason string) error {
 	w.skip = &outcome{verdict: v, reason: reason}
 	return errSkip
