@@ -213,8 +213,11 @@ func Initialize(ctx context.Context, t Transport, ids *IDs, v string) (*Handshak
 		return h, fmt.Errorf("initialize: result has no protocolVersion")
 	}
 	h.Version, h.Result = ir.ProtocolVersion, msg.Result
-	note := BuildRequest(nil, "notifications/initialized", nil)
-	if _, err := SendFor(ctx, t, note, nil, "notifications/initialized", false, h.Version); err != nil && ctx.Err() != nil {
+	note := Request{Raw: BuildRequest(nil, "notifications/initialized", nil), Method: "notifications/initialized", Notification: true, NoQuiet: true}
+	if t.Name() == TransportHTTP {
+		note.Header = LegacyHeaders(h.Version)
+	}
+	if _, err := t.Send(ctx, note); err != nil && ctx.Err() != nil {
 		return h, fmt.Errorf("notifications/initialized: %w", err)
 	}
 	return h, nil

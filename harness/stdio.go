@@ -370,10 +370,81 @@ func (s *Stdio) Send(ctx context.Context, req Request) (*Exchange, error) {
 		}
 		return s.writeFailed(ctx, w, err)
 	}
+	if req.Notification && req.NoQuiet {
+		return ex, nil
+	}
 	if req.Notification {
 		return s.quiet(ctx, ex, mark)
 	}
+	if req.Sentinel != nil {
+		return s.awaitOrSentinel(ctx, w, *req.Sentinel)
+	}
 	return s.await(ctx, w)
+}
+
+// awaitOrSentinel waits for w's response like await while it sends sentinel on the same
+// connection: QuietWindow after the sentinel's response, w is settled as absent (NoReplyError).
+// A response to w that comes later is recorded as an unsolicited frame.
+func (s *Stdio) awaitOrSentinel(ctx context.Context, w *waiter, sentinel Request) (*Exchange, error) {
+	sctx, cancel := context.WithCancel(ctx)
+	answered, sent := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(sent)
+		if ex, _ := s.Send(sctx, sentinel); ex.Response != nil {
+			close(answered)
+		}
+	}()
+	defer func() { cancel(); <-sent }()
+	select {
+	case <-w.done:
+		// The sentinel's response normally follows at once: it is awaited (for at most the
+		// quiet window) so that it reaches its exchange instead of arriving unsolicited.
+		t := time.NewTimer(s.cfg.QuietWindow)
+		defer t.Stop()
+		select {
+		case <-sent:
+		case <-t.C:
+		}
+	case <-ctx.Done():
+		s.settle(w, nil, ctx.Err())
+	case <-answered:
+		t := time.NewTimer(s.cfg.QuietWindow)
+		defer t.Stop()
+		select {
+		case <-w.done:
+		case <-ctx.Done():
+			s.settle(w, nil, ctx.Err())
+		case <-t.C:
+			s.settle(w, &NoReplyError{What: waiterWhat(w), Sentinel: fmt.Sprintf("%s (id %s)", methodName(sentinel.Method), idText(sentinel.ID)), Window: s.cfg.QuietWindow}, nil)
+		}
+	}
+	<-w.done
+	return w.ex, w.ex.Err
+}
+
+// settle ends w without a response, unless a response or the child's death settled it first:
+// with err, or with a TimeoutError for the context error ctxErr.
+func (s *Stdio) settle(w *waiter, err, ctxErr error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if w.claimed || w.finished {
+		return
+	}
+	s.removePending(w)
+	w.finished = true
+	if err == nil {
+		err = &TimeoutError{What: waiterWhat(w), Err: ctxErr}
+	}
+	w.ex.Err = err
+	close(w.done)
+}
+
+// waiterWhat names w's request in errors: "tools/list (id 3)".
+func waiterWhat(w *waiter) string {
+	if len(w.id) == 0 {
+		return "the message (its id could not be read)"
+	}
+	return fmt.Sprintf("%s (id %s)", methodName(w.method), idText(w.id))
 }
 
 // write records req as a client frame and writes it, bounded by ctx. It returns the number of
@@ -463,18 +534,7 @@ func (s *Stdio) await(ctx context.Context, w *waiter) (*Exchange, error) {
 	select {
 	case <-w.done:
 	case <-ctx.Done():
-		s.mu.Lock()
-		if !w.claimed && !w.finished {
-			s.removePending(w)
-			w.finished = true
-			what := fmt.Sprintf("%s (id %s)", methodName(w.method), idText(w.id))
-			if len(w.id) == 0 {
-				what = "the message (its id could not be read)"
-			}
-			w.ex.Err = &TimeoutError{What: what, Err: ctx.Err()}
-			close(w.done)
-		}
-		s.mu.Unlock()
+		s.settle(w, nil, ctx.Err())
 		<-w.done
 	}
 	return w.ex, w.ex.Err
@@ -869,6 +929,20 @@ func (e *TimeoutError) Error() string {
 
 // Unwrap returns the context error.
 func (e *TimeoutError) Unwrap() error { return e.Err }
+
+// NoReplyError says that no response to What came, proved by a sentinel (Request.Sentinel):
+// the sentinel request was answered and Window (the quiet window) passed after that answer.
+type NoReplyError struct {
+	What     string
+	Sentinel string
+	Window   time.Duration
+}
+
+// Error reads "no response to the message (its id could not be read): the sentinel ping (id 9)
+// was answered and nothing came in the 1s after it".
+func (e *NoReplyError) Error() string {
+	return fmt.Sprintf("no response to %s: the sentinel %s was answered and nothing came in the %s after it", e.What, e.Sentinel, e.Window)
+}
 
 func idText(id json.RawMessage) string {
 	if len(id) == 0 {

@@ -704,3 +704,53 @@ func mustMessage(t *testing.T, f *Frame) *Message {
 	require.NoError(t, err)
 	return m
 }
+
+// TestStdioSentinelProvesAbsence: the echo fixture ignores a line without an id; with a
+// sentinel the request ends one quiet window after the sentinel's answer, long before its
+// deadline, as a NoReplyError, and the sentinel's exchange is recorded with its response.
+func TestStdioSentinelProvesAbsence(t *testing.T) {
+	rec := NewRecorder(time.Now())
+	s := startHostile(t, stdioOpts{rec: rec}, "echo")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	sentinel := request(9, "ping", nil)
+	ex, err := s.Send(ctx, Request{Raw: []byte(`{"jsonrpc":"2.0",`), Intentional: true, Sentinel: &sentinel})
+	var nr *NoReplyError
+	require.ErrorAs(t, err, &nr)
+	assert.Contains(t, nr.Error(), "the sentinel ping (id 9) was answered")
+	assert.Nil(t, ex.Response)
+	assert.NoError(t, ctx.Err(), "concluded by the sentinel, not by the deadline")
+	answered := false
+	for _, f := range rec.Frames() {
+		if f.Dir == DirServerToClient && strings.Contains(string(f.Raw), `"echo":9`) {
+			answered = true
+		}
+	}
+	assert.True(t, answered, "the sentinel's response is recorded")
+}
+
+// TestStdioSentinelKeepsTheReplyAfterTheSentinels: a reply that comes after the sentinel's, but
+// within the quiet window, is still the request's response.
+func TestStdioSentinelKeepsTheReplyAfterTheSentinels(t *testing.T) {
+	s := startHostile(t, stdioOpts{}, "echo")
+	ctx := withTimeout(t, time.Minute)
+	sentinel := request(9, "ping", nil)
+	req := request(4, "tools/list", map[string]any{"delayMs": 50})
+	req.Sentinel = &sentinel
+	ex, err := s.Send(ctx, req)
+	require.NoError(t, err)
+	assert.Equal(t, "4", echoed(t, ex.Response))
+}
+
+// TestStdioSentinelOfASilentServerWaitsTheDeadline: when the sentinel is not answered either,
+// the request's deadline decides (a TimeoutError).
+func TestStdioSentinelOfASilentServerWaitsTheDeadline(t *testing.T) {
+	s := startHostile(t, stdioOpts{}, "never-answers")
+	ctx := withTimeout(t, 300*time.Millisecond)
+	sentinel := request(9, "ping", nil)
+	req := request(4, "tools/list", nil)
+	req.Sentinel = &sentinel
+	_, err := s.Send(ctx, req)
+	var te *TimeoutError
+	require.ErrorAs(t, err, &te)
+}

@@ -21,6 +21,12 @@ import (
 // Mcp-Name, ...), normally built by ModernHeaders; Content-Type and Accept are added by the
 // transport unless present here or listed in Omit, and the user's --header values are always
 // added. Omit lists header names not to send at all.
+//
+// Sentinel (stdio only), set on a request whose reply may rightly never come (deliberately
+// malformed input), is a harmless request written right after it on the same connection:
+// once the sentinel is answered, QuietWindow more without a reply proves that none is coming
+// (the Exchange's Err is then a *NoReplyError), so a silent server costs a quiet window, not the
+// request's deadline. The sentinel's own exchange is recorded like any other.
 type Request struct {
 	Raw          []byte
 	ID           json.RawMessage
@@ -29,6 +35,11 @@ type Request struct {
 	Intentional  bool
 	Header       http.Header
 	Omit         []string
+	Sentinel     *Request
+	// NoQuiet (stdio) makes Send return a notification once written, without its quiet window:
+	// for a notification nothing is expected after (notifications/initialized); what the server
+	// sends later is still recorded.
+	NoQuiet bool
 }
 
 // Exchange is what a Send observed: the frame that was sent, every frame received for it in

@@ -416,6 +416,11 @@ func (w *world) expectResponseEach() error {
 			return &Mismatch{Expected: "a response to request id " + id, Actual: actual, Frames: exchangeSeqs(ex)}
 		}
 		msg, _ := harness.ParseMessage(ex.Response.Body())
+		if msg.HasID && harness.IDKey(msg.ID) != id {
+			if why := w.idTypeOnly(sent.ID, msg.ID); why != "" {
+				return w.setSkip(reports.Untestable, why)
+			}
+		}
 		if !msg.HasID || harness.IDKey(msg.ID) != id {
 			got := "no id"
 			if msg.HasID {

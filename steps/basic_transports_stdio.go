@@ -239,13 +239,15 @@ func (st *stdioScenario) expectPipelined(ctx context.Context, w *world) error {
 			continue
 		}
 		if msg, err := harness.ParseMessage(f.Body()); err == nil && (msg.Kind == harness.KindResult || msg.Kind == harness.KindError) && msg.HasID {
-			k := harness.IDKey(msg.ID)
+			// Keyed without the id's JSON type: a response repeating the id as "7" for 7 answers
+			// the request, and the type is MSG-003's to judge.
+			k := harness.LooseIDKey(harness.IDKey(msg.ID))
 			answers[k] = append(answers[k], f.Seq)
 		}
 	}
 	var missing, twice []string
 	for _, id := range st.pipelined {
-		switch got := answers[harness.IDKey(id)]; {
+		switch got := answers[harness.LooseIDKey(harness.IDKey(id))]; {
 		case len(got) == 0:
 			missing = append(missing, harness.IDKey(id))
 		case len(got) > 1:
@@ -289,10 +291,12 @@ func (st *stdioScenario) cancelListens(ctx context.Context, w *world) error {
 	listens := append([]*openListen{}, st.listens...)
 	st.mu.Unlock()
 	st.cancelFrame = -1
-	for _, l := range listens {
+	for i, l := range listens {
 		cancel := w.build(call{Method: "notifications/cancelled", Era: eraPlain, Notification: true, Params: map[string]any{
 			"requestId": l.id, "reason": "mcp-conform: the scenario is done with this subscription",
 		}})
+		// One quiet window after the last cancellation covers them all.
+		cancel.NoQuiet = i < len(listens)-1
 		if err := w.send(ctx, cancel); err != nil {
 			return err
 		}

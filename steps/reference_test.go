@@ -330,3 +330,29 @@ func TestBreakTableCoversEveryRule(t *testing.T) {
 		require.True(t, listed[r.ID], "rule %s (%s) has no entry in the break table (fixtures/refserver/breaks_*.go)", r.ID, r.Level)
 	}
 }
+
+// TestReferenceVerdictsIndependentOfConcurrency: the default concurrency gives the reference
+// the same verdicts, and the results the same order, as one scenario at a time: 10 shuffled
+// reruns per transport against a run at concurrency 1 in file order.
+func TestReferenceVerdictsIndependentOfConcurrency(t *testing.T) {
+	for _, transport := range []string{"stdio", "http"} {
+		t.Run(transport, func(t *testing.T) {
+			t.Parallel()
+			one := runReferenceWith(t, transport, "", 0, 1)
+			want := verdicts(one)
+			order := func(r *reports.Run) []string {
+				var out []string
+				for _, res := range r.Results {
+					out = append(out, res.Rule+"@"+res.Revision)
+				}
+				return out
+			}
+			for i := 0; i < 10; i++ {
+				seed := time.Now().UnixNano() + int64(i)
+				run := runReferenceWith(t, transport, "", seed, steps.DefaultConcurrency)
+				require.Equal(t, want, verdicts(run), "seed %d:\n%s", seed, describeRun(run))
+				require.Equal(t, order(one), order(run), "seed %d", seed)
+			}
+		})
+	}
+}

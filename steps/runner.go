@@ -46,10 +46,11 @@ type Config struct {
 	Schemas       *schemas.Set
 	Rules         []string
 	Tags          string
-	Concurrency   int
-	Randomize     int64
-	Progress      *reports.Progress
-	Tool          reports.Tool
+	// Concurrency is how many scenarios run at once (0 = DefaultConcurrency).
+	Concurrency int
+	Randomize   int64
+	Progress    *reports.Progress
+	Tool        reports.Tool
 	// CallTools is the --call-tools policy: CallFixtures ("" means the same), CallReadOnly or
 	// CallAll.
 	CallTools string
@@ -83,6 +84,8 @@ type env struct {
 	// judgeSteps holds, per result ("rule@revision"), the indexes in its Steps of the steps
 	// that asked the judge: the judge's verdict after the run marks them failed.
 	judgeSteps map[string][]int
+	// processes counts the server processes started (stdio), for the run's notes.
+	processes int
 }
 
 // target is one (revision, transport) the run tests: the shared connection its scenarios use
@@ -129,7 +132,7 @@ func Run(ctx context.Context, cfg Config) (*reports.Run, error) {
 		return nil, err
 	}
 	if cfg.Concurrency < 1 {
-		cfg.Concurrency = 1
+		cfg.Concurrency = DefaultConcurrency
 	}
 	start := time.Now()
 	e := &env{cfg: cfg, rec: harness.NewRecorder(start), rules: map[string]Rule{}, connRev: map[int]string{}}
@@ -172,7 +175,15 @@ func Run(ctx context.Context, cfg Config) (*reports.Run, error) {
 	if abort != "" {
 		run.Aborted = abort
 	}
-	for _, t := range targets {
+	// The targets (revisions) are tested at once: their scenarios use connections of their own,
+	// and their waits overlap. Results are ordered by Finalize, whatever finished first.
+	type suiteOut struct {
+		results []reports.Result
+		err     error
+	}
+	outs := make([]suiteOut, len(targets))
+	var wg sync.WaitGroup
+	for i, t := range targets {
 		run.Revisions = append(run.Revisions, t.revision)
 		if run.Server == nil {
 			run.Server = t.server
@@ -180,10 +191,17 @@ func Run(ctx context.Context, cfg Config) (*reports.Run, error) {
 		if pin, ok := schemas.PinFor(t.revision); ok {
 			run.SchemaPins[t.revision] = reports.Pin{Commit: pin.Commit, SHA256: pin.SHA256}
 		}
-		results, err := e.runSuite(ctx, t)
-		run.Results = append(run.Results, results...)
-		if err != nil && run.Aborted == "" {
-			run.Aborted = err.Error()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			outs[i].results, outs[i].err = e.runSuite(ctx, t)
+		}()
+	}
+	wg.Wait()
+	for _, o := range outs {
+		run.Results = append(run.Results, o.results...)
+		if o.err != nil && run.Aborted == "" {
+			run.Aborted = o.err.Error()
 		}
 	}
 	if ctx.Err() != nil && run.Aborted == "" {
@@ -191,6 +209,9 @@ func Run(ctx context.Context, cfg Config) (*reports.Run, error) {
 	}
 	e.closeAll()
 	run.Notes = append(run.Notes, e.notes...)
+	if e.processes > 0 {
+		run.Notes = append(run.Notes, fmt.Sprintf("%d server processes started: the era probe's, one shared per revision, and a fresh one for each rule that needs a pristine process", e.processes))
+	}
 	if n := e.rec.Dropped(); n > 0 {
 		run.Notes = append(run.Notes, fmt.Sprintf("%d server frames were seen but not recorded: the run keeps at most %d frames and drops the ones that answer no request", n, harness.DefaultFrameLimit))
 	}
@@ -223,6 +244,9 @@ func (e *env) dial(ctx context.Context, rev string) (harness.Transport, error) {
 			return nil, err
 		}
 		t = s
+		e.mu.Lock()
+		e.processes++
+		e.mu.Unlock()
 	case harness.TransportHTTP:
 		h, err := harness.NewHTTP(harness.HTTPConfig{
 			URL: e.cfg.URL, Header: e.cfg.Header, Recorder: e.rec, MaxFrame: e.cfg.MaxFrame, QuietWindow: e.cfg.QuietWindow,
@@ -522,6 +546,15 @@ func (s *suiteRun) spec(rule Rule) reports.Spec {
 	}
 	return reports.Spec{Section: rule.Section, URL: rule.SpecURL()}
 }
+
+// DefaultConcurrency is how many scenarios run at once unless Config.Concurrency says
+// otherwise: the work is mostly waiting on the server, and 8 measured best on 2 cores (README
+// "Performance").
+const DefaultConcurrency = 8
+
+// MaxConcurrency bounds Config.Concurrency (the CLI refuses more): each scenario may hold a
+// server process of its own.
+const MaxConcurrency = 64
 
 func (s *suiteRun) verdict(w *world, err error) (v reports.Verdict, reason, expected, actual string) {
 	if (w.skip != nil && w.skip.verdict == reports.Untestable) || (w.skip == nil && err != nil) {

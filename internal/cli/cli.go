@@ -132,7 +132,7 @@ func runFlags(name string, o *runOptions, stderr io.Writer) *flag.FlagSet {
 	fs.Var(&o.rules, "rule", "run only rules whose id starts with this prefix (repeatable)")
 	fs.StringVar(&o.tags, "tags", "", "godog tag expression selecting scenarios (e.g. '@MUST && ~@transport:http')")
 	fs.BoolVar(&o.strict, "strict", false, "count warn (SHOULD broken) as a failure")
-	fs.IntVar(&o.concurrency, "concurrency", 1, "scenarios run at once")
+	fs.IntVar(&o.concurrency, "concurrency", steps.DefaultConcurrency, fmt.Sprintf("scenarios run at once (1 to %d)", steps.MaxConcurrency))
 	fs.StringVar(&o.baseline, "baseline", "", "YAML file of expected failures: listed failures become xfail; an entry that now passes fails the run as stale")
 	fs.StringVar(&o.writeBaseline, "write-baseline", "", "write the run's failures (fail and warn) as a baseline YAML file")
 	fs.BoolVar(&o.noColor, "no-color", false, "no colour on the console (also when NO_COLOR is set)")
@@ -188,8 +188,8 @@ func (o *runOptions) config(rest []string, stderr io.Writer, override *steps.Con
 		return cfg, usageError(stderr, "--quiet-window must not be negative")
 	case o.maxFrame < 1024:
 		return cfg, usageError(stderr, "--max-frame must be at least 1024 bytes")
-	case o.concurrency < 1:
-		return cfg, usageError(stderr, "--concurrency must be at least 1")
+	case o.concurrency < 1 || o.concurrency > steps.MaxConcurrency:
+		return cfg, usageError(stderr, "--concurrency must be from 1 to %d", steps.MaxConcurrency)
 	}
 	if err := steps.ValidateCallTools(o.callTools); err != nil {
 		return cfg, usageError(stderr, "%v", err)
