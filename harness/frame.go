@@ -80,6 +80,11 @@ type Frame struct {
 	// violations are expected rather than a harness bug.
 	Intentional bool `json:"intentional,omitempty"`
 
+	// Sentinel marks a client frame the harness sent to prove that no reply to the request before
+	// it is coming (Request.Sentinel): the server owes it an answer like any request, but a
+	// process that exits on the input before it never "ended the session" with it in flight.
+	Sentinel bool `json:"sentinel,omitempty"`
+
 	// Content, on a server frame with wire defects the harness read past (Repaired), is the
 	// frame as if they were absent, and Repairs names them; both nil on a sound frame. Raw
 	// stays what the server sent.

@@ -387,6 +387,7 @@ func (s *Stdio) Send(ctx context.Context, req Request) (*Exchange, error) {
 // A response to w that comes later is recorded as an unsolicited frame.
 func (s *Stdio) awaitOrSentinel(ctx context.Context, w *waiter, sentinel Request) (*Exchange, error) {
 	sctx, cancel := context.WithCancel(ctx)
+	sentinel.sentinel = true
 	answered, sent := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(sent)
@@ -463,7 +464,7 @@ func (s *Stdio) write(ctx context.Context, req Request, ex *Exchange) (int, erro
 		return 0, errors.New("server stdin unusable after an interrupted write")
 	}
 	f := &Frame{Dir: DirClientToServer, Transport: TransportStdio, Conn: s.conn,
-		Raw: bytes.Clone(req.Raw), Method: req.Method, Intentional: req.Intentional}
+		Raw: bytes.Clone(req.Raw), Method: req.Method, Intentional: req.Intentional, Sentinel: req.sentinel}
 	s.rec.Record(f)
 	s.mu.Lock()
 	s.frames = append(s.frames, f)

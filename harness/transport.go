@@ -40,6 +40,8 @@ type Request struct {
 	// for a notification nothing is expected after (notifications/initialized); what the server
 	// sends later is still recorded.
 	NoQuiet bool
+	// sentinel is set by the transport on the Sentinel it writes (Frame.Sentinel).
+	sentinel bool
 }
 
 // Exchange is what a Send observed: the frame that was sent, every frame received for it in

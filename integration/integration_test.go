@@ -104,7 +104,7 @@ func run(t *testing.T, golden string, cfg steps.Config) *reports.Run {
 	t.Helper()
 	cfg.Revision = "auto"
 	cfg.StartupTimeout, cfg.Timeout, cfg.QuietWindow = 60*time.Second, 3*time.Second, 500*time.Millisecond
-	cfg.RunTimeout, cfg.MaxFrame, cfg.Concurrency = 5*time.Minute, 16<<20, 1
+	cfg.RunTimeout, cfg.MaxFrame, cfg.Concurrency = 5*time.Minute, 16<<20, steps.DefaultConcurrency
 	cfg.Schemas = testutil.Schemas(t)
 	cfg.Tool = reports.Tool{Name: "mcp-conform", Version: "test", Commit: "test"}
 	r, err := steps.Run(context.Background(), cfg)

@@ -504,7 +504,7 @@ func unanswered(frames []*harness.Frame) ([]string, []int) {
 		}
 		k := harness.IDKey(msg.ID)
 		switch {
-		case f.Dir == harness.DirClientToServer && msg.Kind == harness.KindRequest:
+		case f.Dir == harness.DirClientToServer && msg.Kind == harness.KindRequest && !f.Sentinel:
 			open[k] = req{what: fmt.Sprintf("%s (id %s)", msg.Method, k), seq: f.Seq}
 			order = append(order, k)
 		case f.Dir == harness.DirServerToClient && (msg.Kind == harness.KindResult || msg.Kind == harness.KindError):

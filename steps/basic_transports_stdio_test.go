@@ -35,6 +35,13 @@ func TestUnanswered(t *testing.T) {
 	))
 	assert.Equal(t, []string{`prompts/list (id "1")`}, lost)
 	assert.Equal(t, []int{2}, seqs)
+
+	// The sentinel after malformed input is the harness's, not a request the server dropped
+	// when it exited on that input.
+	frames := stdioFrames(`>{"jsonrpc":"2.0",`, `>{"jsonrpc":"2.0","id":9,"method":"ping"}`)
+	frames[1].Sentinel = true
+	lost, _ = unanswered(frames)
+	assert.Empty(t, lost)
 }
 
 // stdioWorld returns a world whose run has one stdio process running script (sh -c).
