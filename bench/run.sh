@@ -72,9 +72,15 @@ measure() {
     /usr/bin/time -f '%e %U %S %M' -o "$t" "$@" >"$work/out-$name.log" 2>&1 || true
     tail -1 "$t" >>"$t.all"
   done
-  awk '{w[NR]=$1; c[NR]=$2+$3; r[NR]=$4/1024} END {
-    n=asort(w); asort(c); asort(r); m=int((n+1)/2);
-    printf "%.2f %.2f %.0f\n", w[m], c[m], r[m] }' "$t.all"
+  printf '%s %s %s\n' \
+    "$(awk '{print $1}' "$t.all" | median)" \
+    "$(awk '{print $2+$3}' "$t.all" | median)" \
+    "$(awk '{printf "%.0f\n", $4/1024}' "$t.all" | median)"
+}
+
+# median: the median of the numbers on stdin, one per line.
+median() {
+  sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'
 }
 
 # checks NAME: the results other than na in the last run of NAME (its results.json).
@@ -117,12 +123,13 @@ for t in "${targets[@]}"; do
     official-ts-modern-http)
       serve "$t" 18963 node "$root/fixtures/servers/ts-modern/server.mjs" --http --port 18963
       read -r w c r < <(measure "$t" bash -c "'$node22' '$official_bin' server --url http://127.0.0.1:18963/mcp --requirements 2026-07-28 -o '$out-26'; '$node22' '$official_bin' server --url http://127.0.0.1:18963/mcp --requirements 2025-11-25 -o '$out-25'")
-      n=$(grep -Eci '(passed|failed|✓|✗)' "$work/out-$t.log" || true)
+      # Their checks: the "Total: P passed, F failed" of both requirement sets.
+      n=$(awk '/^Total: /{n+=$2+$4} END {print n+0}' "$work/out-$t.log")
       ratio=""
       if [ -n "${wall[ts-modern-http]:-}" ]; then
         ratio=$(awk -v a="${wall[ts-modern-http]}" -v b="$w" 'BEGIN { printf "; ours/theirs %.2f", a/b }')
       fi
-      row "official suite, both requirement sets" "$w" "$c" "$r" "$n check lines$ratio"
+      row "official suite, both requirement sets" "$w" "$c" "$r" "$n checks$ratio"
       continue ;;
     *)
       echo "bench: unknown target $t" >&2

@@ -5,6 +5,7 @@
 package harness
 
 import (
+	"bytes"
 	"net/http"
 	"sync"
 	"time"
@@ -66,10 +67,13 @@ type Frame struct {
 	Raw       []byte        `json:"-"`
 	Size      int           `json:"size"`
 	Truncated bool          `json:"truncated,omitempty"`
-	HTTP      *HTTPMeta     `json:"http,omitempty"`
-	SSE       *SSEMeta      `json:"sse,omitempty"`
-	Method    string        `json:"method,omitempty"`
-	Problem   string        `json:"problem,omitempty"`
+	// SHA256, on a truncated stdio frame, is the hex SHA-256 of the whole line the server wrote
+	// (Raw keeps only its first TruncatedKeep bytes).
+	SHA256  string    `json:"sha256,omitempty"`
+	HTTP    *HTTPMeta `json:"http,omitempty"`
+	SSE     *SSEMeta  `json:"sse,omitempty"`
+	Method  string    `json:"method,omitempty"`
+	Problem string    `json:"problem,omitempty"`
 
 	// ReplyTo, on a server frame of the HTTP transport, is the Seq of the client frame (the
 	// POST, GET or DELETE) whose HTTP response carried it, so run-wide checks can tell which
@@ -176,6 +180,10 @@ func (r *Recorder) OnFrame(fn func(*Frame)) {
 // Record assigns f its sequence number and time offset, stores it and notifies the observers.
 // It returns f for convenience.
 func (r *Recorder) Record(f *Frame) *Frame {
+	if f.Truncated && len(f.Raw) > TruncatedKeep {
+		// An over-long frame is evidence of its own size only: its head is kept, once.
+		f.Raw = bytes.Clone(f.Raw[:TruncatedKeep])
+	}
 	r.mu.Lock()
 	f.Seq = len(r.frames) + 1
 	f.T = time.Since(r.start)
@@ -190,6 +198,10 @@ func (r *Recorder) Record(f *Frame) *Frame {
 	}
 	return f
 }
+
+// TruncatedKeep is how many bytes of a truncated frame (longer than the transport's maximum
+// frame size) the recorder keeps: 64 KiB, enough to show what it was, whatever it cost.
+const TruncatedKeep = 64 << 10
 
 // Frames returns a snapshot of every frame recorded so far, in sequence order.
 func (r *Recorder) Frames() []*Frame {

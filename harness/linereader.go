@@ -3,8 +3,11 @@ package harness
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"strings"
 	"unicode/utf8"
@@ -27,6 +30,8 @@ type Line struct {
 	Size         int
 	Truncated    bool
 	Unterminated bool
+	// SHA256, on a Truncated line, is the hex SHA-256 of the whole line as the server wrote it.
+	SHA256 string
 }
 
 // LineReader splits a byte stream into lines on '\n' only (basic/transports/stdio: messages are
@@ -37,7 +42,8 @@ type LineReader struct {
 	br      *bufio.Reader
 	max     int
 	scratch []byte
-	err     error // error to return after the pending partial line
+	err     error     // error to return after the pending partial line
+	hash    hash.Hash // the SHA-256 of a line that outgrew max, nil before it does
 }
 
 // NewLineReader returns a LineReader over r keeping at most max bytes of each line (max <= 0
@@ -57,6 +63,7 @@ func (lr *LineReader) Next() (Line, error) {
 		return Line{}, lr.err
 	}
 	lr.scratch = lr.scratch[:0]
+	lr.hash = nil
 	size := 0
 	for {
 		chunk, err := lr.br.ReadSlice('\n')
@@ -66,6 +73,15 @@ func (lr *LineReader) Next() (Line, error) {
 		}
 		if room := lr.max - len(lr.scratch); room > 0 {
 			lr.scratch = append(lr.scratch, chunk[:min(room, len(chunk))]...)
+		}
+		if lr.hash == nil && size+len(chunk) > lr.max {
+			// The line outgrows max: hash it whole (the size bytes before this chunk are all
+			// in scratch, since until now the line fitted).
+			lr.hash = sha256.New()
+			lr.hash.Write(lr.scratch[:size])
+			lr.hash.Write(chunk)
+		} else if lr.hash != nil {
+			lr.hash.Write(chunk)
 		}
 		size += len(chunk)
 		switch {
@@ -84,14 +100,22 @@ func (lr *LineReader) Next() (Line, error) {
 }
 
 func (lr *LineReader) line(size int, unterminated bool) Line {
-	data := make([]byte, len(lr.scratch))
-	copy(data, lr.scratch)
-	return Line{
+	keep := lr.scratch
+	if size > len(lr.scratch) {
+		keep = keep[:min(len(keep), TruncatedKeep)] // all a truncated frame keeps (Recorder)
+	}
+	data := make([]byte, len(keep))
+	copy(data, keep)
+	l := Line{
 		Data:         data,
 		Size:         size,
 		Truncated:    size > len(lr.scratch),
 		Unterminated: unterminated,
 	}
+	if l.Truncated && lr.hash != nil {
+		l.SHA256 = hex.EncodeToString(lr.hash.Sum(nil))
+	}
+	return l
 }
 
 // framedLine is one frame produced by the stdio framer from one or more stdout lines: the bytes to
@@ -101,6 +125,7 @@ type framedLine struct {
 	raw       []byte
 	size      int
 	truncated bool
+	sha256    string
 	problem   string
 	msg       *Message
 	content   []byte
@@ -193,7 +218,7 @@ func (f *framer) joined() []byte {
 // single classifies one line as a frame, or opens a reassembly when allowed and the line looks
 // like the start of a split JSON object.
 func (f *framer) single(l Line, mayOpen bool) []framedLine {
-	fl := framedLine{raw: l.Data, size: l.Size, truncated: l.Truncated}
+	fl := framedLine{raw: l.Data, size: l.Size, truncated: l.Truncated, sha256: l.SHA256}
 	var problems []string
 	switch {
 	case l.Truncated:

@@ -2,6 +2,8 @@ package harness
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"io"
 	"strings"
@@ -51,9 +53,11 @@ func TestLineReaderCapsLongLines(t *testing.T) {
 	lines, err := readLines(t, strings.NewReader(long+"\nshort\n"+long), 1000)
 	require.ErrorIs(t, err, io.EOF)
 	require.Len(t, lines, 3)
-	assert.Equal(t, Line{Data: []byte(long[:1000]), Size: len(long), Truncated: true}, lines[0])
+	sum := sha256.Sum256([]byte(long))
+	digest := hex.EncodeToString(sum[:])
+	assert.Equal(t, Line{Data: []byte(long[:1000]), Size: len(long), Truncated: true, SHA256: digest}, lines[0])
 	assert.Equal(t, Line{Data: []byte("short"), Size: 5}, lines[1])
-	assert.Equal(t, Line{Data: []byte(long[:1000]), Size: len(long), Truncated: true, Unterminated: true}, lines[2])
+	assert.Equal(t, Line{Data: []byte(long[:1000]), Size: len(long), Truncated: true, Unterminated: true, SHA256: digest}, lines[2])
 	assert.Equal(t, 1000, cap(lines[0].Data), "a kept line must not pin a larger buffer")
 }
 
@@ -290,4 +294,22 @@ func TestRepairedReadsPastWireDefects(t *testing.T) {
 		_, _, m := Repaired([]byte(raw))
 		assert.Nil(t, m, raw)
 	}
+}
+
+// TestLineReaderHashesAndTrimsAnOverlongLine: a line over the maximum keeps at most
+// TruncatedKeep bytes, its real size, and the SHA-256 of the whole line; the next line is
+// read whole.
+func TestLineReaderHashesAndTrimsAnOverlongLine(t *testing.T) {
+	long := strings.Repeat("x", 3*TruncatedKeep)
+	lr := NewLineReader(strings.NewReader(long+"\nshort\n"), 2*TruncatedKeep)
+	l, err := lr.Next()
+	require.NoError(t, err)
+	sum := sha256.Sum256([]byte(long))
+	assert.Equal(t, hex.EncodeToString(sum[:]), l.SHA256)
+	assert.True(t, l.Truncated)
+	assert.Equal(t, len(long), l.Size)
+	assert.Equal(t, []byte(long[:TruncatedKeep]), l.Data)
+	l, err = lr.Next()
+	require.NoError(t, err)
+	assert.Equal(t, Line{Data: []byte("short"), Size: 5}, l)
 }

@@ -636,7 +636,7 @@ func (s *Stdio) read() {
 // deliver records one server frame and hands it to the request it answers or accompanies.
 func (s *Stdio) deliver(fl framedLine) {
 	f := &Frame{Dir: DirServerToClient, Transport: TransportStdio, Conn: s.conn,
-		Raw: fl.raw, Size: fl.size, Truncated: fl.truncated, Problem: fl.problem,
+		Raw: fl.raw, Size: fl.size, Truncated: fl.truncated, SHA256: fl.sha256, Problem: fl.problem,
 		Content: fl.content, Repairs: fl.repairs}
 	var resp, target *waiter
 	s.mu.Lock()

@@ -266,6 +266,7 @@ type Frame struct {
 	RawBase64 string  `json:"rawBase64,omitempty"`
 	Size      int     `json:"size"`
 	Truncated bool    `json:"truncated"`
+	SHA256    string  `json:"sha256,omitempty"`
 	Method    string  `json:"method,omitempty"`
 	Problem   string  `json:"problem,omitempty"`
 	HTTP      *HTTP   `json:"http,omitempty"`
