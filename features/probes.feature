@@ -79,7 +79,9 @@ Feature: Probes of behaviour the specification leaves open (probes)
   Scenario Outline: Framing robustness on stdio
     Spec: basic/transports/stdio#stdio
     Lines ending in CR LF and very long messages are legal JSON text but stress line readers.
-    Given a connected server
+    Each goes to a process of its own, so that a server a 4 MiB line chokes spoils no other
+    scenario's connection.
+    Given a fresh connection
     When the client sends a harmless request <shape>
     Then the server's reply is recorded
 

@@ -21,6 +21,7 @@ const (
 	DefaultStderrTail    = 64 << 10        // bytes of stderr kept
 	DefaultQuietWindow   = time.Second     // wait after a notification
 	DefaultShutdownGrace = 2 * time.Second // per step of the stdio shutdown ladder
+	DefaultWriteTimeout  = time.Minute     // bound on one write to a stdio server's stdin
 )
 
 // killWait bounds the wait for the kernel to reap a child after SIGKILL.
@@ -42,6 +43,8 @@ var ErrTransportClosed = errors.New("transport closed")
 // recorder). StderrTail is how many bytes of stderr are kept (0 = DefaultStderrTail).
 // QuietWindow is how long Send waits after a notification (0 = DefaultQuietWindow).
 // ShutdownGrace is the wait after each step of the shutdown ladder (0 = DefaultShutdownGrace).
+// WriteTimeout bounds one write to the child's stdin, whatever the request's deadline (0 =
+// DefaultWriteTimeout): a write cut short would leave stdin unusable.
 type StdioConfig struct {
 	Argv          []string
 	Dir           string
@@ -51,6 +54,7 @@ type StdioConfig struct {
 	StderrTail    int
 	QuietWindow   time.Duration
 	ShutdownGrace time.Duration
+	WriteTimeout  time.Duration
 }
 
 // ShutdownStep names the last step the client had taken when the child exited
@@ -149,6 +153,9 @@ func StartStdio(ctx context.Context, cfg StdioConfig) (*Stdio, error) {
 	}
 	if cfg.QuietWindow <= 0 {
 		cfg.QuietWindow = DefaultQuietWindow
+	}
+	if cfg.WriteTimeout <= 0 {
+		cfg.WriteTimeout = DefaultWriteTimeout
 	}
 	if cfg.ShutdownGrace <= 0 {
 		cfg.ShutdownGrace = DefaultShutdownGrace
@@ -451,10 +458,17 @@ func waiterWhat(w *waiter) string {
 // write records req as a client frame and writes it, bounded by ctx. It returns the number of
 // connection frames recorded up to and including the sent one.
 func (s *Stdio) write(ctx context.Context, req Request, ex *Exchange) (int, error) {
+	// The write is bounded by WriteTimeout, not by the request's deadline: waiting for the
+	// pipe (another scenario's long message, a server busy elsewhere) is not waiting for the
+	// reply, and a write cut short leaves stdin unusable for every scenario on the connection.
+	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.cfg.WriteTimeout)
+	defer cancel()
 	select {
 	case s.writeSem <- struct{}{}:
-	case <-ctx.Done():
-		return 0, fmt.Errorf("%s (id %s) not sent: %w", methodName(req.Method), idText(req.ID), ctx.Err())
+	case <-wctx.Done():
+		return 0, fmt.Errorf("%s (id %s) not sent: an earlier write to the server's stdin was still blocked after %s", methodName(req.Method), idText(req.ID), s.cfg.WriteTimeout)
+	case <-s.dead:
+		return 0, fmt.Errorf("%s (id %s) not sent: %w", methodName(req.Method), idText(req.ID), ErrServerExited)
 	}
 	defer func() { <-s.writeSem }()
 	s.mu.Lock()
@@ -476,7 +490,7 @@ func (s *Stdio) write(ctx context.Context, req Request, ex *Exchange) (int, erro
 	buf = append(append(buf, req.Raw...), '\n')
 	var dmu sync.Mutex
 	active := true
-	stop := context.AfterFunc(ctx, func() {
+	stop := context.AfterFunc(wctx, func() {
 		dmu.Lock()
 		defer dmu.Unlock()
 		if active {
@@ -495,8 +509,8 @@ func (s *Stdio) write(ctx context.Context, req Request, ex *Exchange) (int, erro
 			s.stdinBroken = true
 			s.mu.Unlock()
 		}
-		if ctx.Err() != nil {
-			err = ctx.Err()
+		if wctx.Err() != nil {
+			err = fmt.Errorf("the server did not read the message from its stdin within %s: %w", s.cfg.WriteTimeout, wctx.Err())
 		}
 		return mark, fmt.Errorf("write %s (id %s) to server stdin: %w", methodName(req.Method), idText(req.ID), err)
 	}

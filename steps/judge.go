@@ -110,6 +110,7 @@ func (e *env) judgeRun(run *reports.Run, capsUnknown map[string]string) {
 			}
 		}
 	}
+	e.reviewAbsences(run)
 	// SCHEMA-001 last: a violation that a broken rule claims is that rule's (judge.Claim).
 	broken := map[string]bool{}
 	for _, res := range run.Results {
@@ -174,6 +175,58 @@ func (e *env) replyRequest(f *harness.Frame) *harness.Frame {
 	for _, c := range e.rec.Frames() {
 		if c.Seq == f.ReplyTo {
 			return c
+		}
+	}
+	return nil
+}
+
+// reviewAbsences looks, after the run, for the replies scenarios concluded would not come: a
+// verdict that rested on one that came after all (later than the quiet window after the
+// sentinel's answer) is untestable, naming the frame and the flag that would have waited for it.
+func (e *env) reviewAbsences(run *reports.Run) {
+	e.mu.Lock()
+	absences := e.absences
+	var unsolicited []*harness.Frame
+	for _, t := range e.conns {
+		if s, ok := t.(*harness.Stdio); ok {
+			unsolicited = append(unsolicited, s.Unsolicited()...)
+		}
+	}
+	e.mu.Unlock()
+	if len(absences) == 0 {
+		return
+	}
+	for i := range run.Results {
+		res := &run.Results[i]
+		for _, a := range absences[res.Rule+"@"+res.Revision] {
+			if f := lateReply(a, unsolicited); f != nil && res.Verdict != reports.NA && res.Verdict != reports.Untestable {
+				res.Verdict = reports.Untestable
+				res.Reason = fmt.Sprintf("the scenario concluded that no response would come, but one did later (frame %d, after the quiet window that followed the sentinel's answer): rerun with a longer --quiet-window", f.Seq)
+				res.Frames = append(res.Frames, f.Seq)
+				break
+			}
+		}
+	}
+}
+
+// lateReply returns the first of the unsolicited server frames that answers the request of a
+// after its absence was concluded: a response on the same connection with the request's id, or
+// with no id or id null when the request's id could not be read; nil when none came.
+func lateReply(a absence, unsolicited []*harness.Frame) *harness.Frame {
+	for _, f := range unsolicited {
+		if f.Conn != a.conn || f.Seq <= a.after {
+			continue
+		}
+		msg, err := harness.ParseMessage(f.Body())
+		if err != nil || msg.Kind != harness.KindResult && msg.Kind != harness.KindError {
+			continue
+		}
+		key := ""
+		if msg.HasID {
+			key = harness.IDKey(msg.ID)
+		}
+		if key == a.key || a.key == "" && (key == "" || key == "null") {
+			return f
 		}
 	}
 	return nil

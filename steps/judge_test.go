@@ -45,3 +45,24 @@ func TestJudgeMismatchMarksItsStepFailed(t *testing.T) {
 	require.Equal(t, "passed", res.Steps[0].Status)
 	require.Equal(t, "failed", res.Steps[1].Status)
 }
+
+// TestLateReplyFindsTheAnswerThatCameAfterAll: a response concluded absent by a sentinel is
+// found when it came later on the same connection (by id, or with id null for a request whose
+// id could not be read), and not for another connection, another id or an earlier frame.
+func TestLateReplyFindsTheAnswerThatCameAfterAll(t *testing.T) {
+	frame := func(seq, conn int, raw string) *harness.Frame {
+		return &harness.Frame{Seq: seq, Conn: conn, Dir: harness.DirServerToClient, Transport: harness.TransportStdio, Raw: []byte(raw)}
+	}
+	unsolicited := []*harness.Frame{
+		frame(3, 1, `{"jsonrpc":"2.0","id":7,"result":{}}`), // before the conclusion
+		frame(9, 2, `{"jsonrpc":"2.0","id":7,"result":{}}`), // another connection
+		frame(10, 1, `{"jsonrpc":"2.0","id":8,"result":{}}`),
+		frame(11, 1, `{"jsonrpc":"2.0","method":"notifications/message","params":{}}`),
+		frame(12, 1, `{"jsonrpc":"2.0","id":7,"result":{}}`),
+		frame(13, 1, `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`),
+	}
+	require.Equal(t, 12, lateReply(absence{conn: 1, key: "7", after: 5}, unsolicited).Seq)
+	require.Equal(t, 13, lateReply(absence{conn: 1, key: "", after: 5}, unsolicited).Seq)
+	require.Nil(t, lateReply(absence{conn: 1, key: "9", after: 5}, unsolicited))
+	require.Nil(t, lateReply(absence{conn: 1, key: "7", after: 12}, unsolicited))
+}

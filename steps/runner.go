@@ -86,6 +86,9 @@ type env struct {
 	judgeSteps map[string][]int
 	// processes counts the server processes started (stdio), for the run's notes.
 	processes int
+	// absences holds, per result ("rule@revision"), the replies its scenario concluded would
+	// not come (lateReply looks for them after the run).
+	absences map[string][]absence
 }
 
 // target is one (revision, transport) the run tests: the shared connection its scenarios use
@@ -507,6 +510,15 @@ func (s *suiteRun) record(w *world, err error) {
 	prefix := ""
 	if w.outlineRow {
 		prefix = fmt.Sprintf("[case %d] ", s.rows[key])
+	}
+	if len(w.absent) > 0 && v != reports.NA && v != reports.Untestable && v != reports.Error {
+		s.env.mu.Lock()
+		if s.env.absences == nil {
+			s.env.absences = map[string][]absence{}
+		}
+		k := key + "@" + s.t.revision
+		s.env.absences[k] = append(s.env.absences[k], w.absent...)
+		s.env.mu.Unlock()
 	}
 	if len(w.judgeSteps) > 0 {
 		s.env.mu.Lock()

@@ -59,6 +59,8 @@ type world struct {
 	// judgeSteps are the indexes in steps of such steps.
 	judgeAsked bool
 	judgeSteps []int
+	// absent are the replies this scenario concluded would not come, by a sentinel.
+	absent []absence
 	// observeOnly, when set, says why this server is not bound by the rule: a broken
 	// expectation is then recorded as info with this reason (see bindsModernOnly).
 	observeOnly string
@@ -89,6 +91,16 @@ func newWorld(s *suiteRun, outlineRow bool) *world {
 		stdioState: &stdioScenario{untriggered: "the scenario triggered no tool list change"},
 		tool:       &toolWorld{},
 	}
+}
+
+// absence is a reply a scenario concluded would not come, proved by a sentinel
+// (harness.NoReplyError): the request with id key ("" when its id could not be read) on
+// connection conn, concluded when the recorder held after frames. lateReply finds the reply
+// when it came after all.
+type absence struct {
+	conn  int
+	key   string
+	after int
 }
 
 // initAttempt is one legacy initialize of a scenario: the version asked for and the exchange.
