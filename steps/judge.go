@@ -199,19 +199,29 @@ func (e *env) reviewAbsences(run *reports.Run) {
 	for i := range run.Results {
 		res := &run.Results[i]
 		for _, a := range absences[res.Rule+"@"+res.Revision] {
-			if f := lateReply(a, unsolicited); f != nil && res.Verdict != reports.NA && res.Verdict != reports.Untestable {
-				res.Verdict = reports.Untestable
-				res.Reason = fmt.Sprintf("the scenario concluded that no response would come, but one did later (frame %d, after the quiet window that followed the sentinel's answer): rerun with a longer --quiet-window", f.Seq)
-				res.Frames = append(res.Frames, f.Seq)
-				break
+			f := lateReply(a, unsolicited)
+			if f == nil || res.Verdict == reports.Untestable {
+				continue
 			}
+			late := fmt.Sprintf("a response came later (frame %d, after the quiet window that followed the sentinel's answer)", f.Seq)
+			res.Frames = append(res.Frames, f.Seq)
+			if res.Level == probeLevel {
+				// A probe records: the record says what came, and when.
+				res.Actual += "; " + late
+				res.Reason += "; " + late
+				continue
+			}
+			res.Verdict = reports.Untestable
+			res.Reason = "the scenario concluded that no response would come, but " + late + ": rerun with a longer --quiet-window"
+			break
 		}
 	}
 }
 
 // lateReply returns the first of the unsolicited server frames that answers the request of a
 // after its absence was concluded: a response on the same connection with the request's id, or
-// with no id or id null when the request's id could not be read; nil when none came.
+// with no id or id null (the answer to a message whose id could not be read); nil when none
+// came.
 func lateReply(a absence, unsolicited []*harness.Frame) *harness.Frame {
 	for _, f := range unsolicited {
 		if f.Conn != a.conn || f.Seq <= a.after {
@@ -225,7 +235,9 @@ func lateReply(a absence, unsolicited []*harness.Frame) *harness.Frame {
 		if msg.HasID {
 			key = harness.IDKey(msg.ID)
 		}
-		if key == a.key || a.key == "" && (key == "" || key == "null") {
+		// An error with no id or id null answers a message the server could not read the id
+		// of: any malformed message on that connection, this one included.
+		if key == a.key || key == "" || key == "null" {
 			return f
 		}
 	}

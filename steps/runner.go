@@ -213,7 +213,11 @@ func Run(ctx context.Context, cfg Config) (*reports.Run, error) {
 	e.closeAll()
 	run.Notes = append(run.Notes, e.notes...)
 	if e.processes > 0 {
-		run.Notes = append(run.Notes, fmt.Sprintf("%d server processes started: the era probe's, one shared per revision, and a fresh one for each rule that needs a pristine process", e.processes))
+		noun := "processes"
+		if e.processes == 1 {
+			noun = "process"
+		}
+		run.Notes = append(run.Notes, fmt.Sprintf("%d server %s started: the era probe's, one shared per revision, and a fresh one for each rule that needs a pristine process", e.processes, noun))
 	}
 	if n := e.rec.Dropped(); n > 0 {
 		run.Notes = append(run.Notes, fmt.Sprintf("%d server frames were seen but not recorded: the run keeps at most %d frames and drops the ones that answer no request", n, harness.DefaultFrameLimit))
@@ -511,7 +515,7 @@ func (s *suiteRun) record(w *world, err error) {
 	if w.outlineRow {
 		prefix = fmt.Sprintf("[case %d] ", s.rows[key])
 	}
-	if len(w.absent) > 0 && v != reports.NA && v != reports.Untestable && v != reports.Error {
+	if len(w.absent) > 0 && v != reports.Untestable && v != reports.Error {
 		s.env.mu.Lock()
 		if s.env.absences == nil {
 			s.env.absences = map[string][]absence{}
