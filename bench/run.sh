@@ -92,7 +92,7 @@ row() { printf '| %-34s | %7s | %7s | %8s | %s\n' "$@"; }
 
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(demo reference-stdio reference-http ts-modern-stdio ts-modern-http server-everything-stdio server-filesystem-stdio gosdk-stdio official-ts-modern-http)
+  targets=(demo reference-stdio reference-http ts-modern-stdio ts-modern-http server-everything-stdio server-filesystem-stdio gosdk-stdio official-ts-modern-http same-verdicts)
 fi
 
 echo "mcp-conform bench: median of $runs runs after a warm-up, default flags, $(nproc) CPUs"
@@ -130,6 +130,26 @@ for t in "${targets[@]}"; do
         ratio=$(awk -v a="${wall[ts-modern-http]}" -v b="$w" 'BEGIN { printf "; ours/theirs %.2f", a/b }')
       fi
       row "official suite, both requirement sets" "$w" "$c" "$r" "$n checks$ratio"
+      continue ;;
+    same-verdicts)
+      # The default concurrency gives the verdicts of --concurrency 1: 5 reruns each on ts-modern
+      # and go-sdk over stdio, compared rule@revision by rule@revision.
+      for srv in ts-modern gosdk; do
+        if [ "$srv" = ts-modern ]; then cmd=(node "$root/fixtures/servers/ts-modern/server.mjs"); else cmd=("$work/gosdk" -transport stdio); fi
+        "$mc" run --concurrency 1 --out "$out-$srv-1" -- "${cmd[@]}" >/dev/null 2>&1 || true
+        same=0
+        for i in $(seq 5); do
+          "$mc" run --out "$out-$srv-$i-d" -- "${cmd[@]}" >/dev/null 2>&1 || true
+          if "$node22" -e "
+            const v = f => Object.fromEntries(require(f).results.map(r => [r.rule + '@' + r.revision, r.verdict]));
+            const a = v('$out-$srv-1/results.json'), b = v('$out-$srv-$i-d/results.json');
+            const diff = Object.keys(a).filter(k => a[k] !== b[k]).map(k => k + ': ' + a[k] + ' -> ' + b[k]);
+            if (diff.length) { console.error(diff.join('\\n')); process.exit(1); }"; then
+            same=$((same + 1))
+          fi
+        done
+        row "$srv stdio: default vs --concurrency 1" "" "" "" "$same of 5 reruns give the same verdicts"
+      done
       continue ;;
     *)
       echo "bench: unknown target $t" >&2
