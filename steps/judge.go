@@ -204,6 +204,9 @@ func (e *env) reviewAbsences(run *reports.Run) {
 				continue
 			}
 			late := fmt.Sprintf("a response came later (frame %d, after the quiet window that followed the sentinel's answer)", f.Seq)
+			if a.flag == "--timeout" {
+				late = fmt.Sprintf("a response came later (frame %d, after the request's timeout)", f.Seq)
+			}
 			res.Frames = append(res.Frames, f.Seq)
 			if res.Level == probeLevel {
 				// A probe records: the record says what came, and when.
@@ -212,7 +215,7 @@ func (e *env) reviewAbsences(run *reports.Run) {
 				continue
 			}
 			res.Verdict = reports.Untestable
-			res.Reason = "the scenario concluded that no response would come, but " + late + ": rerun with a longer --quiet-window"
+			res.Reason = "the scenario concluded that no response would come, but " + late + ": rerun with a longer " + a.flag
 			break
 		}
 	}

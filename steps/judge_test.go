@@ -1,6 +1,7 @@
 package steps
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -66,4 +67,21 @@ func TestLateReplyFindsTheAnswerThatCameAfterAll(t *testing.T) {
 	require.Equal(t, 13, lateReply(absence{conn: 1, key: "9", after: 5}, unsolicited).Seq, "an id-null error may answer it")
 	require.Nil(t, lateReply(absence{conn: 1, key: "9", after: 13}, unsolicited))
 	require.Nil(t, lateReply(absence{conn: 3, key: "7", after: 0}, unsolicited))
+}
+
+// TestNoteRecordsConcludedAbsences: an exchange that ended without its response records an
+// absence naming the flag that would have waited longer (a sentinel's quiet window, the
+// request's deadline); an answered exchange, or one stopped with the run, records none.
+func TestNoteRecordsConcludedAbsences(t *testing.T) {
+	w := clientWorld(harness.TransportStdio, revisions.Modern().ID)
+	w.s.env.rec = harness.NewRecorder(time.Now())
+	sent := &harness.Frame{Seq: 4, Conn: 2, Dir: harness.DirClientToServer, Raw: []byte(`{"jsonrpc":"2.0","id":7,"method":"ping"}`)}
+	w.note(&harness.Exchange{Sent: sent, Err: &harness.NoReplyError{What: "ping (id 7)"}})
+	w.note(&harness.Exchange{Sent: sent, Err: &harness.TimeoutError{What: "ping (id 7)", Err: context.DeadlineExceeded}})
+	w.note(&harness.Exchange{Sent: sent, Err: &harness.TimeoutError{What: "ping (id 7)", Err: context.Canceled}})
+	w.note(&harness.Exchange{Sent: sent, Response: &harness.Frame{Seq: 5}})
+	require.Equal(t, []absence{
+		{conn: 2, key: "7", flag: "--quiet-window"},
+		{conn: 2, key: "7", flag: "--timeout"},
+	}, w.absent)
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"mime"
 	"net/http"
@@ -378,10 +377,6 @@ func (w *world) send(ctx context.Context, req harness.Request) error {
 	}
 	if ex.Response != nil {
 		w.fresh = false
-	}
-	var nr *harness.NoReplyError
-	if errors.As(ex.Err, &nr) {
-		w.absent = append(w.absent, absence{conn: w.conn.Conn(), key: harness.IDKey(req.ID), after: w.s.env.rec.Len()})
 	}
 	w.lastID = req.ID
 	w.note(ex)

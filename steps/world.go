@@ -2,6 +2,8 @@ package steps
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -94,13 +96,15 @@ func newWorld(s *suiteRun, outlineRow bool) *world {
 }
 
 // absence is a reply a scenario concluded would not come, proved by a sentinel
-// (harness.NoReplyError): the request with id key ("" when its id could not be read) on
-// connection conn, concluded when the recorder held after frames. lateReply finds the reply
-// when it came after all.
+// (harness.NoReplyError, flag --quiet-window) or by the request's deadline (harness.TimeoutError,
+// flag --timeout): the request with id key ("" when its id could not be read) on connection
+// conn, concluded when the recorder held after frames. lateReply finds the reply when it came
+// after all.
 type absence struct {
 	conn  int
 	key   string
 	after int
+	flag  string // the flag that would have waited for it: --quiet-window or --timeout
 }
 
 // initAttempt is one legacy initialize of a scenario: the version asked for and the exchange.
@@ -124,6 +128,26 @@ func (w *world) note(ex *harness.Exchange) {
 	if ex.Response != nil {
 		w.seqs[ex.Response.Seq] = true
 	}
+	// A concluded absence is reviewed after the run (env.reviewAbsences): a stdio reply that came
+	// after all turns the verdict resting on it untestable.
+	var nr *harness.NoReplyError
+	var te *harness.TimeoutError
+	switch {
+	case ex.Sent == nil || ex.Response != nil:
+	case errors.As(ex.Err, &nr):
+		w.absent = append(w.absent, absence{conn: ex.Sent.Conn, key: sentKey(ex.Sent), after: w.s.env.rec.Len(), flag: "--quiet-window"})
+	case errors.As(ex.Err, &te) && errors.Is(te.Err, context.DeadlineExceeded):
+		w.absent = append(w.absent, absence{conn: ex.Sent.Conn, key: sentKey(ex.Sent), after: w.s.env.rec.Len(), flag: "--timeout"})
+	}
+}
+
+// sentKey returns the IDKey of the id of client frame f, "" when it has none or cannot be read.
+func sentKey(f *harness.Frame) string {
+	msg, err := harness.ParseMessage(f.Body())
+	if err != nil || !msg.HasID {
+		return ""
+	}
+	return harness.IDKey(msg.ID)
 }
 
 // frames returns the seqs of every frame the scenario exchanged, including everything seen on
