@@ -8,8 +8,10 @@
 # It builds mcp-conform, the reference fixture and the go-sdk test server, installs the npm
 # servers (fixtures/package.json) and the official suite with the Node 22 it needs into
 # bench/.work, then prints one table: wall seconds, CPU seconds (user+system, the server
-# processes mcp-conform started included) and the peak RSS of the measured process, each the
-# median of BENCH_RUNS runs at default flags. It is not part of `go test ./...` nor of .ci/run:
+# processes mcp-conform started included), mcp-conform's own CPU seconds and its own peak RSS
+# (read from MCP_CONFORM_SELF_USAGE, which excludes the servers: a Node server peaks above
+# 100 MB by itself), each the median of BENCH_RUNS runs at default flags. For the official
+# suite the RSS is its process tree's largest. It is not part of `go test ./...` nor of .ci/run:
 # timings are measured here, never asserted by a test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -61,7 +63,9 @@ serve() {
   return 1
 }
 
-# measure NAME CMD...: one warm-up, then $runs timed runs; prints "wall cpu rss_mb" medians.
+# measure NAME CMD...: one warm-up, then $runs timed runs; prints the medians
+# "wall cpu rss_mb self_cpu": the RSS and self_cpu are mcp-conform's own when it wrote
+# MCP_CONFORM_SELF_USAGE, else the tree's largest RSS and "-".
 measure() {
   local name=$1
   shift
@@ -69,13 +73,19 @@ measure() {
   "$@" >"$work/out-$name.log" 2>&1 || true
   : >"$t.all"
   for _ in $(seq "$runs"); do
-    /usr/bin/time -f '%e %U %S %M' -o "$t" "$@" >"$work/out-$name.log" 2>&1 || true
-    tail -1 "$t" >>"$t.all"
+    rm -f "$t.self"
+    MCP_CONFORM_SELF_USAGE=$t.self /usr/bin/time -f '%e %U %S %M' -o "$t" "$@" >"$work/out-$name.log" 2>&1 || true
+    if [ -s "$t.self" ]; then
+      printf '%s %s\n' "$(tail -1 "$t")" "$(cat "$t.self")" >>"$t.all"
+    else
+      printf '%s - - -\n' "$(tail -1 "$t")" >>"$t.all"
+    fi
   done
-  printf '%s %s %s\n' \
+  printf '%s %s %s %s\n' \
     "$(awk '{print $1}' "$t.all" | median)" \
     "$(awk '{print $2+$3}' "$t.all" | median)" \
-    "$(awk '{printf "%.0f\n", $4/1024}' "$t.all" | median)"
+    "$(awk '{printf "%.0f\n", ($5 == "-" ? $4 : $5)/1024}' "$t.all" | median)" \
+    "$(awk '{if ($5 == "-") print "-"; else print $6+$7}' "$t.all" | median)"
 }
 
 # median: the median of the numbers on stdin, one per line.
@@ -88,7 +98,7 @@ checks() {
   "$node22" -e "const r=require('$work/res-$1/results.json'); console.log(r.results.filter(x=>x.verdict!=='na').length)"
 }
 
-row() { printf '| %-34s | %7s | %7s | %8s | %s\n' "$@"; }
+row() { printf '| %-34s | %7s | %7s | %9s | %8s | %s\n' "$@"; }
 
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
@@ -96,40 +106,40 @@ if [ ${#targets[@]} -eq 0 ]; then
 fi
 
 echo "mcp-conform bench: median of $runs runs after a warm-up, default flags, $(nproc) CPUs"
-row "run" "wall s" "CPU s" "RSS MB" "checks executed"
-row "---" "---" "---" "---" "---"
+row "run" "wall s" "CPU s" "own CPU s" "RSS MB" "checks executed"
+row "---" "---" "---" "---" "---" "---"
 declare -A wall
 for t in "${targets[@]}"; do
   out=$work/res-$t
   case $t in
     demo)
-      read -r w c r < <(measure "$t" "$mc" demo --out "$out") ;;
+      read -r w c r o < <(measure "$t" "$mc" demo --out "$out") ;;
     reference-stdio)
-      read -r w c r < <(measure "$t" "$mc" run --out "$out" -- "$work/reference") ;;
+      read -r w c r o < <(measure "$t" "$mc" run --out "$out" -- "$work/reference") ;;
     reference-http)
       serve "$t" 18961 "$work/reference" -transport http -listen 127.0.0.1:18961
-      read -r w c r < <(measure "$t" "$mc" run --out "$out" --url http://127.0.0.1:18961/mcp) ;;
+      read -r w c r o < <(measure "$t" "$mc" run --out "$out" --url http://127.0.0.1:18961/mcp) ;;
     ts-modern-stdio)
-      read -r w c r < <(measure "$t" "$mc" run --out "$out" -- node "$root/fixtures/servers/ts-modern/server.mjs") ;;
+      read -r w c r o < <(measure "$t" "$mc" run --out "$out" -- node "$root/fixtures/servers/ts-modern/server.mjs") ;;
     ts-modern-http)
       serve "$t" 18962 node "$root/fixtures/servers/ts-modern/server.mjs" --http --port 18962
-      read -r w c r < <(measure "$t" "$mc" run --out "$out" --url http://127.0.0.1:18962/mcp) ;;
+      read -r w c r o < <(measure "$t" "$mc" run --out "$out" --url http://127.0.0.1:18962/mcp) ;;
     server-everything-stdio)
-      read -r w c r < <(measure "$t" "$mc" run --out "$out" -- node "$nm/@modelcontextprotocol/server-everything/dist/index.js") ;;
+      read -r w c r o < <(measure "$t" "$mc" run --out "$out" -- node "$nm/@modelcontextprotocol/server-everything/dist/index.js") ;;
     server-filesystem-stdio)
-      read -r w c r < <(measure "$t" "$mc" run --out "$out" -- node "$nm/@modelcontextprotocol/server-filesystem/dist/index.js" "$fsroot") ;;
+      read -r w c r o < <(measure "$t" "$mc" run --out "$out" -- node "$nm/@modelcontextprotocol/server-filesystem/dist/index.js" "$fsroot") ;;
     gosdk-stdio)
-      read -r w c r < <(measure "$t" "$mc" run --out "$out" -- "$work/gosdk" -transport stdio) ;;
+      read -r w c r o < <(measure "$t" "$mc" run --out "$out" -- "$work/gosdk" -transport stdio) ;;
     official-ts-modern-http)
       serve "$t" 18963 node "$root/fixtures/servers/ts-modern/server.mjs" --http --port 18963
-      read -r w c r < <(measure "$t" bash -c "'$node22' '$official_bin' server --url http://127.0.0.1:18963/mcp --requirements 2026-07-28 -o '$out-26'; '$node22' '$official_bin' server --url http://127.0.0.1:18963/mcp --requirements 2025-11-25 -o '$out-25'")
+      read -r w c r o < <(measure "$t" bash -c "'$node22' '$official_bin' server --url http://127.0.0.1:18963/mcp --requirements 2026-07-28 -o '$out-26'; '$node22' '$official_bin' server --url http://127.0.0.1:18963/mcp --requirements 2025-11-25 -o '$out-25'")
       # Their checks: the "Total: P passed, F failed" of both requirement sets.
       n=$(awk '/^Total: /{n+=$2+$4} END {print n+0}' "$work/out-$t.log")
       ratio=""
       if [ -n "${wall[ts-modern-http]:-}" ]; then
         ratio=$(awk -v a="${wall[ts-modern-http]}" -v b="$w" 'BEGIN { printf "; ours/theirs %.2f", a/b }')
       fi
-      row "official suite, both requirement sets" "$w" "$c" "$r" "$n checks$ratio"
+      row "official suite, both requirement sets" "$w" "$c" "-" "$r" "$n checks$ratio"
       continue ;;
     same-verdicts)
       # The default concurrency gives the verdicts of --concurrency 1: 5 reruns each on ts-modern
@@ -148,7 +158,7 @@ for t in "${targets[@]}"; do
             same=$((same + 1))
           fi
         done
-        row "$srv stdio: default vs --concurrency 1" "" "" "" "$same of 5 reruns give the same verdicts"
+        row "$srv stdio: default vs --concurrency 1" "" "" "" "" "$same of 5 reruns give the same verdicts"
       done
       continue ;;
     *)
@@ -156,7 +166,7 @@ for t in "${targets[@]}"; do
       exit 2 ;;
   esac
   wall[$t]=$w
-  row "$t" "$w" "$c" "$r" "$(checks "$t" 2>/dev/null || echo '?')"
+  row "$t" "$w" "$c" "$o" "$r" "$(checks "$t" 2>/dev/null || echo '?')"
 done
 
 echo

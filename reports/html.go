@@ -1,7 +1,7 @@
 package reports
 
 import (
-	"bytes"
+	"bufio"
 	"crypto/sha256"
 	"embed"
 	"encoding/base64"
@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mcp-conform/mcp-conform/revisions"
 )
@@ -78,36 +79,69 @@ func cspHash(s string) string {
 // suffix, so every id in the page is unique.
 func WriteHTML(w io.Writer, r *Run) error {
 	r.Finalize()
-	var buf bytes.Buffer
-	if err := htmlPage.tmpl.Execute(&buf, buildPage(r)); err != nil {
+	cw := &controlsWriter{w: bufio.NewWriterSize(w, 64<<10)}
+	if err := htmlPage.tmpl.Execute(cw, buildPage(r)); err != nil {
 		return err
 	}
-	_, err := io.WriteString(w, visibleControls(buf.String()))
-	return err
+	return cw.Close()
 }
 
-// visibleControls writes the invisible characters a server may send as visible escapes:
-// bidirectional overrides and isolates (which would make text read backwards, U+202A..U+202E,
-// U+2066..U+2069, U+200E, U+200F, U+061C) as \uXXXX, and C0 control characters other than
-// tab, newline and carriage return as \xNN. The template itself uses none of them, so only
-// server-supplied text changes.
-func visibleControls(s string) string {
-	if !strings.ContainsFunc(s, hiddenControl) {
-		return s
+// controlsWriter passes the page through to w as it is rendered, writing the invisible
+// characters a server may send as visible escapes: bidirectional overrides and isolates (which
+// would make text read backwards, U+202A..U+202E, U+2066..U+2069, U+200E, U+200F, U+061C) as
+// \uXXXX, and C0 control characters other than tab, newline and carriage return as \xNN. The
+// template itself uses none of them, so only server-supplied text changes. Every other byte,
+// invalid UTF-8 included, is written as is; a rune split across two writes is held back until
+// it is whole. Streaming keeps a large report from being held in memory several times over.
+type controlsWriter struct {
+	w    *bufio.Writer
+	tail []byte // the start of a rune the last write ended in
+	err  error
+}
+
+func (c *controlsWriter) Write(p []byte) (int, error) {
+	n := len(p)
+	if c.err != nil {
+		return 0, c.err
 	}
-	var b strings.Builder
-	b.Grow(len(s) + 64)
-	for _, c := range s {
-		switch {
-		case !hiddenControl(c):
-			b.WriteRune(c)
-		case c < 0x20 || c == 0x7f:
-			fmt.Fprintf(&b, "\\x%02x", c)
-		default:
-			fmt.Fprintf(&b, "\\u%04x", c)
+	if len(c.tail) > 0 {
+		p = append(c.tail, p...)
+		c.tail = nil
+	}
+	for i := 0; i < len(p); {
+		r, size := utf8.DecodeRune(p[i:])
+		if r == utf8.RuneError && size == 1 && !utf8.FullRune(p[i:]) {
+			c.tail = append([]byte(nil), p[i:]...)
+			break
 		}
+		switch {
+		case !hiddenControl(r):
+			_, c.err = c.w.Write(p[i : i+size])
+		case r < 0x20 || r == 0x7f:
+			_, c.err = fmt.Fprintf(c.w, "\\x%02x", r)
+		default:
+			_, c.err = fmt.Fprintf(c.w, "\\u%04x", r)
+		}
+		if c.err != nil {
+			return 0, c.err
+		}
+		i += size
 	}
-	return b.String()
+	return n, nil
+}
+
+// Close writes what is held back (an incomplete rune at the very end, as is) and flushes.
+func (c *controlsWriter) Close() error {
+	if c.err != nil {
+		return c.err
+	}
+	if len(c.tail) > 0 {
+		if _, err := c.w.Write(c.tail); err != nil {
+			return err
+		}
+		c.tail = nil
+	}
+	return c.w.Flush()
 }
 
 func hiddenControl(c rune) bool {

@@ -1,7 +1,9 @@
 package reports
 
 import (
+	"bufio"
 	"bytes"
+	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -55,4 +57,44 @@ func TestJSONRoundTripIsDeterministic(t *testing.T) {
 	require.Equal(t, Summary{Pass: 1, Fail: 1, NA: 1}, back.Summary)
 	_, err = ReadJSON(bytes.NewReader([]byte(`{"schemaVersion":"99"}`)))
 	require.Error(t, err)
+}
+
+// TestWriteJSONStreamsTheIndentedEncoding: results.json, written a result and a frame at a
+// time, holds exactly the bytes of one indented encoding of the run (HTML characters not
+// escaped), with results and frames, and with none.
+func TestWriteJSONStreamsTheIndentedEncoding(t *testing.T) {
+	oneShot := func(r *Run) string {
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		require.NoError(t, enc.Encode(r))
+		return b.String()
+	}
+	full := sampleRun()
+	full.Frames = append(full.Frames, Frame{Seq: 99, Dir: "s2c", Transport: "stdio", Raw: `{"x":"<&>"}`})
+	for name, r := range map[string]*Run{"full": full, "empty": {SchemaVersion: SchemaVersion}} {
+		var got bytes.Buffer
+		require.NoError(t, WriteJSON(&got, r), name)
+		require.Equal(t, oneShot(r), got.String(), name)
+		back, err := ReadJSON(&got)
+		require.NoError(t, err, name)
+		require.Len(t, back.Results, len(r.Results), name)
+	}
+}
+
+// TestControlsWriterEscapesAcrossWrites: a hidden control split over two writes is still
+// escaped, other text (invalid UTF-8 included) passes as is, and a rune cut off at the very end
+// is written as it came.
+func TestControlsWriterEscapesAcrossWrites(t *testing.T) {
+	var out bytes.Buffer
+	cw := &controlsWriter{w: bufio.NewWriter(&out)}
+	rlo := []byte("\u202e")
+	for _, p := range [][]byte{[]byte("a"), rlo[:1], rlo[1:2], append(rlo[2:], "b\x1b\xffc\u00e9"...), []byte("\xe2\x80")} {
+		n, err := cw.Write(p)
+		require.NoError(t, err)
+		require.Equal(t, len(p), n)
+	}
+	require.NoError(t, cw.Close())
+	require.Equal(t, "a\\u202eb\\x1b\xffc\u00e9\xe2\x80", out.String())
 }

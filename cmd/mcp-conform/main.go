@@ -3,8 +3,10 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"runtime/debug"
+	"syscall"
 
 	"github.com/mcp-conform/mcp-conform/internal/cli"
 )
@@ -19,5 +21,24 @@ func main() {
 	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
 		debug.SetMemoryLimit(softMemoryLimit)
 	}
-	os.Exit(cli.Main(os.Args[1:], os.Stdout, os.Stderr))
+	code := cli.Main(os.Args[1:], os.Stdout, os.Stderr)
+	if path := os.Getenv(selfUsageEnv); path != "" {
+		writeSelfUsage(path)
+	}
+	os.Exit(code)
+}
+
+// selfUsageEnv names a file to which, when set, mcp-conform writes its own resource use at exit
+// as one line "PEAK_RSS_KB USER_S SYSTEM_S": this process only, the server processes it started
+// excluded (a parent's rusage would count its children's peak too). bench/run.sh reads it.
+const selfUsageEnv = "MCP_CONFORM_SELF_USAGE"
+
+func writeSelfUsage(path string) {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return
+	}
+	secs := func(tv syscall.Timeval) float64 { return float64(tv.Sec) + float64(tv.Usec)/1e6 }
+	line := fmt.Sprintf("%d %.3f %.3f\n", ru.Maxrss, secs(ru.Utime), secs(ru.Stime))
+	_ = os.WriteFile(path, []byte(line), 0o644)
 }
