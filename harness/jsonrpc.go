@@ -60,6 +60,16 @@ func ParseMessage(raw []byte) (*Message, error) {
 	return m, err
 }
 
+// aliasRaw is a json.RawMessage that keeps the decoder's slice of the input instead of a copy:
+// json.Unmarshal hands UnmarshalJSON a subslice of the document it was given.
+type aliasRaw []byte
+
+// UnmarshalJSON keeps b itself, capped so that an append never writes into the document.
+func (r *aliasRaw) UnmarshalJSON(b []byte) error {
+	*r = b[:len(b):len(b)]
+	return nil
+}
+
 // ParseMessageMembers is ParseMessage that also returns the top-level members of the JSON
 // object (nil when raw is not one JSON object in valid UTF-8), so that a caller judging both
 // the envelope and its members decodes the bytes once.
@@ -69,18 +79,26 @@ func ParseMessageMembers(raw []byte) (*Message, map[string]json.RawMessage, erro
 		m.Problem = "invalid UTF-8"
 		return m, nil, fmt.Errorf("%w: invalid UTF-8", ErrNotJSON)
 	}
-	var members map[string]json.RawMessage
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if err := dec.Decode(&members); err != nil || members == nil {
-		m.Problem = "not a JSON object"
-		if err == nil {
-			err = errors.New("null")
+	// The members alias raw (a frame's bytes, never written after it is recorded), so that a
+	// frame judged for the whole run is not held twice.
+	var aliased map[string]aliasRaw
+	if err := json.Unmarshal(raw, &aliased); err != nil || aliased == nil {
+		// Decoded again to tell trailing data from a value that is no object.
+		var members map[string]json.RawMessage
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		if err := dec.Decode(&members); err != nil || members == nil {
+			m.Problem = "not a JSON object"
+			if err == nil {
+				err = errors.New("null")
+			}
+			return m, nil, fmt.Errorf("%w: %v", ErrNotJSON, err)
 		}
-		return m, nil, fmt.Errorf("%w: %v", ErrNotJSON, err)
-	}
-	if dec.More() {
 		m.Problem = "trailing data after the JSON object"
 		return m, nil, fmt.Errorf("%w: trailing data", ErrNotJSON)
+	}
+	members := make(map[string]json.RawMessage, len(aliased))
+	for k, v := range aliased {
+		members[k] = json.RawMessage(v)
 	}
 	if v, ok := members["jsonrpc"]; ok {
 		_ = json.Unmarshal(v, &m.JSONRPC)

@@ -35,6 +35,18 @@ func NewProgress(w io.Writer, total int, opts ConsoleOptions) *Progress {
 	return &Progress{w: w, on: opts.Terminal, total: total}
 }
 
+// AddTotal adds n units to the total, for callers that learn it late (after era detection);
+// several runs sharing one line each add their own.
+func (p *Progress) AddTotal(n int) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.total += n
+	p.draw()
+}
+
 // SetTotal changes the number of units, for callers that learn it late (after era detection).
 func (p *Progress) SetTotal(total int) {
 	if p == nil {

@@ -114,3 +114,14 @@ func TestNilProgressIsANoOp(t *testing.T) {
 	p.Logf("x")
 	p.Clear()
 }
+
+// TestProgressSharedByTwoRuns: runs that share one line each add their units to its total.
+func TestProgressSharedByTwoRuns(t *testing.T) {
+	var out bytes.Buffer
+	p := NewProgress(&out, 0, ConsoleOptions{Terminal: true})
+	p.AddTotal(40)
+	p.AddTotal(38)
+	out.Reset()
+	p.Done("basic-index", "MSG-014")
+	require.Equal(t, "\r[1/78] basic-index: MSG-014", out.String())
+}

@@ -173,7 +173,7 @@ func Run(ctx context.Context, cfg Config) (*reports.Run, error) {
 	}
 
 	targets, notes, abort := e.detect(ctx)
-	cfg.Progress.SetTotal(len(Select(rules, cfg.Rules, cfg.Tags)) * len(targets))
+	cfg.Progress.AddTotal(len(Select(rules, cfg.Rules, cfg.Tags)) * len(targets))
 	run.Notes = append(run.Notes, notes...)
 	if abort != "" {
 		run.Aborted = abort

@@ -289,6 +289,16 @@ func execute(ctx context.Context, cfg steps.Config, o runOptions, stdout, stderr
 // runOnce resolves the schemas and runs the suite once; it returns a nil run and the exit code
 // when the run could not start.
 func runOnce(ctx context.Context, cfg steps.Config, o runOptions, stderr io.Writer) (*reports.Run, int) {
+	set, code := loadSchemas(o, stderr)
+	if set == nil {
+		return nil, code
+	}
+	return runTarget(ctx, cfg, set, reports.NewProgress(stderr, 0, reports.DetectConsole(stderr, o.noColor)), stderr)
+}
+
+// loadSchemas compiles the schema of every revision from the pinned source (exit 3 when one
+// cannot be had).
+func loadSchemas(o runOptions, stderr io.Writer) (*schemas.Set, int) {
 	set := schemas.NewSet(schemas.SourceFromEnv(o.schemasDir))
 	for _, rev := range revisions.IDs() {
 		if _, err := set.Validator(rev); err != nil {
@@ -296,13 +306,19 @@ func runOnce(ctx context.Context, cfg steps.Config, o runOptions, stderr io.Writ
 			return nil, reports.ExitError
 		}
 	}
+	return set, 0
+}
+
+// runTarget runs the suite on cfg's target with the compiled schemas set, drawing on progress
+// (which several runs may share), and returns the run or nil and the exit code.
+func runTarget(ctx context.Context, cfg steps.Config, set *schemas.Set, progress *reports.Progress, stderr io.Writer) (*reports.Run, int) {
 	cfg.Schemas = set
-	cfg.Progress = reports.NewProgress(stderr, 0, reports.DetectConsole(stderr, o.noColor))
-	fmt.Fprintf(stderr, "mcp-conform %s: testing %s\n", cfg.Tool.Version, describeTarget(cfg))
+	cfg.Progress = progress
+	progress.Logf("mcp-conform %s: testing %s", cfg.Tool.Version, describeTarget(cfg))
 	run, err := steps.Run(ctx, cfg)
-	cfg.Progress.Clear()
+	progress.Clear()
 	if err != nil {
-		fmt.Fprintf(stderr, "mcp-conform: %v\n", err)
+		progress.Logf("mcp-conform: %v", err)
 		return nil, reports.ExitError
 	}
 	return run, 0

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/mcp-conform/mcp-conform/fixtures/refserver"
 	"github.com/mcp-conform/mcp-conform/harness"
@@ -78,7 +79,8 @@ func demoCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	defer func() { ref.Close(); _ = srv.Close() }()
 	url := "http://" + ln.Addr().String() + "/mcp"
 
-	var runs []*reports.Run
+	// The two transports run at once, on one compiled schema set and one progress line.
+	var cfgs []steps.Config
 	for _, target := range []steps.Config{
 		{Transport: harness.TransportStdio, Command: []string{self, referenceServerCmd}},
 		{Transport: harness.TransportHTTP, URL: url},
@@ -87,11 +89,28 @@ func demoCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if code >= 0 {
 			return code
 		}
-		run, code := runOnce(ctx, cfg, o, stderr)
-		if run == nil {
-			return code
+		cfgs = append(cfgs, cfg)
+	}
+	set, code := loadSchemas(o, stderr)
+	if set == nil {
+		return code
+	}
+	progress := reports.NewProgress(stderr, 0, reports.DetectConsole(stderr, o.noColor))
+	runs := make([]*reports.Run, len(cfgs))
+	codes := make([]int, len(cfgs))
+	var wg sync.WaitGroup
+	for i := range cfgs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			runs[i], codes[i] = runTarget(ctx, cfgs[i], set, progress, stderr)
+		}()
+	}
+	wg.Wait()
+	for i := range runs {
+		if runs[i] == nil {
+			return codes[i]
 		}
-		runs = append(runs, run)
 	}
 	merged := mergeRuns(runs)
 	return finish(merged, o, o.outputs("", ""), stdout, stderr)
