@@ -67,7 +67,7 @@ func (w *world) listenAcknowledged(ctx context.Context) error {
 		switch {
 		case l != nil:
 			key = harness.IDKey(l.id)
-			defer func() { _ = st.cancelListens(ctx, w) }()
+			defer func() { _ = st.cancelListens(ctx, w, false) }()
 		case w.last != nil:
 			// The request was answered at once (openListen took it back): judge that reply.
 			frames, seqs = w.last.Frames, exchangeSeqs(w.last)

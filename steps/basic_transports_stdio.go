@@ -46,7 +46,16 @@ func registerBasicTransportsStdioSteps(sc *godog.ScenarioContext) {
 	// STDIO-008 and STDIO-010.
 	step(sc, `^the client opens a subscriptions/listen request for tool list changes and it is acknowledged$`, openToolListListen)
 	step(sc, `^the client opens two subscriptions/listen requests for tool list changes$`, openTwoToolListListens)
-	step(sc, `^the client cancels (?:that subscriptions/listen request|the open subscriptions/listen requests)$`, cancelListens)
+	// STDIO-008 judges what follows the cancellation, so it waits a quiet window before the
+	// change it triggers; STDIO-010 is done with its subscriptions and does not wait.
+	step(sc, `^the client cancels that subscriptions/listen request$`, func(ctx context.Context) error {
+		w := worldOf(ctx)
+		return w.stdioState.cancelListens(ctx, w, true)
+	})
+	step(sc, `^the client cancels the open subscriptions/listen requests$`, func(ctx context.Context) error {
+		w := worldOf(ctx)
+		return w.stdioState.cancelListens(ctx, w, false)
+	})
 	step(sc, `^the client triggers a tool list change, if the server has the fixture tool for it$`, func(ctx context.Context) error {
 		return triggerToolListChange(ctx, worldOf(ctx))
 	})
@@ -128,11 +137,6 @@ func openTwoToolListListens(ctx context.Context) error {
 		}
 	}
 	return nil
-}
-
-func cancelListens(ctx context.Context) error {
-	w := worldOf(ctx)
-	return w.stdioState.cancelListens(ctx, w)
 }
 
 func nothingAfterCancel(ctx context.Context) error {
@@ -280,9 +284,9 @@ func quiet(ctx context.Context, d time.Duration, s *harness.Stdio) {
 	}
 }
 
-// cancelListens sends notifications/cancelled for every open listen, each followed by the quiet
-// window the transport waits after a notification.
-func (st *stdioScenario) cancelListens(ctx context.Context, w *world) error {
+// cancelListens sends notifications/cancelled for every open listen; with wait, the quiet
+// window the transport waits after a notification follows the last one.
+func (st *stdioScenario) cancelListens(ctx context.Context, w *world, wait bool) error {
 	s, err := w.stdio()
 	if err != nil {
 		return err
@@ -296,7 +300,7 @@ func (st *stdioScenario) cancelListens(ctx context.Context, w *world) error {
 			"requestId": l.id, "reason": "mcp-conform: the scenario is done with this subscription",
 		}})
 		// One quiet window after the last cancellation covers them all.
-		cancel.NoQuiet = i < len(listens)-1
+		cancel.NoQuiet = !wait || i < len(listens)-1
 		if err := w.send(ctx, cancel); err != nil {
 			return err
 		}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"regexp"
 	"strings"
@@ -385,7 +386,7 @@ func (e *env) runSuite(ctx context.Context, t *target) ([]reports.Result, error)
 		Format:         "progress",
 		Output:         io.Discard,
 		FS:             features.FS,
-		Paths:          []string{"."},
+		Paths:          featurePaths(),
 		Strict:         true,
 		NoColors:       true,
 		Concurrency:    e.cfg.Concurrency,
@@ -402,6 +403,38 @@ func (e *env) runSuite(ctx context.Context, t *target) ([]reports.Result, error)
 		return out, errors.New(e.stopped())
 	}
 	return out, nil
+}
+
+// holdsFirst are the feature files whose scenarios hold a wait by their nature (a quiet window
+// that proves silence, a listen stream kept open for seconds): godog starts scenarios in file
+// order, so these go first and their waits overlap the rest of the run instead of ending it.
+// Measured on the reference: HTTP-011/023/024, LOG-003/005, SUB-001, STDIO-008 and MSG-011
+// hold 2 s; STDIO-005, LEG-012, VER-008/009 and LFEAT-005 about 1 s.
+var holdsFirst = []string{
+	"basic-transports-streamable-http.feature",
+	"server-utilities-logging.feature",
+	"basic-patterns-index.feature",
+	"basic-transports-stdio.feature",
+	"basic-index.feature",
+	"legacy-basic-lifecycle.feature",
+	"basic-versioning.feature",
+}
+
+// featurePaths lists the embedded feature files for godog: holdsFirst, then the others in name
+// order. The order of results does not depend on it (reports.Run.Finalize sorts them).
+func featurePaths() []string {
+	paths := append([]string(nil), holdsFirst...)
+	first := map[string]bool{}
+	for _, p := range holdsFirst {
+		first[p] = true
+	}
+	names, _ := fs.Glob(features.FS, "*.feature")
+	for _, n := range names {
+		if !first[n] {
+			paths = append(paths, n)
+		}
+	}
+	return paths
 }
 
 func (s *suiteRun) initScenario(sc *godog.ScenarioContext) {
