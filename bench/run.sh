@@ -26,6 +26,7 @@ official_version=0.2.0-alpha.12
 go build -o "$work/mcp-conform" ./cmd/mcp-conform
 go build -o "$work/reference" ./fixtures/servers/reference
 (cd fixtures/sdkservers && go build -o "$work/gosdk" ./cmd/gosdk)
+go build -o "$work/floods-stdout" ./fixtures/hostile/floods-stdout
 if [ ! -f fixtures/node_modules/.package-lock.json ]; then
   npm ci --prefix fixtures --no-audit --no-fund --loglevel=error
 fi
@@ -63,14 +64,16 @@ serve() {
   return 1
 }
 
-# measure NAME CMD...: one warm-up, then $runs timed runs; prints the medians
+# measure NAME CMD...: one warm-up (none when warm=0), then $runs timed runs; prints the medians
 # "wall cpu rss_mb self_cpu": the RSS and self_cpu are mcp-conform's own when it wrote
 # MCP_CONFORM_SELF_USAGE, else the tree's largest RSS and "-".
 measure() {
   local name=$1
   shift
   local t=$work/time-$name
-  "$@" >"$work/out-$name.log" 2>&1 || true
+  if [ "${warm:-1}" = 1 ]; then
+    "$@" >"$work/out-$name.log" 2>&1 || true
+  fi
   : >"$t.all"
   for _ in $(seq "$runs"); do
     rm -f "$t.self"
@@ -102,7 +105,7 @@ row() { printf '| %-34s | %7s | %7s | %9s | %8s | %s\n' "$@"; }
 
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(demo reference-stdio reference-http ts-modern-stdio ts-modern-http server-everything-stdio server-filesystem-stdio gosdk-stdio official-ts-modern-http same-verdicts)
+  targets=(demo reference-stdio reference-http ts-modern-stdio ts-modern-http server-everything-stdio server-filesystem-stdio gosdk-stdio reference-flood-stdio official-ts-modern-http same-verdicts)
 fi
 
 echo "mcp-conform bench: median of $runs runs after a warm-up, default flags, $(nproc) CPUs"
@@ -130,6 +133,13 @@ for t in "${targets[@]}"; do
       read -r w c r o < <(measure "$t" "$mc" run --out "$out" -- node "$nm/@modelcontextprotocol/server-filesystem/dist/index.js" "$fsroot") ;;
     gosdk-stdio)
       read -r w c r o < <(measure "$t" "$mc" run --out "$out" -- "$work/gosdk" -transport stdio) ;;
+    reference-flood-stdio)
+      # Every reference process shares its stdout with a flood of notifications/message lines
+      # for the whole run (about a minute): memory and results.json stay bounded. One run, no
+      # warm-up; the size of results.json goes in the last column.
+      read -r w c r o < <(runs=1 warm=0 measure "$t" "$mc" run --out "$out" -- sh -c "'$work/floods-stdout' -only & exec '$work/reference'")
+      row "$t" "$w" "$c" "$o" "$r" "results.json $(( $(wc -c <"$out/results.json") / 1048576 )) MB"
+      continue ;;
     official-ts-modern-http)
       serve "$t" 18963 node "$root/fixtures/servers/ts-modern/server.mjs" --http --port 18963
       read -r w c r o < <(measure "$t" bash -c "'$node22' '$official_bin' server --url http://127.0.0.1:18963/mcp --requirements 2026-07-28 -o '$out-26'; '$node22' '$official_bin' server --url http://127.0.0.1:18963/mcp --requirements 2025-11-25 -o '$out-25'")
