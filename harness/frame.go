@@ -89,6 +89,10 @@ type Frame struct {
 	// process that exits on the input before it never "ended the session" with it in flight.
 	Sentinel bool `json:"sentinel,omitempty"`
 
+	// Sampled marks a frame kept past the recorder's limits as one of the sample of a flood
+	// (Recorder.Admit): the frames between it and the previous sample were counted, not kept.
+	Sampled bool `json:"sampled,omitempty"`
+
 	// Content, on a server frame with wire defects the harness read past (Repaired), is the
 	// frame as if they were absent, and Repairs names them; both nil on a sound frame. Raw
 	// stays what the server sent.
@@ -109,53 +113,121 @@ func (f *Frame) Body() []byte {
 // connection, and hands each one to the observers (schema validation, live progress). It is
 // safe for concurrent use. Seq starts at 1 and is unique across the whole run; T is the offset
 // from the recorder's start.
+//
+// Memory is bounded by a frame count and a byte budget (see Admit): past either, frames that
+// answer no request are counted and sampled, not kept; responses are always kept, so every
+// exchange a result cites stays complete.
 type Recorder struct {
-	mu        sync.Mutex
-	start     time.Time
-	frames    []*Frame
-	observers []func(*Frame)
-	nextConn  int
-	limit     int
-	dropped   int
+	mu          sync.Mutex
+	start       time.Time
+	frames      []*Frame
+	observers   []func(*Frame)
+	nextConn    int
+	limit       int
+	byteLimit   int
+	bytes       int
+	dropped     int
+	sampled     int
+	sampleBytes int
+	dropsBy     map[string]int // drops by method ("" for frames without one), for the sample
 }
 
 // DefaultFrameLimit is the number of frames a Recorder keeps before transports stop recording
 // frames that answer no request (a server flooding stdout must not exhaust memory).
 const DefaultFrameLimit = 50000
 
+// DefaultByteLimit is the recorder's byte budget: once the frames it keeps hold this many bytes
+// (Raw plus repaired Content), frames that answer no request are only counted and sampled.
+// 24 MiB keeps results.json, which writes each kept frame once, well under 50 MB.
+const DefaultByteLimit = 24 << 20
+
+// SampleBudget is how many bytes of frames past the limits the recorder still keeps as a
+// sample, so a report shows what a flood looked like and a rare frame amid it is not lost: of
+// the frames dropped with each method, the first sampleFirst and then the 32nd, 64th, 128th,
+// ..., while their bytes fit.
+const SampleBudget = 1 << 20
+
+// sampleFirst is how many dropped frames of each method the sample starts with, and
+// sampleMethods how many distinct methods it tells apart (the rest share one count).
+const (
+	sampleFirst   = 16
+	sampleMethods = 256
+)
+
 // NewRecorder returns an empty recorder whose time offsets count from start.
 func NewRecorder(start time.Time) *Recorder {
-	return &Recorder{start: start, limit: DefaultFrameLimit}
+	return &Recorder{start: start, limit: DefaultFrameLimit, byteLimit: DefaultByteLimit}
 }
 
-// SetLimit changes how many frames the recorder keeps before Full reports true (n >= 1).
+// SetLimit changes how many frames the recorder keeps before Admit drops (n >= 1).
 func (r *Recorder) SetLimit(n int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.limit = max(n, 1)
 }
 
-// Full reports whether the frame limit is reached. Transports then stop recording frames that
-// answer no pending request, counting them with Drop instead; responses are still recorded, so
-// every exchange stays complete.
-func (r *Recorder) Full() bool {
+// SetByteLimit changes the byte budget of the frames the recorder keeps (n >= 1 bytes).
+func (r *Recorder) SetByteLimit(n int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return len(r.frames) >= r.limit
+	r.byteLimit = max(n, 1)
 }
 
-// Drop counts one frame that was seen but not recorded because the recorder was full.
-func (r *Recorder) Drop() {
+// frameBytes is what a kept frame costs the byte budget.
+func frameBytes(f *Frame) int {
+	n := len(f.Raw) + len(f.Content)
+	if f.Truncated {
+		n = min(len(f.Raw), TruncatedKeep) + len(f.Content)
+	}
+	return n
+}
+
+// Admit decides whether a frame that answers no pending request is recorded. Below the frame
+// limit and the byte budget it is (true). Past either, the frame is counted as dropped, and
+// kept only as a sample (true, with Sampled set): when it is among the first sampleFirst
+// dropped frames of its Method or its drop number there is a power of two, and its bytes fit
+// in SampleBudget. Transports call Admit before Record for such frames;
+// responses are recorded without asking, so every exchange stays complete.
+func (r *Recorder) Admit(f *Frame) bool {
 	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.frames) < r.limit && r.bytes < r.byteLimit {
+		return true
+	}
 	r.dropped++
-	r.mu.Unlock()
+	// The sample is drawn per method, so a rare notification amid a flood of another (a
+	// subscription's acknowledgement among a million log lines) is still kept.
+	key := f.Method
+	if _, known := r.dropsBy[key]; !known && len(r.dropsBy) >= sampleMethods {
+		key = "\x00other"
+	}
+	if r.dropsBy == nil {
+		r.dropsBy = map[string]int{}
+	}
+	r.dropsBy[key]++
+	d := r.dropsBy[key]
+	if n := frameBytes(f); (d <= sampleFirst || d&(d-1) == 0) && r.sampleBytes+n <= SampleBudget {
+		r.sampleBytes += n
+		r.sampled++
+		f.Sampled = true
+		return true
+	}
+	return false
 }
 
-// Dropped returns how many frames were seen but not recorded (see Full).
+// Dropped returns how many frames were seen past the limits (see Admit), the sampled ones
+// included.
 func (r *Recorder) Dropped() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.dropped
+}
+
+// Sampled returns how many of the Dropped frames were kept as a sample.
+func (r *Recorder) Sampled() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.sampled
 }
 
 // Start returns the instant the recorder's time offsets count from.
@@ -187,6 +259,9 @@ func (r *Recorder) Record(f *Frame) *Frame {
 	r.mu.Lock()
 	f.Seq = len(r.frames) + 1
 	f.T = time.Since(r.start)
+	if !f.Sampled {
+		r.bytes += frameBytes(f)
+	}
 	if f.Size == 0 {
 		f.Size = len(f.Raw)
 	}

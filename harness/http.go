@@ -539,8 +539,7 @@ loop:
 				f.Method = sp.rpcMethod
 			}
 			f.Problem = strings.Join(problems, "; ")
-			if !isResp && h.rec.Full() {
-				h.rec.Drop()
+			if !isResp && !h.rec.Admit(f) {
 				continue
 			}
 			h.record(f)

@@ -671,9 +671,8 @@ func (s *Stdio) deliver(fl framedLine) {
 	}
 	s.mu.Unlock()
 
-	if resp == nil && s.rec.Full() {
+	if resp == nil && !s.rec.Admit(f) {
 		// A server flooding stdout: keep counting, stop keeping (memory stays bounded).
-		s.rec.Drop()
 		return
 	}
 	s.rec.Record(f)

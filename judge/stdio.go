@@ -72,7 +72,7 @@ type stdioInFlight struct {
 // else while a request other than a listen is pending) or to an open subscriptions/listen
 // request (its subscriptionId, or a listen-only method while a listen is open; a missing
 // subscriptionId is STDIO-010's); notifications/cancelled must name an open listen; requests
-// are never allowed.
+// are never allowed. Log messages are left to LOG-003, which judges where they travel.
 type stdoutTraffic struct {
 	pending map[int]map[string]stdioInFlight
 	n       int
@@ -109,9 +109,11 @@ func (c *stdoutTraffic) Observe(f *Frame) {
 		// fails one rule.
 		return
 	}
-	if msg.Method == "notifications/message" && hasSubscriptionID(msg) {
-		// A log message sent as a subscription's is LOG-003's: log messages travel only with
-		// the response of the request that set the level (server/utilities/logging).
+	if msg.Method == "notifications/message" {
+		// Where a log message may travel is LOG-003's (server/utilities/logging, "Per-request
+		// log level": only with the response of the request that set the level, so on stdio
+		// never while no request is in flight, never as a subscription's): one defect fails
+		// one rule.
 		return
 	}
 	if why := unscopedNotification(msg, p); why != "" && c.m == nil {

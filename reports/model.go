@@ -255,7 +255,8 @@ type SSE struct {
 // text of the frame; when the bytes are not valid UTF-8, Raw holds them with invalid sequences
 // replaced and RawBase64 holds the exact bytes. Size is the frame's length on the wire in bytes
 // (larger than len(Raw) when Truncated). Conn numbers the connection (stdio process or HTTP
-// client) the frame travelled on. Problem is a framing violation the transport saw.
+// client) the frame travelled on. Problem is a framing violation the transport saw. Sampled marks
+// a frame kept past the recorder's limits as one of a flood's sample (harness.Recorder.Admit).
 type Frame struct {
 	Seq       int     `json:"seq"`
 	Dir       string  `json:"dir"`
@@ -266,6 +267,7 @@ type Frame struct {
 	RawBase64 string  `json:"rawBase64,omitempty"`
 	Size      int     `json:"size"`
 	Truncated bool    `json:"truncated"`
+	Sampled   bool    `json:"sampled,omitempty"`
 	SHA256    string  `json:"sha256,omitempty"`
 	Method    string  `json:"method,omitempty"`
 	Problem   string  `json:"problem,omitempty"`

@@ -13,7 +13,7 @@ func exportFrames(frames []*harness.Frame) []reports.Frame {
 	for _, f := range frames {
 		rf := reports.Frame{
 			Seq: f.Seq, Dir: string(f.Dir), T: float64(f.T.Microseconds()) / 1000, Transport: f.Transport, Conn: f.Conn,
-			Size: f.Size, Truncated: f.Truncated, SHA256: f.SHA256, Method: f.Method, Problem: f.Problem,
+			Size: f.Size, Truncated: f.Truncated, Sampled: f.Sampled, SHA256: f.SHA256, Method: f.Method, Problem: f.Problem,
 		}
 		rf.Raw = strings.ToValidUTF8(string(f.Raw), "\uFFFD")
 		if rf.Raw != string(f.Raw) {

@@ -221,7 +221,7 @@ func Run(ctx context.Context, cfg Config) (*reports.Run, error) {
 		run.Notes = append(run.Notes, fmt.Sprintf("%d server %s started: the era probe's, one shared per revision, and a fresh one for each rule that needs a pristine process", e.processes, noun))
 	}
 	if n := e.rec.Dropped(); n > 0 {
-		run.Notes = append(run.Notes, fmt.Sprintf("%d server frames were seen but not recorded: the run keeps at most %d frames and drops the ones that answer no request", n, harness.DefaultFrameLimit))
+		run.Notes = append(run.Notes, fmt.Sprintf("%d server frames that answer no request came past the recorder's limits (%d frames, %d MiB) and were counted, not kept, except a sample of %d (marked sampled)", n, harness.DefaultFrameLimit, harness.DefaultByteLimit>>20, e.rec.Sampled()))
 	}
 	unknown := map[string]string{}
 	for _, t := range targets {
