@@ -75,7 +75,7 @@ var baselineFields = []string{"rule", "revision", "transport", "reason"}
 func LoadBaseline(path string) (*Baseline, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("baseline: %w", err)
+		return nil, err // *fs.PathError: "open PATH: ..." names the file already
 	}
 	return parseBaseline(data, path)
 }
@@ -272,8 +272,9 @@ func (b *Baseline) Unknown(isKnown func(rule string) bool) []BaselineEntry {
 }
 
 // xfailPrefix and xfailSep frame the entry's reason in the Reason of an xfail result:
-// "baseline: <entry reason> — <original reason>". The suite's own reasons never contain
-// xfailSep, so WriteBaseline can take the entry's reason back out.
+// "baseline: <entry reason> — <original reason>", or "baseline: <reason>" when the entry's
+// reason is the result's own (as --write-baseline writes it). The suite's own reasons never
+// contain xfailSep, so WriteBaseline can take the entry's reason back out.
 const (
 	xfailPrefix = "baseline: "
 	xfailSep    = " — "
@@ -301,6 +302,8 @@ func (b *Baseline) Apply(r *Run) (stale []BaselineEntry) {
 			if rest, ok := strings.CutPrefix(res.Reason, xfailPrefix); ok {
 				if k := strings.Index(rest, xfailSep); k >= 0 {
 					res.Reason = rest[k+len(xfailSep):]
+				} else {
+					res.Reason = rest // the entry's reason was the result's own (see below)
 				}
 			}
 		}
@@ -322,6 +325,10 @@ func (b *Baseline) Apply(r *Run) (stale []BaselineEntry) {
 				res.BaselineVerdict = res.Verdict
 				res.Verdict = XFail
 				res.Reason = xfailPrefix + flatten(e.Reason) + xfailSep + flatten(orig)
+				if flatten(e.Reason) == flatten(orig) {
+					// An entry --write-baseline wrote keeps the failure's reason: say it once.
+					res.Reason = xfailPrefix + flatten(orig)
+				}
 				failed[j] = true
 			case XFail:
 				failed[j] = true

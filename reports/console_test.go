@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -113,17 +114,18 @@ func TestWriteSummaryContent(t *testing.T) {
 	for _, l := range lines {
 		kinds = append(kinds, strings.Fields(l)[0])
 	}
-	require.Equal(t, []string{"FAIL", "ERROR", "WARN", "WARN", "XFAIL", "1", "HDR-001", "run", "9", "reports:"}, kinds, out.String())
+	require.Equal(t, []string{"FAIL", "ERROR", "WARN", "WARN", "XFAIL", "response", "1", "HDR-001", "run", "9", "reports:"}, kinds, out.String())
 	require.Contains(t, lines[0], "META-001")
 	require.Contains(t, lines[0], "expected error -32602, got a result", "the reason on one line")
 	require.Contains(t, lines[2], "DISC-005")
 	require.Contains(t, lines[2], "The discover result names the server in _meta", "the title when there is no reason")
 	require.Contains(t, lines[3], `server said \x1b[2J\x07hello world`)
 	require.Contains(t, lines[4], "baseline: SDK ignores unparseable lines (#123) — expected error -32700")
-	require.Equal(t, "  HDR-001 on http: header checks were missing", lines[6])
-	require.Equal(t, "run not carried out in full: run timeout (5m0s) passed", lines[7])
-	require.Equal(t, "9 results: 2 pass, 1 fail, 2 warn, 0 info, 2 na, 0 untestable, 1 error, 1 xfail", lines[8])
-	require.Equal(t, "reports: out/results.json", lines[9])
+	require.Equal(t, "      response", lines[5], "a reason past the console width goes on, indented")
+	require.Equal(t, "  HDR-001 on http: header checks were missing", lines[7])
+	require.Equal(t, "run not carried out in full: run timeout (5m0s) passed", lines[8])
+	require.Equal(t, "9 results: 2 pass, 1 fail, 2 warn, 0 info, 2 na, 0 untestable, 1 error, 1 xfail", lines[9])
+	require.Equal(t, "reports: out/results.json", lines[10])
 
 	out.Reset()
 	require.NoError(t, WriteSummary(&out, &Run{}, ConsoleOptions{}))
@@ -179,12 +181,70 @@ func TestWriteSummaryReportsTheWriteError(t *testing.T) {
 	require.EqualError(t, WriteBaseline(w, summaryRun()), "disk full")
 }
 
-func TestOneLine(t *testing.T) {
-	require.Equal(t, "a b c", oneLine("  a\n\tb \r\n c \n"))
-	require.Equal(t, `x\x1b[31my\x9b`, oneLine("x\x1b[31my\u009b"))
-	long := strings.Repeat("é", 300)
-	got := oneLine(long)
-	require.Equal(t, 200, len([]rune(got)))
-	require.True(t, strings.HasSuffix(got, "..."))
-	require.True(t, strings.HasPrefix(got, "éé"), "cut on a character boundary")
+func TestConsoleWrapsLongReasons(t *testing.T) {
+	tail := "the useful part: the server said -32602 for params.name"
+	long := strings.Repeat("context ", 40) + tail
+	r := &Run{Results: []Result{{Rule: "MSG-014", Revision: "2026-07-28", Transport: "stdio", Verdict: Fail, Reason: long}},
+		Aborted: "cannot start the server: " + strings.Repeat("x", 250) + " " + tail}
+	var out bytes.Buffer
+	require.NoError(t, WriteSummary(&out, r, ConsoleOptions{}))
+	for _, l := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
+		require.LessOrEqual(t, len([]rune(l)), consoleWidth, "line %q", l)
+	}
+	joined := strings.Join(strings.Fields(out.String()), " ")
+	require.Contains(t, joined, tail, "the reason is wrapped, not cut")
+	require.Contains(t, joined, strings.Repeat("x", 70), "a word longer than a line is split, not dropped")
+	require.Equal(t, strings.Count(long, "context"), strings.Count(out.String(), "context"))
+	require.Equal(t, 2, strings.Count(joined, tail), "the reason and the abort, each whole")
+	require.Contains(t, out.String(), "run not carried out in full: cannot start the server:")
+
+	out.Reset()
+	WriteText(&out, r, false)
+	require.Equal(t, 2, strings.Count(strings.Join(strings.Fields(out.String()), " "), tail))
+
+	require.Equal(t, `x\x1b[31my\x9b a b`, wrapReason("x\x1b[31my\u009b \n a\tb", 0, 0))
+	huge := wrapReason(strings.Repeat("é", maxConsoleReason+10), 0, 0)
+	require.Contains(t, huge, "(10 more characters in results.json)")
+}
+
+func TestConsoleSummaryCountsOnly(t *testing.T) {
+	var out bytes.Buffer
+	require.NoError(t, WriteSummary(&out, summaryRun(), ConsoleOptions{CountsOnly: true}, "out/results.json"))
+	s := out.String()
+	for _, absent := range []string{"META-001", "SCHEMA-001", "DISC-005", "MSG-014", "run not carried out"} {
+		require.NotContains(t, s, absent, "stdout on the terminal shows the result lines already")
+	}
+	require.Contains(t, s, "HDR-001 on http: header checks were missing", "stale entries are not on stdout: they stay")
+	require.Contains(t, s, "9 results: 2 pass, 1 fail")
+	require.Contains(t, s, "reports: out/results.json")
+}
+
+func TestConsoleInterruptedRunInOneLine(t *testing.T) {
+	r := &Run{Aborted: "the run was interrupted"}
+	r.Results = append(r.Results, Result{Rule: "MSG-001", Revision: "2026-07-28", Transport: "stdio", Verdict: Fail, Reason: "bad id"})
+	for i := 0; i < 77; i++ {
+		r.Results = append(r.Results, Result{Rule: fmt.Sprintf("TOOL-%03d", i+1), Revision: "2026-07-28", Transport: "stdio",
+			Verdict: Error, Reason: NotRunReason("the run was interrupted")})
+	}
+	var out bytes.Buffer
+	require.NoError(t, WriteSummary(&out, r, ConsoleOptions{}))
+	require.NotContains(t, out.String(), "ERROR")
+	require.Contains(t, out.String(), "run not carried out in full: the run was interrupted; 77 rules not run\n")
+	require.Contains(t, out.String(), "FAIL  MSG-001")
+	require.Equal(t, 3, strings.Count(out.String(), "\n"), out.String())
+
+	out.Reset()
+	WriteText(&out, r, false)
+	require.NotContains(t, out.String(), "TOOL-0")
+	require.Contains(t, out.String(), "run not carried out in full: the run was interrupted; 77 rules not run\n")
+}
+
+func TestConsoleOneResultSingular(t *testing.T) {
+	r := &Run{Results: []Result{{Rule: "MSG-001", Verdict: Pass}}}
+	var out bytes.Buffer
+	require.NoError(t, WriteSummary(&out, r, ConsoleOptions{}))
+	require.Contains(t, out.String(), "1 result: 1 pass,")
+	out.Reset()
+	WriteText(&out, r, false)
+	require.Contains(t, out.String(), "1 result: 1 pass,")
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 )
 
@@ -16,8 +17,11 @@ const progressWidth = 79
 // total, the current feature and rule), on a terminal, and nothing at all otherwise. The unit
 // is whatever the caller counts (one per Result is the natural choice) and the caller tells
 // the total up front or later with SetTotal. The line is redrawn with a carriage return and
-// padded with spaces, so it holds no escape sequence. Progress is safe for concurrent use,
-// and every method of a nil *Progress does nothing.
+// padded with spaces, so it holds no escape sequence. Without a terminal (a CI log) it writes
+// instead one line each time a feature file is finished, "mcp-conform: 12/30 features, 4.1 s"
+// (feature files done, their total, seconds since NewProgress), counting the units each
+// feature file was given with AddUnits. Progress is safe for concurrent use, and every method
+// of a nil *Progress does nothing.
 type Progress struct {
 	mu      sync.Mutex
 	w       io.Writer
@@ -27,12 +31,34 @@ type Progress struct {
 	feature string
 	rule    string
 	drawn   int // characters on screen from the last draw, 0 when the line is clear
+
+	start        time.Time
+	now          func() time.Time // time.Now; tests replace it
+	featureUnits map[string]int   // units still to do per feature file given to AddUnits
+	featuresDone int
 }
 
 // NewProgress returns a progress line on w for total units. It draws only when opts.Terminal
 // is set (see DetectConsole).
 func NewProgress(w io.Writer, total int, opts ConsoleOptions) *Progress {
-	return &Progress{w: w, on: opts.Terminal, total: total}
+	return &Progress{w: w, on: opts.Terminal, total: total, start: time.Now(), now: time.Now, featureUnits: map[string]int{}}
+}
+
+// AddUnits adds n units of feature (a feature file, as Start and Done name it) to the total.
+// A feature file counts as done, for the line written without a terminal, when Done was called
+// for all the units every AddUnits gave it; several runs sharing one Progress add their own.
+func (p *Progress) AddUnits(feature string, n int) {
+	if p == nil || n <= 0 {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.total += n
+	if p.featureUnits == nil {
+		p.featureUnits = map[string]int{}
+	}
+	p.featureUnits[feature] += n
+	p.draw()
 }
 
 // AddTotal adds n units to the total, for callers that learn it late (after era detection);
@@ -79,6 +105,15 @@ func (p *Progress) Done(feature, rule string) {
 	p.done++
 	p.feature, p.rule = feature, rule
 	p.draw()
+	if left, ok := p.featureUnits[feature]; ok && left > 0 {
+		p.featureUnits[feature] = left - 1
+		if left == 1 {
+			p.featuresDone++
+			if !p.on {
+				fmt.Fprintf(p.w, "mcp-conform: %d/%d features, %.1f s\n", p.featuresDone, len(p.featureUnits), p.now().Sub(p.start).Seconds())
+			}
+		}
+	}
 }
 
 // Logf writes one line of diagnostics to the same writer: on a terminal it clears the progress

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/stretchr/testify/require"
@@ -124,4 +125,35 @@ func TestProgressSharedByTwoRuns(t *testing.T) {
 	out.Reset()
 	p.Done("basic-index", "MSG-014")
 	require.Equal(t, "\r[1/78] basic-index: MSG-014", out.String())
+}
+
+// TestProgressFeatureLinesWithoutTerminal: without a terminal (a CI log) a line per finished
+// feature file, with the count of feature files and the seconds since the start; on a terminal
+// none of these lines, only the redrawn status line.
+func TestProgressFeatureLinesWithoutTerminal(t *testing.T) {
+	var out strings.Builder
+	p := NewProgress(&out, 0, ConsoleOptions{})
+	clock := p.start
+	p.now = func() time.Time { return clock }
+	p.AddUnits("basic-index", 2)
+	p.AddUnits("server-tools", 1)
+	p.AddUnits("basic-index", 1) // a second run (another transport) shares the feature
+	p.Start("basic-index", "MSG-001")
+	p.Done("basic-index", "MSG-001")
+	require.Empty(t, out.String(), "no line before a feature file is finished")
+	clock = clock.Add(4100 * time.Millisecond)
+	p.Done("server-tools", "TOOL-001")
+	require.Equal(t, "mcp-conform: 1/2 features, 4.1 s\n", out.String())
+	p.Done("basic-index", "MSG-002")
+	clock = clock.Add(time.Second)
+	p.Done("basic-index", "MSG-001")
+	p.Done("basic-index", "MSG-003") // beyond the units given: counted, no second line
+	require.Equal(t, "mcp-conform: 1/2 features, 4.1 s\nmcp-conform: 2/2 features, 5.1 s\n", out.String())
+
+	var term strings.Builder
+	q := NewProgress(&term, 0, ConsoleOptions{Terminal: true})
+	q.AddUnits("server-tools", 1)
+	q.Done("server-tools", "TOOL-001")
+	require.NotContains(t, term.String(), "features")
+	require.Contains(t, term.String(), "[1/1] server-tools: TOOL-001")
 }

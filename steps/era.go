@@ -38,7 +38,7 @@ func (e *env) detect(ctx context.Context) ([]*target, []string, string) {
 		}
 		switch {
 		case err != nil:
-			return nil, notes, "era probe failed: " + err.Error() + e.stderrHint(t)
+			return nil, notes, "era probe failed: " + strings.TrimPrefix(err.Error(), "era probe: ") + e.stderrHint(t)
 		case probe.Modern:
 			notes = append(notes, "modern era detected: "+probe.Reason)
 			targets = append(targets, &target{revision: revisions.Modern().ID, modern: true, shared: t,

@@ -174,7 +174,9 @@ func Run(ctx context.Context, cfg Config) (*reports.Run, error) {
 	}
 
 	targets, notes, abort := e.detect(ctx)
-	cfg.Progress.AddTotal(len(Select(rules, cfg.Rules, cfg.Tags)) * len(targets))
+	for _, r := range Select(rules, cfg.Rules, cfg.Tags) {
+		cfg.Progress.AddUnits(r.Feature, len(targets))
+	}
 	run.Notes = append(run.Notes, notes...)
 	if abort != "" {
 		run.Aborted = abort
@@ -459,7 +461,7 @@ func (s *suiteRun) initScenario(sc *godog.ScenarioContext) {
 			return ctx, w.setSkip(reports.NA, why)
 		}
 		if ctx.Err() != nil {
-			return ctx, w.setSkip(reports.Error, s.env.stopped()+" before this rule ran")
+			return ctx, w.setSkip(reports.Error, reports.NotRunReason(s.env.stopped()))
 		}
 		return ctx, nil
 	})

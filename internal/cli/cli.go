@@ -6,7 +6,6 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -127,7 +126,7 @@ func runFlags(name string, o *runOptions, stderr io.Writer) *flag.FlagSet {
 	fs.DurationVar(&o.runTimeout, "run-timeout", 15*time.Minute, "bound on the whole run")
 	fs.IntVar(&o.maxFrame, "max-frame", 16<<20, "largest frame recorded whole, in bytes (longer ones are a violation)")
 	fs.StringVar(&o.schemasDir, "schemas", "", "folder with <revision>/schema.json (default: $MCP_CONFORM_SCHEMAS, then the cache, then download)")
-	fs.StringVar(&o.out, "out", "", "folder to write results.json into")
+	fs.StringVar(&o.out, "out", "", "folder to write the reports into: results.json, report.html, junit.xml, results.sarif and badge.svg")
 	fs.StringVar(&o.format, "format", "text", "stdout format: text or json")
 	fs.Var(&o.rules, "rule", "run only rules whose id starts with this prefix (repeatable)")
 	fs.StringVar(&o.tags, "tags", "", "godog tag expression selecting scenarios (e.g. '@MUST && ~@transport:http')")
@@ -152,11 +151,8 @@ func usageError(stderr io.Writer, format string, a ...any) int {
 func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer, override *steps.Config) int {
 	var o runOptions
 	fs := runFlags("run", &o, stderr)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return reports.ExitOK
-		}
-		return reports.ExitUsage
+	if code := parseFlags(fs, args, runUsage, stdout, stderr); code >= 0 {
+		return code
 	}
 	cfg, code := o.config(fs.Args(), stderr, override)
 	if code >= 0 {
@@ -184,8 +180,8 @@ func (o *runOptions) config(rest []string, stderr io.Writer, override *steps.Con
 		}
 	}
 	switch {
-	case o.quietWindow < 0:
-		return cfg, usageError(stderr, "--quiet-window must not be negative")
+	case o.quietWindow <= 0:
+		return cfg, usageError(stderr, "--quiet-window must be positive")
 	case o.maxFrame < 1024:
 		return cfg, usageError(stderr, "--max-frame must be at least 1024 bytes")
 	case o.concurrency < 1 || o.concurrency > steps.MaxConcurrency:
@@ -210,6 +206,9 @@ func (o *runOptions) config(rest []string, stderr io.Writer, override *steps.Con
 	}
 	// Every filter must select something: a typo in one of several must not go unnoticed.
 	for _, p := range o.rules {
+		if strings.TrimSpace(p) == "" {
+			return cfg, usageError(stderr, "--rule needs a rule id or prefix (e.g. MSG-014 or MSG-); `mcp-conform list` shows them")
+		}
 		if len(steps.Select(catalog, []string{p}, "")) == 0 {
 			return cfg, usageError(stderr, "--rule %q matches no rule (ids are upper case, e.g. MSG-014); `mcp-conform list` shows them", p)
 		}
@@ -266,6 +265,8 @@ func (o *runOptions) config(rest []string, stderr io.Writer, override *steps.Con
 			return cfg, usageError(stderr, "--url %q: %s", o.url, why)
 		}
 		cfg.Transport, cfg.URL, cfg.Header = harness.TransportHTTP, o.url, header
+	case len(rest) > 0 && strings.TrimSpace(rest[0]) == "":
+		return cfg, usageError(stderr, "the server command after -- is empty: give the program to start, e.g. -- node server.js")
 	case len(rest) > 0:
 		if len(o.headers) > 0 {
 			return cfg, usageError(stderr, "--header applies to --url only")
@@ -293,7 +294,7 @@ func runOnce(ctx context.Context, cfg steps.Config, o runOptions, stderr io.Writ
 	if set == nil {
 		return nil, code
 	}
-	return runTarget(ctx, cfg, set, reports.NewProgress(stderr, 0, reports.DetectConsole(stderr, o.noColor)), stderr)
+	return runTarget(ctx, cfg, set, reports.NewProgress(stderr, 0, console(stderr, o.noColor)), stderr)
 }
 
 // loadSchemas compiles the schema of every revision from the pinned source (exit 3 when one
@@ -365,7 +366,7 @@ func finish(run *reports.Run, o runOptions, outs []output, stdout, stderr io.Wri
 		o.loaded.Apply(run)
 	}
 	run.Finalize()
-	var written []string
+	var written, baselines []string
 	writeErr := false
 	for _, out := range outs {
 		if err := writeFileAtomic(out.path, func(w io.Writer) error { return out.render(w, run) }); err != nil {
@@ -373,7 +374,11 @@ func finish(run *reports.Run, o runOptions, outs []output, stdout, stderr io.Wri
 			writeErr = true
 			continue
 		}
-		written = append(written, out.path)
+		if out.path == o.writeBaseline { // not a report: the summary names it apart
+			baselines = append(baselines, out.path)
+		} else {
+			written = append(written, out.path)
+		}
 	}
 	switch o.format {
 	case "json":
@@ -387,8 +392,15 @@ func finish(run *reports.Run, o runOptions, outs []output, stdout, stderr io.Wri
 	for _, n := range run.Notes {
 		fmt.Fprintf(stderr, "note: %s\n", reports.ConsoleText(n))
 	}
-	if err := reports.WriteSummary(stderr, run, reports.DetectConsole(stderr, o.noColor), written...); err != nil {
+	opts := console(stderr, o.noColor)
+	// On a terminal the text on stdout already shows every result line: the summary on stderr
+	// gives the counts only, so nothing is printed twice.
+	opts.CountsOnly = o.format == "text" && isTerminal(stdout)
+	if err := reports.WriteSummary(stderr, run, opts, written...); err != nil {
 		writeErr = true
+	}
+	for _, b := range baselines {
+		fmt.Fprintf(stderr, "baseline written: %s\n", reports.ConsoleText(b))
 	}
 	code := reports.ExitCode(run, o.strict, len(run.StaleBaseline))
 	if writeErr && code == reports.ExitOK {
@@ -518,13 +530,9 @@ type listEntry struct {
 
 func listCmd(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("list", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	format := fs.String("format", "text", "text or json")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return reports.ExitOK
-		}
-		return reports.ExitUsage
+	if code := parseFlags(fs, args, listUsage, stdout, stderr); code >= 0 {
+		return code
 	}
 	if *format != "text" && *format != "json" {
 		return usageError(stderr, "--format must be text or json, not %q", *format)

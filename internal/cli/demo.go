@@ -57,11 +57,8 @@ func toSet(ids []string) map[string]bool {
 func demoCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var o runOptions
 	fs := runFlags("demo", &o, stderr)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return reports.ExitOK
-		}
-		return reports.ExitUsage
+	if code := parseFlags(fs, args, demoUsage, stdout, stderr); code >= 0 {
+		return code
 	}
 	self, err := os.Executable()
 	if err != nil {
@@ -95,7 +92,7 @@ func demoCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if set == nil {
 		return code
 	}
-	progress := reports.NewProgress(stderr, 0, reports.DetectConsole(stderr, o.noColor))
+	progress := reports.NewProgress(stderr, 0, console(stderr, o.noColor))
 	runs := make([]*reports.Run, len(cfgs))
 	codes := make([]int, len(cfgs))
 	var wg sync.WaitGroup

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -17,7 +16,6 @@ import (
 // optionally applying a baseline, and exits as `run` would have for those verdicts.
 func reportCmd(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	var o runOptions
 	htmlPath := fs.String("html", "", "write the HTML report to this file")
 	junitPath := fs.String("junit", "", "write JUnit XML to this file")
@@ -29,11 +27,8 @@ func reportCmd(args []string, stdout, stderr io.Writer) int {
 	// Flags may come before or after the file name.
 	var files []string
 	for len(args) > 0 {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return reports.ExitOK
-			}
-			return reports.ExitUsage
+		if code := parseFlags(fs, args, reportUsage, stdout, stderr); code >= 0 {
+			return code
 		}
 		if fs.NArg() == 0 {
 			break
