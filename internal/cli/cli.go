@@ -490,6 +490,9 @@ func toolInfo() reports.Tool {
 		t.Version = "(devel)"
 	}
 	if t.Commit == "" {
+		t.Commit = pseudoCommit(t.Version)
+	}
+	if t.Commit == "" {
 		t.Commit = "unknown"
 	}
 	return t
