@@ -81,7 +81,7 @@ type RunDiff struct {
 	Changes     []Change `json:"changes"`
 }
 
-// IsRegression reports whether a result going from verdict old to verdict new (either "" for a
+// IsRegression reports whether a result going from verdict was to verdict now (either "" for a
 // result that run lacks) is a regression. Verdicts are ranked on the scale of what they do to
 // a gate: pass, info, na, untestable, xfail and absent (0) < warn (1) < error (2) < fail (3);
 // a result is a regression when it moves up that scale, so anything -> fail (xfail -> fail:
@@ -89,15 +89,15 @@ type RunDiff struct {
 // now errors, and, without strict, -> warn only from pass (a SHOULD that held is broken now).
 // With strict a warn counts as a failure, as in `run --strict` (anything better -> warn is a
 // regression), and so does a rule that was judged and no longer is (Unchecked).
-func IsRegression(old, new Verdict, strict bool) bool {
-	if strict && unchecked(old, new) {
+func IsRegression(was, now Verdict, strict bool) bool {
+	if strict && unchecked(was, now) {
 		return true
 	}
-	if gateRank(new) <= gateRank(old) {
+	if gateRank(now) <= gateRank(was) {
 		return false
 	}
-	if new == Warn && !strict {
-		return old == Pass
+	if now == Warn && !strict {
+		return was == Pass
 	}
 	return true
 }
@@ -117,40 +117,40 @@ func gateRank(v Verdict) int {
 
 // unchecked reports whether a judged result (html.go's judged: pass, fail, warn, info, xfail)
 // is no longer judged.
-func unchecked(old, new Verdict) bool {
-	return judged(old) && (new == "" || new == NA || new == Untestable)
+func unchecked(was, now Verdict) bool {
+	return judged(was) && (now == "" || now == NA || now == Untestable)
 }
 
-// classify returns the kind of the change old -> new (old != new) and, for a regression, why.
-func classify(old, new Verdict, strict bool) (ChangeKind, string) {
+// classify returns the kind of the change was -> now (was != now) and, for a regression, why.
+func classify(was, now Verdict, strict bool) (ChangeKind, string) {
 	switch {
-	case IsRegression(old, new, strict):
-		return Regression, regressionWhy(old, new)
-	case (gateRank(old) > 0 || old == XFail) && (new == Pass || new == Info):
+	case IsRegression(was, now, strict):
+		return Regression, regressionWhy(was, now)
+	case (gateRank(was) > 0 || was == XFail) && (now == Pass || now == Info):
 		return Fixed, ""
-	case unchecked(old, new):
+	case unchecked(was, now):
 		return Unchecked, ""
-	case old == "":
+	case was == "":
 		return Added, ""
-	case new == "":
+	case now == "":
 		return Removed, ""
 	}
 	return Changed, ""
 }
 
-func regressionWhy(old, new Verdict) string {
+func regressionWhy(was, now Verdict) string {
 	switch {
-	case unchecked(old, new):
+	case unchecked(was, now):
 		return "no longer checked (--strict)"
-	case new == Fail && old == "":
+	case now == Fail && was == "":
 		return "new result that fails"
-	case new == Fail && old == XFail:
+	case now == Fail && was == XFail:
 		return "fails, no longer covered by the baseline"
-	case new == Fail:
+	case now == Fail:
 		return "new failure"
-	case new == Error:
-		return "the check could no longer be carried out"
-	case new == Warn && old == Pass:
+	case now == Error:
+		return "the check could not be carried out"
+	case now == Warn && was == Pass:
 		return "a SHOULD that held is broken now"
 	}
 	return "new warning (--strict)"
@@ -182,9 +182,9 @@ func diffSide(r *Run) DiffSide {
 
 // Diff compares the results of two runs by (rule, revision, transport). It does not modify
 // either run. strict selects the --strict meaning of a regression (IsRegression).
-func Diff(old, new *Run, strict bool) *RunDiff {
-	d := &RunDiff{Old: diffSide(old), New: diffSide(new), Strict: strict, Changes: []Change{}}
-	before, after := indexResults(old.Results), indexResults(new.Results)
+func Diff(oldRun, newRun *Run, strict bool) *RunDiff {
+	d := &RunDiff{Old: diffSide(oldRun), New: diffSide(newRun), Strict: strict, Changes: []Change{}}
+	before, after := indexResults(oldRun.Results), indexResults(newRun.Results)
 	keys := make([]resultKey, 0, len(after))
 	for k := range after {
 		keys = append(keys, k)
@@ -213,7 +213,7 @@ func Diff(old, new *Run, strict bool) *RunDiff {
 		}
 		d.Changes = append(d.Changes, c)
 	}
-	if new.Aborted != "" && old.Aborted == "" {
+	if newRun.Aborted != "" && oldRun.Aborted == "" {
 		d.NewAborted = true
 		d.Regressions++
 	}
