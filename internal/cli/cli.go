@@ -43,6 +43,8 @@ Usage:
                                                    test a Streamable HTTP endpoint
   mcp-conform report RESULTS.json [--html F] [--junit F] [--format text|json] [--baseline F]
                                                    re-render a saved run without rerunning it
+  mcp-conform diff OLD.json NEW.json [--format text|json|markdown] [--strict]
+                                                   compare two saved runs; exit 1 on a regression
   mcp-conform list [--format text|json]            every rule this build knows
   mcp-conform demo [flags]                         run the suite on the built-in reference server
   mcp-conform version                              version, commit and schema pins
@@ -70,6 +72,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return listCmd(args[1:], stdout, stderr)
 	case "report":
 		return reportCmd(args[1:], stdout, stderr)
+	case "diff":
+		return diffCmd(args[1:], stdout, stderr)
 	case "version", "--version":
 		return versionCmd(args[1:], stdout, stderr)
 	case referenceServerCmd:
@@ -496,6 +500,9 @@ func toolInfo() reports.Tool {
 	}
 	if t.Version == "" {
 		t.Version = "(devel)"
+	}
+	if t.Commit == "" {
+		t.Commit = pseudoCommit(t.Version)
 	}
 	if t.Commit == "" {
 		t.Commit = "unknown"
