@@ -96,10 +96,7 @@ const maxConsoleReason = 4000
 // are split. Only a reason longer than maxConsoleReason is shortened, with a note saying how
 // much is left out.
 func wrapReason(s string, start, indent int) string {
-	s = flatten(s)
-	if n := utf8.RuneCountInString(s); n > maxConsoleReason {
-		s = string([]rune(s)[:maxConsoleReason]) + fmt.Sprintf(" … (%d more characters in results.json)", n-maxConsoleReason)
-	}
+	s = oneLine(s)
 	var b strings.Builder
 	width := max(consoleWidth-start, 40)
 	col := 0
@@ -298,4 +295,15 @@ func (e *errWriter) printf(format string, args ...any) {
 	if e.err == nil {
 		_, e.err = fmt.Fprintf(e.w, format, args...)
 	}
+}
+
+// oneLine flattens s (see flatten) to one line, shortened only past maxConsoleReason
+// characters, with a note of how much is left out: a diff line, a table cell, the text that
+// wrapReason wraps.
+func oneLine(s string) string {
+	s = flatten(s)
+	if n := utf8.RuneCountInString(s); n > maxConsoleReason {
+		s = string([]rune(s)[:maxConsoleReason]) + fmt.Sprintf(" … (%d more characters in results.json)", n-maxConsoleReason)
+	}
+	return s
 }
