@@ -174,6 +174,10 @@ func Run(ctx context.Context, cfg Config) (*reports.Run, error) {
 	}
 
 	targets, notes, abort := e.detect(ctx)
+	if why := nothingApplies(Select(rules, cfg.Rules, cfg.Tags), targets, cfg.Transport); abort == "" && why != "" {
+		e.closeAll()
+		return nil, &NothingAppliesError{Reason: why}
+	}
 	cfg.Progress.AddTotal(len(Select(rules, cfg.Rules, cfg.Tags)) * len(targets))
 	run.Notes = append(run.Notes, notes...)
 	if abort != "" {

@@ -324,6 +324,9 @@ func runTarget(ctx context.Context, cfg steps.Config, set *schemas.Set, progress
 	progress.Clear()
 	if err != nil {
 		progress.Logf("mcp-conform: %v", err)
+		if na := (*steps.NothingAppliesError)(nil); errors.As(err, &na) {
+			return nil, reports.ExitUsage
+		}
 		return nil, reports.ExitError
 	}
 	return run, 0

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -42,5 +43,37 @@ func TestWriteBaselineUnwritableBeforeRun(t *testing.T) {
 	t.Run("missing folder is created at the end", func(t *testing.T) {
 		require.NoError(t, checkBaselinePath(filepath.Join(dir, "new", "sub", "baseline.yaml")))
 		require.NoDirExists(t, filepath.Join(dir, "new"), "the check creates nothing")
+	})
+}
+
+// TestNothingAppliesExit2: a selection of rules none of which holds at the detected revisions
+// and transport is exit 2 with the reason, before any scenario runs; rules that are na only for
+// an undeclared capability still count as applicable. -break VER-003 makes the reference
+// server modern-only, -break CAP-001 drops its tools capability.
+func TestNothingAppliesExit2(t *testing.T) {
+	schemasEnv(t)
+	self, err := os.Executable()
+	require.NoError(t, err)
+	for name, tc := range map[string]struct {
+		args []string
+		want string
+	}{
+		"http tags on stdio":     {[]string{"--tags", "@transport:http", "--", self, referenceServerCmd}, "applies to http only"},
+		"legacy rules on modern": {[]string{"--rule", "LEG-", "--", self, referenceServerCmd, "-break", "VER-003"}, "the server speaks 2026-07-28"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			code, stdout, stderr := mainOut(append([]string{"run", "--quiet-window", "300ms"}, tc.args...)...)
+			require.Equal(t, reports.ExitUsage, code, stderr)
+			require.Empty(t, stdout)
+			require.Contains(t, stderr, "so the run would test nothing")
+			require.Contains(t, stderr, tc.want)
+		})
+	}
+	t.Run("tool rules on a server without tools", func(t *testing.T) {
+		code, stdout, stderr := mainOut("run", "--quiet-window", "300ms", "--format", "json", "--rule", "TOOL-", "--", self, referenceServerCmd, "-break", "VER-003", "-break", "CAP-001")
+		require.NotEqual(t, reports.ExitUsage, code, stderr)
+		var run reports.Run
+		require.NoError(t, json.Unmarshal([]byte(stdout), &run))
+		require.NotZero(t, run.Summary.NA, "the TOOL rules are na for the undeclared tools capability")
 	})
 }
