@@ -183,6 +183,12 @@ func Run(ctx context.Context, cfg Config) (*reports.Run, error) {
 	if abort != "" {
 		run.Aborted = abort
 	}
+	if abort == "" && len(cfg.FixtureMap) > 0 {
+		for _, w := range e.checkFixtureMap(ctx, targets[0]) {
+			cfg.Progress.Logf("mcp-conform: warning: %s", w)
+			run.Notes = append(run.Notes, w)
+		}
+	}
 	// The targets (revisions) are tested at once: their scenarios use connections of their own,
 	// and their waits overlap. Results are ordered by Finalize, whatever finished first.
 	type suiteOut struct {

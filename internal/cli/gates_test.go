@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -76,4 +77,32 @@ func TestNothingAppliesExit2(t *testing.T) {
 		require.NoError(t, json.Unmarshal([]byte(stdout), &run))
 		require.NotZero(t, run.Summary.NA, "the TOOL rules are na for the undeclared tools capability")
 	})
+}
+
+// TestFixtureMapNamingNothingWarns: a --fixture-map alias the server does not list is a
+// warning on stderr and a note in results.json; an alias it lists is neither.
+func TestFixtureMapNamingNothingWarns(t *testing.T) {
+	schemasEnv(t)
+	self, err := os.Executable()
+	require.NoError(t, err)
+	out := t.TempDir()
+	code, _, stderr := mainOut("run", "--quiet-window", "300ms", "--out", out, "--rule", "DISC-001",
+		"--fixture-map", "test_echo=no_such_tool", "--fixture-map", "test_simple_text=test_echo",
+		"--fixture-map", "test://static-text=test://nowhere", "--", self, referenceServerCmd)
+	require.Equal(t, reports.ExitOK, code, stderr)
+	require.Contains(t, stderr, `warning: --fixture-map test_echo=no_such_tool: the server lists no tool "no_such_tool"`)
+	require.Contains(t, stderr, `warning: --fixture-map test://static-text=test://nowhere: the server lists no resource "test://nowhere"`)
+	require.NotContains(t, stderr, "test_simple_text=test_echo:", "test_echo is a tool the server lists")
+	b, err := os.ReadFile(filepath.Join(out, "results.json"))
+	require.NoError(t, err)
+	var run reports.Run
+	require.NoError(t, json.Unmarshal(b, &run))
+	var notes []string
+	for _, n := range run.Notes {
+		if strings.HasPrefix(n, "--fixture-map ") {
+			notes = append(notes, n)
+		}
+	}
+	require.Len(t, notes, 2, "%q", run.Notes)
+	require.Contains(t, notes[0]+notes[1], "no_such_tool")
 }
