@@ -115,7 +115,17 @@ func ProbeModern(ctx context.Context, t Transport, ids *IDs) (*Probe, error) {
 	default:
 		p.Reason = "server/discover reply is not a JSON-RPC response: " + msg.Problem
 	}
+	p.Reason = httpStatusPrefix(ex) + p.Reason
 	return p, nil
+}
+
+// httpStatusPrefix returns "HTTP 401: " for an exchange answered with a status other than 2xx
+// (its JSON body is then seldom the reply meant for the request), "" otherwise.
+func httpStatusPrefix(ex *Exchange) string {
+	if ex == nil || ex.HTTP == nil || ex.HTTP.Status/100 == 2 {
+		return ""
+	}
+	return fmt.Sprintf("HTTP %d: ", ex.HTTP.Status)
 }
 
 // ProbeServes is the second look of era detection, for a server whose server/discover did not
@@ -204,7 +214,7 @@ func Initialize(ctx context.Context, t Transport, ids *IDs, v string) (*Handshak
 		if msg.Kind == KindError {
 			return h, fmt.Errorf("initialize: error %d: %s", msg.Error.Code, msg.Error.Message)
 		}
-		return h, fmt.Errorf("initialize: reply is not a result")
+		return h, fmt.Errorf("initialize: %sreply is not a result", httpStatusPrefix(ex))
 	}
 	var ir struct {
 		ProtocolVersion string `json:"protocolVersion"`

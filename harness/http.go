@@ -262,6 +262,8 @@ type rtSpec struct {
 	isRequest   bool
 	anyResponse bool
 	intentional bool
+	// began is when the request was sent (set by roundTrip), for TimeoutError.Waited.
+	began time.Time
 }
 
 // compose builds the headers to send: the transport defaults (when defaults is set and the
@@ -370,6 +372,7 @@ func (h *HTTP) roundTrip(ctx context.Context, sp rtSpec) (*Exchange, StreamInfo)
 		Intentional: sp.intentional, HTTP: &HTTPMeta{Method: sp.httpMethod, Headers: h.recordedHeader(sp.header)}}
 	h.record(ex.Sent)
 
+	sp.began = time.Now()
 	resp, err := h.client.Do(hreq)
 	if err != nil {
 		ex.Err = fmt.Errorf("%s %s: %w", sp.httpMethod, h.url, err)
@@ -586,7 +589,7 @@ loop:
 		what := fmt.Sprintf("%s (id %s)", methodName(sp.rpcMethod), idText(sp.id))
 		switch info.End {
 		case EndContext:
-			ex.Err = &TimeoutError{What: what + " on the SSE stream", Err: ctx.Err()}
+			ex.Err = &TimeoutError{What: what + " on the SSE stream", Err: ctx.Err(), Waited: time.Since(sp.began)}
 		case EndError:
 			ex.Err = fmt.Errorf("reading the SSE stream for %s: %w", what, readErr)
 		default:

@@ -132,6 +132,8 @@ type waiter struct {
 	done     chan struct{}
 	claimed  bool
 	finished bool
+	// sent is when the waiter was registered (just before the request was written).
+	sent time.Time
 }
 
 // StartStdio starts cfg.Argv as a child process in its own process group, with its stdin,
@@ -362,7 +364,7 @@ func (s *Stdio) Send(ctx context.Context, req Request) (*Exchange, error) {
 	}
 	var w *waiter
 	if !req.Notification {
-		w = &waiter{key: IDKey(req.ID), method: req.Method, id: req.ID, ex: ex, done: make(chan struct{})}
+		w = &waiter{key: IDKey(req.ID), method: req.Method, id: req.ID, ex: ex, done: make(chan struct{}), sent: time.Now()}
 		s.pending = append(s.pending, w)
 		if w.key != "" {
 			s.sentMethods[w.key] = req.Method
@@ -441,7 +443,7 @@ func (s *Stdio) settle(w *waiter, err, ctxErr error) {
 	s.removePending(w)
 	w.finished = true
 	if err == nil {
-		err = &TimeoutError{What: waiterWhat(w), Err: ctxErr}
+		err = &TimeoutError{What: waiterWhat(w), Err: ctxErr, Waited: time.Since(w.sent)}
 	}
 	w.ex.Err = err
 	close(w.done)
@@ -927,18 +929,38 @@ func responseKey(m *Message) string {
 }
 
 // TimeoutError says that no response to What arrived before the request's deadline; it
-// unwraps to the context error (context.DeadlineExceeded or context.Canceled).
+// unwraps to the context error (context.DeadlineExceeded or context.Canceled). Waited is how
+// long the request waited for its response (0 when unknown). Flag, which the caller may set,
+// names the setting that bounded the wait (e.g. "--timeout"); Error then gives it.
 type TimeoutError struct {
-	What string
-	Err  error
+	What   string
+	Err    error
+	Waited time.Duration
+	Flag   string
 }
 
-// Error reads "no response within the timeout to tools/list (id 3)".
+// Error reads "no response within 10s (--timeout) to tools/list (id 3)" ("within the timeout"
+// when Waited is unknown, no flag when Flag is unset).
 func (e *TimeoutError) Error() string {
 	if errors.Is(e.Err, context.Canceled) {
 		return "no response to " + e.What + " before the run was stopped"
 	}
-	return "no response within the timeout to " + e.What
+	if e.Flag != "" {
+		return "no response within " + e.Within() + " (" + e.Flag + ") to " + e.What
+	}
+	return "no response within " + e.Within() + " to " + e.What
+}
+
+// Within returns how long the request waited, rounded for a message ("10s", "250ms"), or "the
+// timeout" when Waited is unknown.
+func (e *TimeoutError) Within() string {
+	switch {
+	case e.Waited <= 0:
+		return "the timeout"
+	case e.Waited >= time.Second:
+		return e.Waited.Round(100 * time.Millisecond).String()
+	}
+	return e.Waited.Round(time.Millisecond).String()
 }
 
 // Unwrap returns the context error.

@@ -21,6 +21,9 @@ func (e *env) detect(ctx context.Context) ([]*target, []string, string) {
 	wantModern := cfg.Revision == "auto" || revisions.IsModern(cfg.Revision)
 	wantLegacy := cfg.Revision == "auto" || !revisions.IsModern(cfg.Revision)
 	var probe *harness.Probe
+	// hint explains an HTTP reply that is not an MCP endpoint's (replyHint): the run that
+	// cannot start leads with it.
+	hint := ""
 	if wantModern {
 		t, err := e.dial(ctx, revisions.Modern().ID)
 		if err != nil {
@@ -35,6 +38,9 @@ func (e *env) detect(ctx context.Context) ([]*target, []string, string) {
 		}
 		if ctx.Err() != nil {
 			return nil, notes, e.stopped() + " during the era probe" + e.stderrHint(t)
+		}
+		if probe != nil {
+			hint = replyHint(t, probe.Exchange)
 		}
 		switch {
 		case err != nil:
@@ -90,6 +96,9 @@ func (e *env) detect(ctx context.Context) ([]*target, []string, string) {
 		if ctx.Err() != nil {
 			return targets, notes, e.stopped() + " during the legacy handshake" + e.stderrHint(t)
 		}
+		if hint == "" && h != nil {
+			hint = replyHint(t, h.Exchange)
+		}
 		switch {
 		case err == nil && revisions.IsLegacy(h.Version):
 			e.setRev(t.Conn(), h.Version)
@@ -121,14 +130,18 @@ func (e *env) detect(ctx context.Context) ([]*target, []string, string) {
 		}
 	}
 	if len(targets) == 0 {
-		hint := ""
+		lead := ""
+		if hint != "" {
+			lead = hint + "; "
+		}
+		tail := ""
 		e.mu.Lock()
 		conns := append([]harness.Transport{}, e.conns...)
 		e.mu.Unlock()
 		if len(conns) > 0 {
-			hint = e.stderrHint(conns[0])
+			tail = e.stderrHint(conns[0])
 		}
-		return nil, notes, "the server answered neither server/discover (" + revisions.Modern().ID + ") nor initialize (legacy revisions): " + strings.Join(notes, "; ") + hint
+		return nil, notes, lead + "the server answered neither server/discover (" + revisions.Modern().ID + ") nor initialize (legacy revisions): " + strings.Join(notes, "; ") + tail
 	}
 	return targets, notes, ""
 }

@@ -111,12 +111,41 @@ func (e *env) mayCall(tool map[string]any) (bool, string) {
 	case CallAll:
 		return true, ""
 	case CallReadOnly:
-		if ann, _ := tool["annotations"].(map[string]any); ann != nil && ann["readOnlyHint"] == true {
+		if readOnly(tool) {
 			return true, ""
 		}
 		return false, fmt.Sprintf("tool %q is not annotated readOnlyHint: true; --call-tools all would call it", name)
 	}
-	return false, fmt.Sprintf("tool %q is not a fixture tool; --call-tools readonly or all would call it", name)
+	return false, fmt.Sprintf("tool %q is not a fixture tool; %s", name, e.callHint([]map[string]any{tool}))
+}
+
+// readOnly reports whether a tools/list entry is annotated `readOnlyHint: true`.
+func readOnly(tool map[string]any) bool {
+	ann, _ := tool["annotations"].(map[string]any)
+	return ann != nil && ann["readOnlyHint"] == true
+}
+
+// callHint names the least --call-tools policy above the run's that would call one of tools
+// (tools/list entries the run's policy does not call): readonly only when one of them is
+// annotated readOnlyHint: true, else all; "" under all.
+func (e *env) callHint(tools []map[string]any) string {
+	if e.callPolicy() == CallAll || len(tools) == 0 {
+		return ""
+	}
+	if e.callPolicy() == CallFixtures {
+		for _, t := range tools {
+			if readOnly(t) {
+				return "--call-tools readonly or all would call it"
+			}
+		}
+	}
+	if len(tools) == 1 {
+		if e.callPolicy() == CallFixtures {
+			return "it is not annotated readOnlyHint: true, so only --call-tools all would call it"
+		}
+		return "--call-tools all would call it"
+	}
+	return "--call-tools all would call them"
 }
 
 // callPolicy returns the run's --call-tools policy (CallFixtures when unset).

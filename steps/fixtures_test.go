@@ -1,6 +1,7 @@
 package steps
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -40,4 +41,36 @@ func TestValidateFixtureMap(t *testing.T) {
 	}
 	assert.NoError(t, ValidateCallTools("readonly"))
 	assert.Error(t, ValidateCallTools("read-only"))
+}
+
+// TestUntestableReasonSuggestsOnlyAHelpingPolicy: a tool the policy does not call gets a reason
+// naming the --call-tools value that would call it, never readonly for a tool annotated
+// readOnlyHint: false (or not annotated), which readonly does not call either.
+func TestUntestableReasonSuggestsOnlyAHelpingPolicy(t *testing.T) {
+	writer := map[string]any{"name": "delete_everything", "annotations": map[string]any{"readOnlyHint": false}}
+	plain := map[string]any{"name": "plain"}
+	reader := map[string]any{"name": "lookup", "annotations": map[string]any{"readOnlyHint": true}}
+	for _, tc := range []struct {
+		policy   string
+		tool     map[string]any
+		readonly bool
+	}{
+		{CallFixtures, writer, false},
+		{CallFixtures, plain, false},
+		{CallFixtures, reader, true},
+		{CallReadOnly, writer, false},
+	} {
+		e := &env{cfg: Config{CallTools: tc.policy}}
+		ok, why := e.mayCall(tc.tool)
+		require.False(t, ok)
+		assert.Contains(t, why, "--call-tools", "%s %s", tc.policy, tc.tool["name"])
+		assert.Equal(t, tc.readonly, strings.Contains(why, "--call-tools readonly"), "%s %s: %s", tc.policy, tc.tool["name"], why)
+		if !tc.readonly {
+			assert.Contains(t, why, "--call-tools all would call it")
+		}
+	}
+	e := &env{cfg: Config{CallTools: CallFixtures}}
+	assert.Equal(t, "--call-tools all would call them", e.callHint([]map[string]any{writer, plain}))
+	assert.Contains(t, e.callHint([]map[string]any{writer, reader}), "--call-tools readonly")
+	assert.Empty(t, (&env{cfg: Config{CallTools: CallAll}}).callHint([]map[string]any{writer}))
 }

@@ -246,7 +246,7 @@ func (w *world) hdrFindTargets(ctx context.Context, st *hdrState) error {
 		if bestScore < 0 {
 			switch {
 			case k.method == "tools/call" && len(items) > 0:
-				missing = append(missing, "no listed tool may be called under --call-tools "+w.s.env.callPolicy()+" (a fixture tool such as test_simple_text; readonly adds tools annotated readOnlyHint: true)")
+				missing = append(missing, "no listed tool may be called under --call-tools "+w.s.env.callPolicy()+" (it calls fixture tools such as test_simple_text); "+w.s.env.callHint(items))
 			default:
 				missing = append(missing, fmt.Sprintf("%s lists no %s", k.list, strings.TrimSuffix(k.key, "s")))
 			}

@@ -174,12 +174,23 @@ func Run(ctx context.Context, cfg Config) (*reports.Run, error) {
 	}
 
 	targets, notes, abort := e.detect(ctx)
-	for _, r := range Select(rules, cfg.Rules, cfg.Tags) {
+	selected := Select(rules, cfg.Rules, cfg.Tags)
+	if why := nothingApplies(selected, targets, cfg.Transport); abort == "" && why != "" {
+		e.closeAll()
+		return nil, &NothingAppliesError{Reason: why}
+	}
+	for _, r := range selected {
 		cfg.Progress.AddUnits(r.Feature, len(targets))
 	}
 	run.Notes = append(run.Notes, notes...)
 	if abort != "" {
 		run.Aborted = abort
+	}
+	if abort == "" && len(cfg.FixtureMap) > 0 {
+		for _, w := range e.checkFixtureMap(ctx, targets[0]) {
+			cfg.Progress.Logf("mcp-conform: warning: %s", w)
+			run.Notes = append(run.Notes, w)
+		}
 	}
 	// The targets (revisions) are tested at once: their scenarios use connections of their own,
 	// and their waits overlap. Results are ordered by Finalize, whatever finished first.

@@ -58,7 +58,7 @@ func describeExchange(ex *harness.Exchange) string {
 	msg := responseOf(ex)
 	if msg == nil {
 		if ex != nil && ex.Err != nil {
-			return "no response: " + ex.Err.Error()
+			return noResponse(ex.Err)
 		}
 		return "no response"
 	}

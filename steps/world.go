@@ -137,6 +137,7 @@ func (w *world) note(ex *harness.Exchange) {
 	case errors.As(ex.Err, &nr):
 		w.absent = append(w.absent, absence{conn: ex.Sent.Conn, key: sentKey(ex.Sent), after: w.s.env.rec.Len(), flag: "--quiet-window"})
 	case errors.As(ex.Err, &te) && errors.Is(te.Err, context.DeadlineExceeded):
+		te.Flag = w.s.env.timeoutFlag(te.Waited)
 		w.absent = append(w.absent, absence{conn: ex.Sent.Conn, key: sentKey(ex.Sent), after: w.s.env.rec.Len(), flag: "--timeout"})
 	}
 }
@@ -195,7 +196,7 @@ func (w *world) responseMessage() (*harness.Message, error) {
 	if w.last.Response == nil {
 		actual := "no response"
 		if w.last.Err != nil {
-			actual = "no response: " + w.last.Err.Error()
+			actual = noResponse(w.last.Err)
 		} else if w.last.HTTP != nil {
 			actual = fmt.Sprintf("HTTP %d without a JSON-RPC response", w.last.HTTP.Status)
 			for _, f := range w.last.Frames {

@@ -6,6 +6,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -238,6 +239,11 @@ func (o *runOptions) config(rest []string, stderr io.Writer, override *steps.Con
 			return cfg, usageError(stderr, "--out %s: %v", o.out, err)
 		}
 	}
+	if o.writeBaseline != "" {
+		if err := checkBaselinePath(o.writeBaseline); err != nil {
+			return cfg, usageError(stderr, "--write-baseline %s: %v", o.writeBaseline, err)
+		}
+	}
 	if code := o.loadBaseline(catalog, stderr); code >= 0 {
 		return cfg, code
 	}
@@ -324,6 +330,9 @@ func runTarget(ctx context.Context, cfg steps.Config, set *schemas.Set, progress
 	progress.Clear()
 	if err != nil {
 		progress.Logf("mcp-conform: %v", err)
+		if na := (*steps.NothingAppliesError)(nil); errors.As(err, &na) {
+			return nil, reports.ExitUsage
+		}
 		return nil, reports.ExitError
 	}
 	return run, 0

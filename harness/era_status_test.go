@@ -1,0 +1,36 @@
+package harness
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestEraProbeNamesTheHTTPStatus: a 401 whose JSON body is no JSON-RPC reply is read as
+// legacy (no modern era), and both the probe's reason and initialize's error name the status,
+// not only "error is not an object".
+func TestEraProbeNamesTheHTTPStatus(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("WWW-Authenticate", "Bearer")
+		w.WriteHeader(http.StatusUnauthorized)
+		fmt.Fprint(w, `{"error":"unauthorized"}`)
+	}))
+	defer srv.Close()
+	h := newHTTPFor(t, srv, HTTPConfig{})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	var ids IDs
+	p, err := ProbeModern(ctx, h, &ids)
+	require.NoError(t, err)
+	require.False(t, p.Modern)
+	require.True(t, strings.HasPrefix(p.Reason, "HTTP 401: "), p.Reason)
+	_, err = Initialize(ctx, h, &ids, "2025-11-25")
+	require.ErrorContains(t, err, "HTTP 401")
+}
