@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcp-conform/mcp-conform/reports"
@@ -105,4 +106,18 @@ func TestFixtureMapNamingNothingWarns(t *testing.T) {
 	}
 	require.Len(t, notes, 2, "%q", run.Notes)
 	require.Contains(t, notes[0]+notes[1], "no_such_tool")
+}
+
+// TestDemoRunsTheHalfASelectionFits: a demo selection that fits one transport only runs that
+// half (exit 0, its transport alone in results), and one that fits neither is a usage error.
+func TestDemoRunsTheHalfASelectionFits(t *testing.T) {
+	schemasEnv(t)
+	code, stdout, stderr := mainOut("demo", "--quiet-window", "300ms", "--rule", "HTTP-001", "--rule", "HTTP-002", "--format", "json")
+	require.Equal(t, 0, code, stderr)
+	var run reports.Run
+	require.NoError(t, json.Unmarshal([]byte(stdout), &run))
+	assert.Equal(t, []string{"http"}, run.Transports)
+	assert.NotZero(t, run.Summary.Pass)
+	code, _, stderr = mainOut("demo", "--tags", "@transport:http && @transport:stdio")
+	assert.Equal(t, reports.ExitUsage, code, stderr)
 }
