@@ -257,7 +257,7 @@ func (s *sarifWriter) result(res Result) {
 		return // pass, na
 	}
 	out := s.run.CreateResultForRule(res.Rule).WithRuleIndex(idx).WithLevel(level).
-		WithMessage(sarif.NewTextMessage(orText(reason, flatten(res.Title))+" "+target)).
+		WithMessage(sarif.NewTextMessage(orText(reason, flatten(res.Title)) + " " + target)).
 		WithPartialFingerprints(map[string]string{SARIFFingerprint: res.Rule + "/" + res.Revision + "/" + res.Transport})
 	line := 0
 	if res.Verdict == XFail {
