@@ -15,10 +15,12 @@ import (
 // ToolURI is mcp-conform's home page, written as the SARIF driver's informationUri.
 const ToolURI = "https://github.com/mcp-conform/mcp-conform"
 
-// SARIF uriBaseIds of WriteSARIF: SARIFSuiteBase resolves the feature files of this suite
-// (to ToolURI/blob/<commit>/), SARIFSourceBase the baseline file (to SARIFOptions.SourceRoot).
+// SARIF uriBaseIds of WriteSARIF (run.originalUriBaseIds).
 const (
-	SARIFSuiteBase  = "MCPCONFORM"
+	// SARIFSuiteBase resolves the feature files of this suite, to ToolURI/blob/<commit>/ (or
+	// .../blob/main/ when the build knows no commit).
+	SARIFSuiteBase = "MCPCONFORM"
+	// SARIFSourceBase resolves the baseline file, to the file: URI of SARIFOptions.SourceRoot.
 	SARIFSourceBase = "SRCROOT"
 )
 
@@ -76,7 +78,7 @@ type SARIFOptions struct {
 func WriteSARIF(w io.Writer, r *Run, opts SARIFOptions) error {
 	r.Finalize()
 	s := sarifWriter{r: r, opts: opts, run: sarif.NewRunWithInformationURI("mcp-conform", ToolURI)}
-	s.run.ColumnKind = ptr("unicodeCodePoints")
+	s.run.WithColumnKind("unicodeCodePoints")
 	s.driver()
 	for _, res := range r.Results {
 		s.result(res)
@@ -108,10 +110,7 @@ var commitLike = regexp.MustCompile(`^[0-9a-f]{7,40}$`)
 
 func (s *sarifWriter) driver() {
 	d := s.run.Tool.Driver
-	d.Version = ptr(s.r.Tool.Version)
-	if d.Version == nil || *d.Version == "" {
-		d.Version = ptr("unknown")
-	}
+	d.WithVersion(orText(s.r.Tool.Version, "unknown"))
 	ref := "main"
 	if commitLike.MatchString(s.r.Tool.Commit) {
 		ref = s.r.Tool.Commit
@@ -120,7 +119,11 @@ func (s *sarifWriter) driver() {
 	// nil map: the maps are built here and set whole.)
 	bases := map[string]sarif.ArtifactLocation{SARIFSuiteBase: *sarif.NewArtifactLocation().WithURI(ToolURI + "/blob/" + ref + "/")}
 	if s.opts.BaselineFile != "" && s.opts.SourceRoot != "" {
-		root := (&url.URL{Scheme: "file", Path: strings.TrimSuffix(toSlash(s.opts.SourceRoot), "/") + "/"}).String()
+		dir := strings.TrimSuffix(toSlash(s.opts.SourceRoot), "/") + "/"
+		if !strings.HasPrefix(dir, "/") { // C:/src/ -> file:///C:/src/
+			dir = "/" + dir
+		}
+		root := (&url.URL{Scheme: "file", Path: dir}).String()
 		bases[SARIFSourceBase] = *sarif.NewArtifactLocation().WithURI(root)
 	}
 	s.run.WithOriginalUriBaseIds(bases)
@@ -427,5 +430,3 @@ func orText(s, fallback string) string {
 	}
 	return s
 }
-
-func ptr[T any](v T) *T { return &v }

@@ -36,8 +36,14 @@ func ValidateSARIF(t testing.TB, file string) []SARIFFinding {
 	if runtime.GOOS == "windows" {
 		bin += ".exe"
 	}
-	if _, err := os.Stat(bin); err != nil {
+	st, err := os.Stat(bin)
+	if err != nil {
 		t.Fatalf("the SARIF multitool is not installed (%v); run: npm ci --prefix fixtures", err)
+	}
+	if runtime.GOOS != "windows" && st.Mode()&0o100 == 0 {
+		// The package ships the binary without its execute bit and sets it in a postinstall
+		// script, which npm may be told not to run: run an executable copy instead.
+		bin = executableCopy(t, bin)
 	}
 	out := filepath.Join(t.TempDir(), "validation.sarif")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -109,6 +115,20 @@ func ValidateSARIF(t testing.TB, file string) []SARIFFinding {
 		findings = append(findings, SARIFFinding{Rule: r.RuleID, Level: level, Message: msg})
 	}
 	return findings
+}
+
+// executableCopy copies the file at path into a temporary folder with mode 0755.
+func executableCopy(t testing.TB, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst := filepath.Join(t.TempDir(), filepath.Base(path))
+	if err := os.WriteFile(dst, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dst
 }
 
 // repoRoot is the folder of this module's go.mod, found upwards from the working directory.
