@@ -200,3 +200,25 @@ func TestGitHubActionsAnnotationsAndSummary(t *testing.T) {
 	require.True(t, strings.HasPrefix(string(md), "earlier step\n### mcp-conform: exit 1\n"), string(md))
 	require.Contains(t, string(md), "| META-001 | 2026-07-28 | stdio | fail |")
 }
+
+// TestSARIFBaselinePathFromWorkspace: the baseline's location is repository-relative on GitHub
+// Actions (GITHUB_WORKSPACE), else relative to the working directory, else its own folder.
+func TestSARIFBaselinePathFromWorkspace(t *testing.T) {
+	ws := t.TempDir()
+	t.Setenv(envWorkspace, ws)
+	root, rel := sourcePath(filepath.Join(ws, "ci", "base.yml"))
+	require.Equal(t, ws, root)
+	require.Equal(t, "ci/base.yml", rel)
+
+	t.Setenv(envWorkspace, "")
+	cwd, err := os.Getwd()
+	require.NoError(t, err)
+	root, rel = sourcePath("testdata/x.yml")
+	require.Equal(t, cwd, root)
+	require.Equal(t, "testdata/x.yml", rel)
+
+	outside := filepath.Join(t.TempDir(), "b.yml")
+	root, rel = sourcePath(outside)
+	require.Equal(t, filepath.Dir(outside), root)
+	require.Equal(t, "b.yml", rel)
+}
