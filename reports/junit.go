@@ -83,8 +83,8 @@ type junitSkipped struct {
 //     and spec.url; then <failure type="fail"> (fail), <error type="error"> (error) or
 //     <skipped> (na, untestable), with the reason as message (the verdict when there is no
 //     reason) and, for failure and error, a body listing expected, actual, schema errors,
-//     the frames cited and the spec URL. pass, info, warn and xfail are passing testcases;
-//     their note (verdict: reason, then the same details) is in <system-out>, which a plain
+//     the frames cited and the spec URL. pass, info, warn and xfail are passing testcases
+//     (warn is a <failure type="warn">, counted in failures, with JUnitOptions.Strict); their note (verdict: reason, then the same details) is in <system-out>, which a plain
 //     pass does not have.
 //
 // Times come from the model (DurationMs, StartedAt), never from the clock, so the same Run
@@ -93,12 +93,28 @@ type junitSkipped struct {
 // "mcp-conform run" of its own: a failing testcase per stale baseline entry and an error
 // testcase when the run was not carried out in full.
 func WriteJUnit(w io.Writer, r *Run) error {
+	return WriteJUnitOptions(w, r, JUnitOptions{})
+}
+
+// JUnitOptions changes how WriteJUnitOptions grades results.
+type JUnitOptions struct {
+	// Strict makes every warn (a SHOULD broken) a <failure type="warn"> counted in the
+	// failures totals, as --strict makes it fail the run (exit 1).
+	Strict bool
+}
+
+// WriteJUnitOptions is WriteJUnit with options: with Strict a warn is a failing testcase.
+func WriteJUnitOptions(w io.Writer, r *Run, opts JUnitOptions) error {
 	r.Finalize()
 	stamp := r.StartedAt.UTC().Format(junitTimestamp)
+	failures := r.Summary.Fail
+	if opts.Strict {
+		failures += r.Summary.Warn
+	}
 	doc := junitSuites{
 		Name:      junitSuitesName,
 		Tests:     len(r.Results),
-		Failures:  r.Summary.Fail,
+		Failures:  failures,
 		Errors:    r.Summary.Error,
 		Skipped:   r.Summary.NA + r.Summary.Untestable,
 		Time:      junitSeconds(r.DurationMs),
@@ -114,16 +130,16 @@ func WriteJUnit(w io.Writer, r *Run) error {
 		}
 		s := &doc.Suites[i]
 		s.Tests++
-		switch res.Verdict {
-		case Fail:
+		switch {
+		case junitFails(res.Verdict, opts.Strict):
 			s.Failures++
-		case Error:
+		case res.Verdict == Error:
 			s.Errors++
-		case NA, Untestable:
+		case res.Verdict == NA || res.Verdict == Untestable:
 			s.Skipped++
 		}
 		s.ms += max(res.DurationMs, 0)
-		s.Cases = append(s.Cases, junitTestcase(res))
+		s.Cases = append(s.Cases, junitTestcase(res, opts.Strict))
 	}
 	// What fails the gate outside the results: stale baseline entries (exit 1) and a run that
 	// was not carried out (exit 3). A JUnit view must not show green for them.
@@ -183,7 +199,12 @@ func junitCaseName(res Result) string {
 	return fmt.Sprintf("%s %s [%s %s]", res.Rule, res.Title, res.Revision, res.Transport)
 }
 
-func junitTestcase(res Result) junitCase {
+// junitFails reports whether a result of verdict v is a <failure>: fail, and warn when strict.
+func junitFails(v Verdict, strict bool) bool {
+	return v == Fail || strict && v == Warn
+}
+
+func junitTestcase(res Result, strict bool) junitCase {
 	c := junitCase{
 		Name:      JUnitCaseName(res),
 		Classname: res.Feature,
@@ -202,12 +223,12 @@ func junitTestcase(res Result) junitCase {
 	if message == "" {
 		message = string(res.Verdict)
 	}
-	switch res.Verdict {
-	case Fail:
-		c.Failure = &junitProblem{Message: message, Type: string(Fail), Body: junitDetails(res)}
-	case Error:
+	switch {
+	case junitFails(res.Verdict, strict):
+		c.Failure = &junitProblem{Message: message, Type: string(res.Verdict), Body: junitDetails(res)}
+	case res.Verdict == Error:
 		c.Error = &junitProblem{Message: message, Type: string(Error), Body: junitDetails(res)}
-	case NA, Untestable:
+	case res.Verdict == NA || res.Verdict == Untestable:
 		c.Skipped = &junitSkipped{Message: message}
 	default:
 		c.SystemOut = junitNote(res)

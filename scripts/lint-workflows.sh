@@ -11,7 +11,8 @@
 #     below) is built in a temporary module on go.yaml.in/yaml/v3.
 #  3. Unless --no-run: the action's bash steps run here as the runner runs them (uses: steps such
 #     as setup-go and upload-artifact are skipped) against the reference server, and the outputs,
-#     argv splitting, header redaction, usage errors and the final exit code are checked.
+#     argv splitting, header redaction, usage errors, the final exit code, and mcp-conform's
+#     GitHub annotations (on stderr, never stdout) and job summary (once) are checked.
 #
 # Needs Go, jq, the Go module proxy (first run) and the MCP schemas: MCP_CONFORM_SCHEMAS, else
 # ../shared/spec/schema when it exists, else mcp-conform downloads the pinned files.
@@ -583,14 +584,26 @@ tab=$(printf '\t')
 mkdir -p "$ws/sub"
 
 # run_case NAME INPUT=VALUE... runs the action in $ws with those inputs; the runner's report
-# (exitCode, outputs, stepSummary) is $tmp/NAME.json and the log $tmp/NAME.log.
+# (exitCode, outputs, stepSummary) is $tmp/NAME.json, the steps' stdout $tmp/NAME.out, their
+# stderr $tmp/NAME.err and both $tmp/NAME.log.
 run_case() {
-  local name=$1
+  local name=$1 ok=true
   shift
   echo "lint-workflows: action case $name"
-  if ! (cd "$ws" && "$ac" run "$root/action.yml" "$tmp/$name.json" "$@") >"$tmp/$name.log" 2>&1; then
+  (cd "$ws" && "$ac" run "$root/action.yml" "$tmp/$name.json" "$@") >"$tmp/$name.out" 2>"$tmp/$name.err" || ok=false
+  cat "$tmp/$name.out" "$tmp/$name.err" >"$tmp/$name.log"
+  if ! $ok; then
     cat "$tmp/$name.log" >&2
     fail "case $name: the action could not be run"
+  fi
+}
+
+# annotation NAME REGEX: an annotation matching REGEX is on the steps' stderr and no workflow
+# command of mcp-conform's (title= other than the action's own "mcp-conform") is on stdout.
+annotation() {
+  grep -Eq -- "$2" "$tmp/$1.err" || { cat "$tmp/$1.log" >&2; fail "case $1: no annotation matching $2 on stderr"; }
+  if grep -E '^::(error|warning|notice) ' "$tmp/$1.out" | grep -vq 'title=mcp-conform::'; then
+    fail "case $1: an annotation went to stdout"
   fi
 }
 
@@ -608,7 +621,10 @@ expect() {
 run_case pass "command=$ref" "args=--rule META- --rule MSG-014" working-directory=sub out=rep
 expect pass "$tmp/pass.json" '.exitCode == 0 and .outputs["exit-code"] == "0" and .outputs.fail == "0" and .outputs.warn == "0" and (.outputs.pass | tonumber) > 0'
 expect pass "$tmp/pass.json" '.outputs["report-path"] == $dir' --arg dir "$ws/sub/rep"
-expect pass "$tmp/pass.json" '.stepSummary | contains("### mcp-conform: exit 0")'
+expect pass "$tmp/pass.json" '.stepSummary | contains("### mcp-conform: exit 0") and (split("### mcp-conform") | length) == 2'
+if grep -Eq '^::(error|warning) ' "$tmp/pass.err" "$tmp/pass.out"; then
+  fail "case pass: a clean run was annotated"
+fi
 expect pass "$ws/sub/rep/results.json" '.target.command == [$ref]' --arg ref "$ref"
 
 run_case fail "command=  $ref${tab}
@@ -619,8 +635,15 @@ run_case fail "command=  $ref${tab}
 META-"
 expect fail "$tmp/fail.json" '.exitCode == 1 and .failedStep == $last and .outputs["exit-code"] == "1" and .outputs.fail == "1"' \
   --arg last "Fail on mcp-conform's exit code"
-expect fail "$tmp/fail.json" '.stepSummary | contains("| META-001 | 2026-07-28 | stdio | fail |")'
+expect fail "$tmp/fail.json" '.stepSummary | contains("| META-001 | 2026-07-28 | stdio | fail |") and (split("### mcp-conform: exit 1") | length) == 2'
+annotation fail '^::error title=META-001 MUST%3A [^:]*::.+ \[2026-07-28 stdio(, 2025-11-25 stdio)?\] Spec: https://modelcontextprotocol\.io/'
 expect fail "$ws/mcp-conform-report/results.json" '.target.command == [$ref, "-break", "META-001"]' --arg ref "$ref"
+
+# --strict: a broken SHOULD rule is an ::error annotation and a JUnit failure, as it fails the run.
+run_case strict "command=$ref -break CAP-007" "args=--strict --rule CAP-007" out=strict
+expect strict "$tmp/strict.json" '.exitCode == 1 and .outputs.warn == "1" and (.stepSummary | test("\\| CAP-007 \\| [0-9-]+ \\| stdio \\| warn \\(strict: fails\\) \\|"))'
+annotation strict '^::error title=CAP-007 SHOULD%3A '
+grep -Eq '<testsuites [^>]*failures="1"' "$ws/strict/junit.xml" || fail "case strict: junit.xml does not count the warn as a failure"
 
 # Nothing is expanded or unquoted: one argument per line keeps blanks, $, *, ~ and quotes.
 literal='META-001 $HOME * ~ "q" \x'
@@ -667,11 +690,14 @@ expect baseline "$tmp/baseline.json" '.exitCode == 0 and .outputs.fail == "0"'
 expect baseline "$ws/baseline/results.json" '.summary.xfail >= 1'
 run_case stale "command=$ref" "args=--rule META-" baseline=baseline.yml out=stale
 expect stale "$tmp/stale.json" '.exitCode == 1 and .outputs.fail == "0" and (.stepSummary | contains("Stale baseline entries") and contains("- META-001"))'
+annotation stale '^::error file=baseline\.yml,line=2,title=Stale baseline entry META-001::The rule passes now'
 run_case write "command=$ref -break META-001" "args=--rule META-" write-baseline=written.yml out=write
-expect write "$tmp/write.json" '.exitCode == 1 and (.steps.run.files | split("\n")) == [$d + "/results.json", $d + "/junit.xml", $d + "/report.html", $w]' \
+expect write "$tmp/write.json" '.exitCode == 1 and (.steps.run.files | split("\n")) == [$d + "/results.json", $d + "/junit.xml", $d + "/report.html", $d + "/results.sarif", $d + "/badge.svg", $w]' \
   --arg d "$ws/write" --arg w "$ws/written.yml"
 grep -q 'rule: META-001' "$ws/written.yml" || fail "case write: META-001 is not in the written baseline"
-for f in results.json junit.xml report.html; do
+expect write "$ws/write/results.sarif" '.version == "2.1.0" and ([.runs[0].results[] | select(.level == "error") | .ruleId] | unique) == ["META-001"]'
+grep -q 'MCP MUST: ' "$ws/write/badge.svg" || fail "case write: badge.svg has no MUST pass rate"
+for f in results.json junit.xml report.html results.sarif badge.svg; do
   [ -s "$ws/write/$f" ] || fail "case write: $f was not written, so it cannot be uploaded"
 done
 

@@ -43,6 +43,8 @@ type Rule struct {
 	SpecRevision string   `json:"-"`
 	Feature      string   `json:"-"`
 	File         string   `json:"-"`
+	// Line is the line of the scenario in File (1-based).
+	Line int `json:"-"`
 	// Tags are the scenario's tags as written (`@rule:MSG-014`, `@MUST`, ...).
 	Tags []string `json:"-"`
 }
@@ -138,6 +140,9 @@ func catalogFS(fsys fs.FS) ([]Rule, error) {
 
 func ruleOf(f *messages.Feature, sc *messages.Scenario, file string) (Rule, error) {
 	r := Rule{Title: sc.Name, Feature: f.Name, File: file, SpecRevision: revisions.Modern().ID}
+	if sc.Location != nil {
+		r.Line = int(sc.Location.Line)
+	}
 	var ids, levels int
 	for _, t := range append(append([]*messages.Tag{}, f.Tags...), sc.Tags...) {
 		name := t.Name

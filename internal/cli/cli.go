@@ -42,7 +42,7 @@ Usage:
   mcp-conform run [flags] -- COMMAND [ARGS...]     test a stdio server (argv, no shell)
   mcp-conform run [flags] --url URL [--header 'Name: value']...
                                                    test a Streamable HTTP endpoint
-  mcp-conform report RESULTS.json [--html F] [--junit F] [--format text|json] [--baseline F]
+  mcp-conform report RESULTS.json [--html F] [--junit F] [--sarif F] [--format text|json] [--baseline F]
                                                    re-render a saved run without rerunning it
   mcp-conform diff OLD.json NEW.json [--format text|json|markdown] [--strict]
                                                    compare two saved runs; exit 1 on a regression
@@ -99,6 +99,7 @@ type runOptions struct {
 	maxFrame       int
 	schemasDir     string
 	out            string
+	sarif          string
 	format         string
 	rules          multiFlag
 	tags           string
@@ -132,6 +133,7 @@ func runFlags(name string, o *runOptions, stderr io.Writer) *flag.FlagSet {
 	fs.IntVar(&o.maxFrame, "max-frame", 16<<20, "largest frame recorded whole, in bytes (longer ones are a violation)")
 	fs.StringVar(&o.schemasDir, "schemas", "", "folder with <revision>/schema.json (default: $MCP_CONFORM_SCHEMAS, then the cache, then download)")
 	fs.StringVar(&o.out, "out", "", "folder to write the reports into: results.json, report.html, junit.xml, results.sarif and badge.svg")
+	fs.StringVar(&o.sarif, "sarif", "", "write a SARIF 2.1.0 log (GitHub code scanning) to this file")
 	fs.StringVar(&o.format, "format", "text", "stdout format: text or json")
 	fs.Var(&o.rules, "rule", "run only rules whose id starts with this prefix (repeatable)")
 	fs.StringVar(&o.tags, "tags", "", "godog tag expression selecting scenarios (e.g. '@MUST && ~@transport:http')")
@@ -247,6 +249,9 @@ func (o *runOptions) config(rest []string, stderr io.Writer, override *steps.Con
 	if code := o.loadBaseline(catalog, stderr); code >= 0 {
 		return cfg, code
 	}
+	if code := o.checkSARIF(stderr); code >= 0 {
+		return cfg, code
+	}
 	header := http.Header{}
 	for _, h := range o.headers {
 		name, value, ok := strings.Cut(h, ":")
@@ -344,22 +349,27 @@ type output struct {
 	render func(io.Writer, *reports.Run) error
 }
 
-// outputs lists the files of a run: with --out DIR, DIR/results.json, DIR/report.html and
-// DIR/junit.xml; html and junit name further files (report subcommand); --write-baseline adds
-// the baseline.
+// outputs lists the files of a run: with --out DIR, DIR/results.json, DIR/report.html,
+// DIR/junit.xml, DIR/results.sarif and DIR/badge.svg; --sarif, html and junit name further
+// files (html and junit: report subcommand); --write-baseline adds the baseline.
 func (o runOptions) outputs(html, junit string) []output {
 	var outs []output
 	if o.out != "" {
 		outs = append(outs,
 			output{filepath.Join(o.out, "results.json"), reports.WriteJSON},
 			output{filepath.Join(o.out, "report.html"), reports.WriteHTML},
-			output{filepath.Join(o.out, "junit.xml"), reports.WriteJUnit})
+			output{filepath.Join(o.out, "junit.xml"), o.writeJUnit},
+			output{filepath.Join(o.out, "results.sarif"), o.writeSARIF},
+			output{filepath.Join(o.out, "badge.svg"), reports.WriteBadge})
+	}
+	if o.sarif != "" {
+		outs = append(outs, output{o.sarif, o.writeSARIF})
 	}
 	if html != "" {
 		outs = append(outs, output{html, reports.WriteHTML})
 	}
 	if junit != "" {
-		outs = append(outs, output{junit, reports.WriteJUnit})
+		outs = append(outs, output{junit, o.writeJUnit})
 	}
 	if o.writeBaseline != "" {
 		loaded := o.loaded
@@ -419,6 +429,7 @@ func finish(run *reports.Run, o runOptions, outs []output, stdout, stderr io.Wri
 	if writeErr && code == reports.ExitOK {
 		code = reports.ExitError
 	}
+	o.github(run, code, stderr)
 	return code
 }
 

@@ -11,14 +11,15 @@ import (
 	"github.com/mcp-conform/mcp-conform/steps"
 )
 
-// reportCmd implements `mcp-conform report RESULTS.json [--html F] [--junit F] [--format
-// text|json] [--baseline F] [--strict]`: it re-renders a saved run without rerunning it,
+// reportCmd implements `mcp-conform report RESULTS.json [--html F] [--junit F] [--sarif F]
+// [--format text|json] [--baseline F] [--strict]`: it re-renders a saved run without rerunning it,
 // optionally applying a baseline, and exits as `run` would have for those verdicts.
 func reportCmd(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
 	var o runOptions
 	htmlPath := fs.String("html", "", "write the HTML report to this file")
 	junitPath := fs.String("junit", "", "write JUnit XML to this file")
+	fs.StringVar(&o.sarif, "sarif", "", "write a SARIF 2.1.0 log to this file")
 	fs.StringVar(&o.format, "format", "text", "stdout format: text or json")
 	fs.StringVar(&o.baseline, "baseline", "", "apply this baseline YAML file of expected failures")
 	fs.StringVar(&o.writeBaseline, "write-baseline", "", "write the run's failures as a baseline YAML file")
