@@ -201,6 +201,7 @@ type pageView struct {
 	Duration   string
 	Notes      []string
 	Aborted    string
+	Failing    failingView
 	Stale      []BaselineEntry
 	Must       rateView
 	Should     rateView
@@ -240,6 +241,7 @@ type verdictView struct {
 	Verdict Verdict
 	Count   int
 	Meaning string
+	Hidden  bool // unchecked in the filter bar when the page opens
 }
 
 type areaView struct {
@@ -390,6 +392,7 @@ func buildPage(r *Run) *pageView {
 	p.Columns = columns(r)
 	p.ColSpan = len(p.Columns) + 1
 	p.Features = features(r, p.Columns)
+	p.Failing = failingRules(p.Features)
 	return p
 }
 
@@ -450,7 +453,8 @@ func verdictCounts(r *Run) []verdictView {
 	known := map[Verdict]bool{}
 	for _, v := range Verdicts {
 		known[v] = true
-		out = append(out, verdictView{Verdict: v, Count: r.Summary.Count(v), Meaning: verdictMeaning[v]})
+		out = append(out, verdictView{Verdict: v, Count: r.Summary.Count(v), Meaning: verdictMeaning[v],
+			Hidden: defaultHidden(v, len(r.Results), r.Summary)})
 	}
 	other := map[Verdict]int{}
 	for _, res := range r.Results {
@@ -648,7 +652,7 @@ func (a anchors) id(s string) string {
 }
 
 // pageIDs are the ids the template itself uses.
-var pageIDs = []string{"run", "headline", "headline-h", "legend", "filters", "shown", "matrix", "matrix-h", "results", "results-h", "stderr", "stderr-h"}
+var pageIDs = []string{"run", "failures", "failures-h", "failures-more", "failures-more-h", "headline", "headline-h", "legend", "filters", "shown", "matrix", "matrix-h", "results", "results-h", "stderr", "stderr-h"}
 
 func features(r *Run, cols []columnView) []featureView {
 	ids := anchors{}

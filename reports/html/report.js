@@ -1,5 +1,6 @@
-// Filters of the mcp-conform HTML report. Without this script every card and matrix row stays
-// visible and the filter bar stays hidden. The script only reads the page and toggles `hidden`
+// Filters of the mcp-conform HTML report. The page opens with the verdicts the markup leaves
+// unchecked (pass and na) hidden; without this script every card and matrix row stays visible
+// and the filter bar stays hidden. The script only reads the page and toggles `hidden`
 // and a class: it never inserts markup, so nothing the server wrote can become an element.
 (function () {
   "use strict";
@@ -81,7 +82,8 @@
         a.classList.toggle("dim", dim);
       }
     });
-    shown.textContent = n + " of " + cards.length + " results shown";
+    var off = boxes("verdict").filter(function (b) { return !b.checked; }).map(function (b) { return b.value; });
+    shown.textContent = n + " of " + cards.length + " results shown" + (off.length && n < cards.length ? "; hidden: " + off.join(", ") : "");
   }
 
   function setAll(name, to) {
@@ -109,6 +111,19 @@
       el.open = true;
     }
     el.scrollIntoView();
+    below(el);
+  }
+
+  // below scrolls el out from under the sticky filter bar, whose height depends on how many
+  // chips wrap (scroll-margin-top in the stylesheet is only an estimate).
+  function below(el) {
+    if (getComputedStyle(bar).position !== "sticky") {
+      return;
+    }
+    var gap = el.getBoundingClientRect().top - bar.getBoundingClientRect().bottom - 6;
+    if (gap < 0) {
+      window.scrollBy(0, gap);
+    }
   }
 
   bar.addEventListener("change", apply);
@@ -119,6 +134,14 @@
     }
   });
   window.addEventListener("hashchange", reveal);
+  // A link to the fragment already current fires no hashchange: reveal it all the same.
+  document.addEventListener("click", function (e) {
+    var a = e.target.closest && e.target.closest("a[href^='#']");
+    if (a && a.getAttribute("href") === location.hash) {
+      e.preventDefault();
+      reveal();
+    }
+  });
   bar.hidden = false;
   apply();
   if (location.hash) {
