@@ -110,8 +110,39 @@
     if (el.tagName === "DETAILS") {
       el.open = true;
     }
-    el.scrollIntoView();
-    below(el);
+    settle(el);
+  }
+
+  // settle scrolls el into view below the filter bar, and again whenever the results change
+  // size during the next 2 s: cards render lazily (content-visibility: auto), so the first
+  // rendering of the cards around el changes their height and shifts el. The reader's own
+  // scrolling (wheel, touch, key, click) ends it, and so does the next settle.
+  var unsettle = null;
+  function settle(el) {
+    if (unsettle) {
+      unsettle();
+    }
+    var place = function () {
+      el.scrollIntoView();
+      below(el);
+    };
+    place();
+    if (!window.ResizeObserver) {
+      return;
+    }
+    var ro = new ResizeObserver(place);
+    var inputs = ["wheel", "touchstart", "keydown", "mousedown"];
+    var timer;
+    var stop = function () {
+      ro.disconnect();
+      clearTimeout(timer);
+      inputs.forEach(function (e) { window.removeEventListener(e, stop, true); });
+      unsettle = null;
+    };
+    ro.observe(document.querySelector("main"));
+    inputs.forEach(function (e) { window.addEventListener(e, stop, true); });
+    timer = setTimeout(stop, 2000);
+    unsettle = stop;
   }
 
   // below scrolls el out from under the sticky filter bar, whose height depends on how many
