@@ -67,11 +67,15 @@ func cspHash(s string) string {
 }
 
 // WriteHTML writes r as one self-contained HTML page (inline stylesheet and script, no remote
-// asset, a Content-Security-Policy that admits nothing from elsewhere): the run's header, the
-// headline rates, a matrix of rules by (revision, transport) grouped by spec page, and a card per
-// result with its steps, expected and actual values, schema errors and frames. Every string
-// taken from r is escaped by html/template, so a hostile server's output stays text. Like the
-// other writers it calls r.Finalize first; the page is rendered from r alone.
+// asset, a Content-Security-Policy that admits nothing from elsewhere): first the failing rules
+// (MUST rules with a fail card, then SHOULD rules with a warn card; the first htmlFirstFailures
+// with their reasons and links to their cards, the rest after the headline), then the run's
+// header, the headline rates, a matrix of rules by (revision, transport) grouped by spec page,
+// and a card per result with its steps, expected and actual values, schema errors and frames.
+// The verdict filter starts with pass and na unchecked (see defaultHidden); the markup itself
+// hides nothing, so without JavaScript every card is shown. Every string taken from r is
+// escaped by html/template, so a hostile server's output stays text. Like the other writers it
+// calls r.Finalize first; the page is rendered from r alone.
 //
 // Anchors: the first card of a rule can be reached at #rule-<id> (the id of the rule's
 // section), and every card at #rule-<id>--<revision>-<transport>; characters other than ASCII

@@ -1,7 +1,8 @@
 // Filters of the mcp-conform HTML report. The page opens with the verdicts the markup leaves
 // unchecked (pass and na) hidden; without this script every card and matrix row stays visible
-// and the filter bar stays hidden. The script only reads the page and toggles `hidden`
-// and a class: it never inserts markup, so nothing the server wrote can become an element.
+// and the filter bar stays hidden. The script only reads the page, toggles `hidden` and a
+// class, and scrolls: it never inserts markup, so nothing the server wrote can become an
+// element.
 (function () {
   "use strict";
   var bar = document.getElementById("filters");
