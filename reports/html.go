@@ -67,11 +67,15 @@ func cspHash(s string) string {
 }
 
 // WriteHTML writes r as one self-contained HTML page (inline stylesheet and script, no remote
-// asset, a Content-Security-Policy that admits nothing from elsewhere): the run's header, the
-// headline rates, a matrix of rules by (revision, transport) grouped by spec page, and a card per
-// result with its steps, expected and actual values, schema errors and frames. Every string
-// taken from r is escaped by html/template, so a hostile server's output stays text. Like the
-// other writers it calls r.Finalize first; the page is rendered from r alone.
+// asset, a Content-Security-Policy that admits nothing from elsewhere): first the failing rules
+// (MUST rules with a fail card, then SHOULD rules with a warn card; the first htmlFirstFailures
+// with their reasons and links to their cards, the rest after the headline), then the run's
+// header, the headline rates, a matrix of rules by (revision, transport) grouped by spec page,
+// and a card per result with its steps, expected and actual values, schema errors and frames.
+// The verdict filter starts with pass and na unchecked (see defaultHidden); the markup itself
+// hides nothing, so without JavaScript every card is shown. Every string taken from r is
+// escaped by html/template, so a hostile server's output stays text. Like the other writers it
+// calls r.Finalize first; the page is rendered from r alone.
 //
 // Anchors: the first card of a rule can be reached at #rule-<id> (the id of the rule's
 // section), and every card at #rule-<id>--<revision>-<transport>; characters other than ASCII
@@ -201,6 +205,7 @@ type pageView struct {
 	Duration   string
 	Notes      []string
 	Aborted    string
+	Failing    failingView
 	Stale      []BaselineEntry
 	Must       rateView
 	Should     rateView
@@ -240,6 +245,7 @@ type verdictView struct {
 	Verdict Verdict
 	Count   int
 	Meaning string
+	Hidden  bool // unchecked in the filter bar when the page opens
 }
 
 type areaView struct {
@@ -390,6 +396,7 @@ func buildPage(r *Run) *pageView {
 	p.Columns = columns(r)
 	p.ColSpan = len(p.Columns) + 1
 	p.Features = features(r, p.Columns)
+	p.Failing = failingRules(p.Features)
 	return p
 }
 
@@ -450,7 +457,8 @@ func verdictCounts(r *Run) []verdictView {
 	known := map[Verdict]bool{}
 	for _, v := range Verdicts {
 		known[v] = true
-		out = append(out, verdictView{Verdict: v, Count: r.Summary.Count(v), Meaning: verdictMeaning[v]})
+		out = append(out, verdictView{Verdict: v, Count: r.Summary.Count(v), Meaning: verdictMeaning[v],
+			Hidden: defaultHidden(v, len(r.Results), r.Summary)})
 	}
 	other := map[Verdict]int{}
 	for _, res := range r.Results {
@@ -648,7 +656,7 @@ func (a anchors) id(s string) string {
 }
 
 // pageIDs are the ids the template itself uses.
-var pageIDs = []string{"run", "headline", "headline-h", "legend", "filters", "shown", "matrix", "matrix-h", "results", "results-h", "stderr", "stderr-h"}
+var pageIDs = []string{"run", "failures", "failures-h", "failures-more", "failures-more-h", "headline", "headline-h", "legend", "filters", "shown", "matrix", "matrix-h", "results", "results-h", "stderr", "stderr-h"}
 
 func features(r *Run, cols []columnView) []featureView {
 	ids := anchors{}

@@ -625,3 +625,57 @@ func TestHTMLShowsBidiAndControlCharacters(t *testing.T) {
 	require.Contains(t, page, `evil\u202ename\x1b[2J\x07`)
 	require.Contains(t, page, `got \u2066isolated\u2069`)
 }
+
+// TestHTMLFailuresFirst: the page opens with the failing rules (issue 12, "What was seen": the
+// first screen showed the header, the legend and the rates, but not one failing rule). The
+// section comes before the run facts and the headline, counts MUST (fail) and SHOULD (warn)
+// rules apart, lists fail rules before warn rules with the reason of their first failing card
+// and a link to it, the first 10 only, with a link to the others listed after the headline.
+func TestHTMLFailuresFirst(t *testing.T) {
+	page := renderHTML(t, failuresRun(3))
+	fail := strings.Index(page, `<section id="failures"`)
+	require.Greater(t, fail, 0, "a failures section")
+	require.Less(t, fail, strings.Index(page, `<dl class="facts">`), "failures before the run facts")
+	require.Less(t, fail, strings.Index(page, `id="headline"`), "failures before the headline")
+	has(t, page, `3 failing rules: <span class="fcount"><span class="v v-fail">fail</span> 2 MUST</span> <span class="fcount"><span class="v v-warn">warn</span> 1 SHOULD</span>`)
+	items := regexp.MustCompile(`<li><a href="#([^"]+)"[^>]*><span class="v v-(\w+)">`).FindAllStringSubmatch(page[fail:strings.Index(page, `<dl class="facts">`)], -1)
+	require.Len(t, items, 3)
+	for i, want := range []string{"fail", "fail", "warn"} {
+		require.Equal(t, want, items[i][2], "fail rules first")
+		has(t, page, `<article class="card c-`+want+`" id="`+items[i][1]+`"`, "item links to a failing card")
+	}
+	has(t, page, `<span class="freason" title="expected every listed tool`, "the reason is listed")
+	lacks(t, page, `id="failures-more"`, "no rest when all are listed")
+
+	page = renderHTML(t, failuresRun(25))
+	head := page[strings.Index(page, `<section id="failures"`):strings.Index(page, `<dl class="facts">`)]
+	has(t, head, "25 failing rules:")
+	require.Equal(t, 10, strings.Count(head, "<li>"), "the first 10 on the first screen")
+	has(t, head, `<a href="#failures-more">15 more failing rules</a>`)
+	more := page[strings.Index(page, `<section id="failures-more"`):strings.Index(page, `<div class="filters"`)]
+	require.Equal(t, 15, strings.Count(more, "<li>"), "the other 15 behind the link")
+	has(t, more, `Failing rules 11–25`)
+
+	clean := htmlRun()
+	clean.Results = clean.Results[:4] // MSG-003: pass everywhere
+	has(t, renderHTML(t, clean), `No MUST or SHOULD rule fails`)
+}
+
+// TestHTMLDefaultViewHidesPassAndNA: the filter bar starts with pass and na unchecked (issue
+// 12, "What was seen": the default view listed all 204 cards, 133 of them na; the problems
+// filter was not the default), unless nothing else would be shown. The cards themselves carry
+// no hidden attribute, so without JavaScript every card stays visible.
+func TestHTMLDefaultViewHidesPassAndNA(t *testing.T) {
+	page := renderHTML(t, htmlRun())
+	for _, v := range []string{"pass", "na"} {
+		has(t, page, `<input type="checkbox" name="verdict" value="`+v+`">`, v+" unchecked")
+	}
+	for _, v := range []string{"fail", "warn", "info", "untestable", "error", "xfail"} {
+		has(t, page, `<input type="checkbox" name="verdict" value="`+v+`" checked>`, v+" checked")
+	}
+	require.NotRegexp(t, `<(article|section)[^>]* hidden`, page, "no card or section hidden in the markup")
+
+	clean := htmlRun()
+	clean.Results = clean.Results[:4]
+	has(t, renderHTML(t, clean), `<input type="checkbox" name="verdict" value="pass" checked>`, "an all-pass run shows its cards")
+}

@@ -1,6 +1,8 @@
-// Filters of the mcp-conform HTML report. Without this script every card and matrix row stays
-// visible and the filter bar stays hidden. The script only reads the page and toggles `hidden`
-// and a class: it never inserts markup, so nothing the server wrote can become an element.
+// Filters of the mcp-conform HTML report. The page opens with the verdicts the markup leaves
+// unchecked (pass and na) hidden; without this script every card and matrix row stays visible
+// and the filter bar stays hidden. The script only reads the page, toggles `hidden` and a
+// class, and scrolls: it never inserts markup, so nothing the server wrote can become an
+// element.
 (function () {
   "use strict";
   var bar = document.getElementById("filters");
@@ -81,7 +83,8 @@
         a.classList.toggle("dim", dim);
       }
     });
-    shown.textContent = n + " of " + cards.length + " results shown";
+    var off = boxes("verdict").filter(function (b) { return !b.checked; }).map(function (b) { return b.value; });
+    shown.textContent = n + " of " + cards.length + " results shown" + (off.length && n < cards.length ? "; hidden: " + off.join(", ") : "");
   }
 
   function setAll(name, to) {
@@ -108,7 +111,51 @@
     if (el.tagName === "DETAILS") {
       el.open = true;
     }
-    el.scrollIntoView();
+    settle(el);
+  }
+
+  // settle scrolls el into view below the filter bar, and again whenever the results change
+  // size during the next 2 s: cards render lazily (content-visibility: auto), so the first
+  // rendering of the cards around el changes their height and shifts el. The reader's own
+  // scrolling (wheel, touch, key, click) ends it, and so does the next settle.
+  var unsettle = null;
+  function settle(el) {
+    if (unsettle) {
+      unsettle();
+    }
+    var place = function () {
+      el.scrollIntoView();
+      below(el);
+    };
+    place();
+    if (!window.ResizeObserver) {
+      return;
+    }
+    var ro = new ResizeObserver(place);
+    var inputs = ["wheel", "touchstart", "keydown", "mousedown"];
+    var timer;
+    var stop = function () {
+      ro.disconnect();
+      clearTimeout(timer);
+      inputs.forEach(function (e) { window.removeEventListener(e, stop, true); });
+      unsettle = null;
+    };
+    ro.observe(document.querySelector("main"));
+    inputs.forEach(function (e) { window.addEventListener(e, stop, true); });
+    timer = setTimeout(stop, 2000);
+    unsettle = stop;
+  }
+
+  // below scrolls el out from under the sticky filter bar, whose height depends on how many
+  // chips wrap (scroll-margin-top in the stylesheet is only an estimate).
+  function below(el) {
+    if (getComputedStyle(bar).position !== "sticky") {
+      return;
+    }
+    var gap = el.getBoundingClientRect().top - bar.getBoundingClientRect().bottom - 6;
+    if (gap < 0) {
+      window.scrollBy(0, gap);
+    }
   }
 
   bar.addEventListener("change", apply);
@@ -119,6 +166,14 @@
     }
   });
   window.addEventListener("hashchange", reveal);
+  // A link to the fragment already current fires no hashchange: reveal it all the same.
+  document.addEventListener("click", function (e) {
+    var a = e.target.closest && e.target.closest("a[href^='#']");
+    if (a && a.getAttribute("href") === location.hash) {
+      e.preventDefault();
+      reveal();
+    }
+  });
   bar.hidden = false;
   apply();
   if (location.hash) {
