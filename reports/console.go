@@ -2,6 +2,7 @@ package reports
 
 import (
 	"fmt"
+	"golang.org/x/term"
 	"io"
 	"os"
 	"strings"
@@ -182,16 +183,16 @@ func consoleOptions(terminal, noColor bool, noColorEnv string) ConsoleOptions {
 	return ConsoleOptions{Terminal: terminal, Color: terminal && !noColor && noColorEnv == ""}
 }
 
-// IsTerminal reports whether w is an *os.File open on a character device, which is how a
-// terminal looks without platform-specific calls. /dev/null is a character device too; writing
-// progress there is harmless.
+// IsTerminal reports whether w is an *os.File open on a terminal (golang.org/x/term). stdout
+// sent to /dev/null or a file is not one, so the stderr summary then lists the failing rules.
 func IsTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	if !ok || f == nil {
 		return false
 	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	// A character device is not enough: /dev/null is one too (stdout discarded is not a
+	// reader at a terminal), so ask the terminal driver.
+	return term.IsTerminal(int(f.Fd()))
 }
 
 // ANSI SGR sequences used by the console output.
