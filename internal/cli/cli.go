@@ -391,7 +391,14 @@ func finish(run *reports.Run, o runOptions, outs []output, stdout, stderr io.Wri
 	run.Finalize()
 	var written, baselines []string
 	writeErr := false
+	keptBaseline := ""
 	for _, out := range outs {
+		if out.path == o.writeBaseline && run.Aborted != "" {
+			// A run not carried out in full lacks the failures of the rules it never ran: its
+			// baseline would silently forgive nothing and drop what an older one lists.
+			keptBaseline = out.path
+			continue
+		}
 		if err := writeFileAtomic(out.path, func(w io.Writer) error { return out.render(w, run) }); err != nil {
 			fmt.Fprintf(stderr, "mcp-conform: writing %s: %v\n", out.path, err)
 			writeErr = true
@@ -424,6 +431,9 @@ func finish(run *reports.Run, o runOptions, outs []output, stdout, stderr io.Wri
 	}
 	for _, b := range baselines {
 		fmt.Fprintf(stderr, "baseline written: %s\n", reports.ConsoleText(b))
+	}
+	if keptBaseline != "" {
+		fmt.Fprintf(stderr, "baseline not written: the run was not carried out in full; %s is left as it was\n", reports.ConsoleText(keptBaseline))
 	}
 	code := reports.ExitCode(run, o.strict, len(run.StaleBaseline))
 	if writeErr && code == reports.ExitOK {

@@ -121,3 +121,19 @@ func TestDemoRunsTheHalfASelectionFits(t *testing.T) {
 	code, _, stderr = mainOut("demo", "--tags", "@transport:http && @transport:stdio")
 	assert.Equal(t, reports.ExitUsage, code, stderr)
 }
+
+// TestWriteBaselineKeptWhenRunAborted: a run not carried out in full (here: the server command
+// does not exist) leaves an existing --write-baseline file as it was, and says so.
+func TestWriteBaselineKeptWhenRunAborted(t *testing.T) {
+	schemasEnv(t)
+	path := filepath.Join(t.TempDir(), "baseline.yaml")
+	before := []byte("expected-failures:\n  - rule: TOOL-001\n    reason: kept\n")
+	require.NoError(t, os.WriteFile(path, before, 0o644))
+	code, _, stderr := mainOut("run", "--write-baseline", path, "--", filepath.Join(t.TempDir(), "no-such-server"))
+	assert.Equal(t, reports.ExitError, code, stderr)
+	after, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, string(before), string(after))
+	assert.Contains(t, stderr, "baseline not written")
+	assert.NotContains(t, stderr, "baseline written:")
+}
