@@ -60,12 +60,16 @@ type badgeText struct {
 
 // BadgeText returns the two halves of the badge of r: the label "MCP MUST" and the value, the
 // MUST pass rate (pass / judged over MUST and MUST NOT results, as report.html's headline; "–"
-// when none was judged) and the revisions tested: "98.5% · 2026-07-28, 2025-11-25".
+// when none was judged) and the revisions tested: "98.5% · 2026-07-28, 2025-11-25"; for a run
+// not carried out in full "incomplete" instead of the rate.
 func BadgeText(r *Run) (label, value string) {
 	must, _, _ := headline(r.Results)
 	revs := strings.Join(r.Revisions, ", ")
 	if revs == "" {
 		revs = "no revision"
+	}
+	if r.Aborted != "" {
+		return badgeLabel, "incomplete · " + flatten(revs)
 	}
 	return badgeLabel, must.Pct + " · " + flatten(revs)
 }
@@ -73,13 +77,17 @@ func BadgeText(r *Run) (label, value string) {
 // WriteBadge writes the status badge of r (badge.svg under --out) to w: a self-contained SVG
 // of 20 px height, no script, font or image from elsewhere, with BadgeText in it and as its
 // title and aria-label; green when every MUST result passed, through yellow and orange to red
-// below 50 %, grey when no MUST result was judged. encoding/xml escapes the text.
+// below 50 %, grey when no MUST result was judged, red for a run not carried out in full.
+// encoding/xml escapes the text.
 func WriteBadge(w io.Writer, r *Run) error {
 	r.Finalize()
 	label, value := BadgeText(r)
 	must, _, _ := headline(r.Results)
 	color := badgeUnknown
-	if must.Den > 0 {
+	switch {
+	case r.Aborted != "":
+		color = badgeBad // a run not carried out in full gates nothing green
+	case must.Den > 0:
 		switch rate := float64(must.Num) / float64(must.Den); {
 		case must.Num == must.Den:
 			color = badgeAll

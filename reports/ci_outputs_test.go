@@ -209,3 +209,11 @@ func TestGitHubStepSummary(t *testing.T) {
 	require.Equal(t, githubSummaryRows, strings.Count(buf.String(), "\n| MSG-"))
 	require.Contains(t, buf.String(), "… and 10 more: see report.html in the artifact.")
 }
+
+// TestBadgeIncompleteRun: a run not carried out in full shows "incomplete" in red, whatever
+// its judged MUST results were.
+func TestBadgeIncompleteRun(t *testing.T) {
+	doc, _ := badgeOf(t, &Run{Revisions: []string{"2026-07-28"}, Aborted: "the run was interrupted", Results: mustResults(Pass, Pass, Error)})
+	require.Equal(t, "incomplete · 2026-07-28", doc.Texts[1])
+	require.Equal(t, badgeBad, doc.Rects[1].Fill)
+}

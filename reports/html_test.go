@@ -679,3 +679,18 @@ func TestHTMLDefaultViewHidesPassAndNA(t *testing.T) {
 	clean.Results = clean.Results[:4]
 	has(t, renderHTML(t, clean), `<input type="checkbox" name="verdict" value="pass" checked>`, "an all-pass run shows its cards")
 }
+
+// TestHTMLIncompleteRunIsNotGreen: a run not carried out in full with no failing result says
+// that it is incomplete instead of "No MUST or SHOULD rule fails" in green.
+func TestHTMLIncompleteRunIsNotGreen(t *testing.T) {
+	r := failuresRun(0)
+	r.Aborted = "the run was interrupted"
+	page := renderHTML(t, r)
+	has(t, page, `<section id="failures" class="failures incomplete"`)
+	has(t, page, "the run is incomplete")
+	lacks(t, page, "No MUST or SHOULD rule fails")
+	r.Aborted = ""
+	page = renderHTML(t, r)
+	has(t, page, `<section id="failures" class="failures none"`)
+	has(t, page, "No MUST or SHOULD rule fails")
+}
