@@ -208,6 +208,11 @@ func TestGitHubStepSummary(t *testing.T) {
 	require.NoError(t, WriteGitHubSummary(&buf, many, GitHubOptions{ExitCode: 1}))
 	require.Equal(t, githubSummaryRows, strings.Count(buf.String(), "\n| MSG-"))
 	require.Contains(t, buf.String(), "… and 10 more: see report.html in the artifact.")
+
+	// A run aborted before era detection names no revision: the summary says so.
+	buf.Reset()
+	require.NoError(t, WriteGitHubSummary(&buf, &Run{Aborted: "HTTP 401", Transports: []string{"http"}}, GitHubOptions{ExitCode: 3}))
+	require.Contains(t, buf.String(), "Revisions: none detected; transports: http")
 }
 
 // TestBadgeIncompleteRun: a run not carried out in full shows "incomplete" in red, whatever

@@ -142,7 +142,11 @@ func WriteGitHubSummary(w io.Writer, r *Run, opts GitHubOptions) error {
 	if r.Server != nil {
 		ew.printf("Server: %s %s  \n", mdCell(r.Server.Name), mdCell(r.Server.Version))
 	}
-	ew.printf("Revisions: %s; transports: %s  \n", mdCell(strings.Join(r.Revisions, ", ")), mdCell(strings.Join(r.Transports, ", ")))
+	revs := strings.Join(r.Revisions, ", ")
+	if revs == "" {
+		revs = "none detected"
+	}
+	ew.printf("Revisions: %s; transports: %s  \n", mdCell(revs), mdCell(strings.Join(r.Transports, ", ")))
 	must, should, _ := headline(r.Results)
 	ew.printf("MUST pass rate: %s (%d/%d); SHOULD pass rate: %s (%d/%d)\n", must.Pct, must.Num, must.Den, should.Pct, should.Num, should.Den)
 	if r.Aborted != "" {
