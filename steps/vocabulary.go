@@ -641,9 +641,26 @@ func (w *world) validateAt(raw []byte, ptr, typ string, frames []int) error {
 		if !judge.Reports(w.rule.ID, reports.SchemaError{Type: typ, InstancePath: x.InstancePath, SchemaPath: x.SchemaPath, Message: x.Message, Members: x.Members}) {
 			continue
 		}
-		return &Mismatch{Expected: "a valid " + typ + " at " + ptr, Actual: fmt.Sprintf("%s at %q", x.Message, x.InstancePath), Frames: frames}
+		return &Mismatch{Expected: "a valid " + typ + atPointer(ptr), Actual: fmt.Sprintf("a message whose %s fails the schema (%s)", describePointer(x.InstancePath), x.Message), Frames: frames}
 	}
 	return nil
+}
+
+// atPointer is " at PTR" for a JSON pointer into the message, "" for the whole message ("").
+func atPointer(ptr string) string {
+	if ptr == "" {
+		return ""
+	}
+	return " at " + ptr
+}
+
+// describePointer names the member a schema violation's instance path points at: "member
+// /result/instructions", or "top level" for "".
+func describePointer(ptr string) string {
+	if ptr == "" {
+		return "top level"
+	}
+	return "member " + ptr
 }
 
 func expectSilence(ctx context.Context, w *world) error {

@@ -1,0 +1,28 @@
+package steps
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcp-conform/mcp-conform/internal/testutil"
+	"github.com/mcp-conform/mcp-conform/revisions"
+)
+
+// TestValidateAtReadsAsASentence: a schema violation of the whole message (pointer "") names
+// the member that fails and reads as one sentence: no " at ," and no "got got" (it read
+// "expected a valid DiscoverResultResponse at , got got number, want string at ...").
+func TestValidateAtReadsAsASentence(t *testing.T) {
+	w := clientWorld("stdio", revisions.Modern().ID)
+	w.s.env.cfg.Schemas = testutil.Schemas(t)
+	w.rule = Rule{ID: "DISC-002"}
+	raw := []byte(`{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{},"serverInfo":{"name":"x","version":"1"},"instructions":7}}`)
+	err := w.validateAt(raw, "", "DiscoverResultResponse", []int{2})
+	var m *Mismatch
+	require.True(t, errors.As(err, &m), "%v", err)
+	require.Equal(t, "a valid DiscoverResultResponse", m.Expected)
+	require.Contains(t, m.Actual, "member /result/instructions fails the schema")
+	require.NotContains(t, m.Error(), "got got")
+	require.NotContains(t, m.Error(), " at ,")
+}
