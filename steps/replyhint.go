@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/mcp-conform/mcp-conform/harness"
 )
@@ -27,7 +28,11 @@ func replyHint(t harness.Transport, ex *harness.Exchange) string {
 	}
 	status := ex.HTTP.Status
 	if status == http.StatusUnauthorized || status == http.StatusForbidden {
-		hint := fmt.Sprintf("%s (HTTP %d", credentialsHint, status)
+		lead := credentialsHint
+		if sent := sentCredentials(ex); sent != "" {
+			lead = fmt.Sprintf("the endpoint refused the credentials sent (%s from --header): check their value and scope", sent)
+		}
+		hint := fmt.Sprintf("%s (HTTP %d", lead, status)
 		if wa := ex.HTTP.Headers.Get("WWW-Authenticate"); wa != "" {
 			hint += ", WWW-Authenticate: " + quoteSnippet([]byte(wa))
 		}
@@ -92,4 +97,19 @@ func quoteSnippet(b []byte) string {
 		s += "..."
 	}
 	return s
+}
+
+// sentCredentials returns the name of the header of the request of ex that carried
+// credentials (Authorization, Cookie, or an *api-key / *token header), "" when none did.
+func sentCredentials(ex *harness.Exchange) string {
+	if ex.Sent == nil || ex.Sent.HTTP == nil {
+		return ""
+	}
+	for name := range ex.Sent.HTTP.Headers {
+		l := strings.ToLower(name)
+		if l == "authorization" || l == "cookie" || strings.Contains(l, "api-key") || strings.Contains(l, "apikey") || strings.HasSuffix(l, "token") {
+			return http.CanonicalHeaderKey(name)
+		}
+	}
+	return ""
 }

@@ -17,13 +17,16 @@ import (
 
 // abortedAgainst runs the suite against a loopback endpoint served by h at path and returns
 // why the run could not be carried out.
-func abortedAgainst(t *testing.T, h http.HandlerFunc, path string) string {
+func abortedAgainst(t *testing.T, h http.HandlerFunc, path string, header ...string) string {
 	t.Helper()
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	cfg := steps.Config{
 		Transport: "http", URL: srv.URL + path, Revision: "auto", StartupTimeout: 5 * time.Second, Timeout: 5 * time.Second,
 		QuietWindow: 100 * time.Millisecond, RunTimeout: 30 * time.Second, MaxFrame: 1 << 20, Schemas: testutil.Schemas(t),
+	}
+	if len(header) == 2 {
+		cfg.Header = http.Header{header[0]: {header[1]}}
 	}
 	run, err := steps.Run(context.Background(), cfg)
 	require.NoError(t, err)
@@ -59,6 +62,12 @@ func TestReplyHintCredentials(t *testing.T) {
 			}
 		})
 	}
+	// Credentials were passed and refused: the hint says so instead of asking for them.
+	why := abortedAgainst(t, func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusUnauthorized)
+	}, "/mcp", "Authorization", "Bearer sekrit")
+	require.True(t, strings.HasPrefix(why, "the endpoint refused the credentials sent (Authorization from --header)"), why)
+	require.NotContains(t, why, "sekrit")
 }
 
 // TestReplyHintNotJSON: a body that is not JSON is shown with its Content-Type and first 200
