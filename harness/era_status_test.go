@@ -2,6 +2,7 @@ package harness
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -33,4 +34,21 @@ func TestEraProbeNamesTheHTTPStatus(t *testing.T) {
 	require.True(t, strings.HasPrefix(p.Reason, "HTTP 401: "), p.Reason)
 	_, err = Initialize(ctx, h, &ids, "2025-11-25")
 	require.ErrorContains(t, err, "HTTP 401")
+}
+
+// TestRefusedConnectionSaysTheURLOnce: a connection refused names the method and URL once
+// (it read `POST http://…/mcp: Post "http://…/mcp": dial tcp …`).
+func TestRefusedConnectionSaysTheURLOnce(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	h := newHTTPFor(t, srv, HTTPConfig{})
+	srv.Close() // nothing listens on its port any more
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	ex, err := h.Send(ctx, Request{ID: json.RawMessage(`1`), Method: "ping", Raw: []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)})
+	if err == nil && ex != nil {
+		err = ex.Err
+	}
+	require.Error(t, err)
+	require.Equal(t, 1, strings.Count(err.Error(), srv.URL), err.Error())
+	require.Contains(t, err.Error(), "POST "+srv.URL)
 }

@@ -375,6 +375,9 @@ func (h *HTTP) roundTrip(ctx context.Context, sp rtSpec) (*Exchange, StreamInfo)
 	sp.began = time.Now()
 	resp, err := h.client.Do(hreq)
 	if err != nil {
+		if ue := (*url.Error)(nil); errors.As(err, &ue) {
+			err = ue.Err // it repeats the method and URL said here
+		}
 		ex.Err = fmt.Errorf("%s %s: %w", sp.httpMethod, h.url, err)
 		info.End = EndError
 		if ctx.Err() != nil {
