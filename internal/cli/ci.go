@@ -37,21 +37,6 @@ func (o runOptions) writeSARIF(w io.Writer, r *reports.Run) error {
 	return reports.WriteSARIF(w, r, opts)
 }
 
-// checkSARIF proves the --sarif file's folder can be written before the run (exit 2 if not);
-// -1 when all is well.
-func (o runOptions) checkSARIF(stderr io.Writer) int {
-	if o.sarif == "" {
-		return -1
-	}
-	if st, err := os.Stat(o.sarif); err == nil && st.IsDir() {
-		return usageError(stderr, "--sarif %s is a folder, not a file", o.sarif)
-	}
-	if err := checkWritable(filepath.Dir(o.sarif)); err != nil {
-		return usageError(stderr, "--sarif %s: %v", o.sarif, err)
-	}
-	return -1
-}
-
 var (
 	catalogOnce  sync.Once
 	catalogFiles map[string]steps.Rule

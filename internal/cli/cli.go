@@ -241,15 +241,10 @@ func (o *runOptions) config(rest []string, stderr io.Writer, override *steps.Con
 			return cfg, usageError(stderr, "--out %s: %v", o.out, err)
 		}
 	}
-	if o.writeBaseline != "" {
-		if err := checkBaselinePath(o.writeBaseline); err != nil {
-			return cfg, usageError(stderr, "--write-baseline %s: %v", o.writeBaseline, err)
-		}
-	}
-	if code := o.loadBaseline(catalog, stderr); code >= 0 {
+	if code := checkOutputFiles(stderr, "--write-baseline", o.writeBaseline, "--sarif", o.sarif); code >= 0 {
 		return cfg, code
 	}
-	if code := o.checkSARIF(stderr); code >= 0 {
+	if code := o.loadBaseline(catalog, stderr); code >= 0 {
 		return cfg, code
 	}
 	header := http.Header{}

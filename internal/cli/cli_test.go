@@ -259,4 +259,13 @@ func TestReportRerendersSavedRun(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(out, "bad.json"), []byte(`{"schemaVersion":"1"}`), 0o644))
 	code, _, _ = mainOut("report", filepath.Join(out, "bad.json"))
 	require.Equal(t, reports.ExitUsage, code)
+
+	// An output that cannot be written is a usage error before anything renders, whatever
+	// the verdicts (it was exit 1 here, 3 on a clean run).
+	for _, flag := range []string{"--html", "--junit", "--sarif", "--write-baseline"} {
+		code, stdout, stderr = mainOut("report", filepath.Join(out, "results.json"), flag, "/proc/nope/x")
+		require.Equal(t, reports.ExitUsage, code, stderr)
+		require.Empty(t, stdout)
+		require.Contains(t, stderr, flag+" /proc/nope/x")
+	}
 }

@@ -3,16 +3,32 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 )
 
-// checkBaselinePath proves, before the run and without creating anything, that the file
-// --write-baseline names can be written at the end: it is not a folder, and its folder exists
-// and takes a new file, or the nearest folder above it that exists does (writeFileAtomic
-// creates the missing ones).
-func checkBaselinePath(path string) error {
+// checkOutputFiles checks each (flag, path) pair of pairs whose path is set with
+// checkOutputPath, before anything runs or renders: exit code 2 with the flag and the reason
+// for the first that cannot be written, -1 when all can.
+func checkOutputFiles(stderr io.Writer, pairs ...string) int {
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if pairs[i+1] == "" {
+			continue
+		}
+		if err := checkOutputPath(pairs[i+1]); err != nil {
+			return usageError(stderr, "%s %s: %v", pairs[i], pairs[i+1], err)
+		}
+	}
+	return -1
+}
+
+// checkOutputPath proves, without creating anything, that a file an output flag names
+// (--write-baseline, --sarif, report's --html and --junit) can be written at the end: it is
+// not a folder, and its folder exists and takes a new file, or the nearest folder above it
+// that exists does (writeFileAtomic creates the missing ones).
+func checkOutputPath(path string) error {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return errors.New("is a folder, not a file")
 	}

@@ -43,7 +43,7 @@ func TestWriteBaselineUnwritableBeforeRun(t *testing.T) {
 		})
 	}
 	t.Run("missing folder is created at the end", func(t *testing.T) {
-		require.NoError(t, checkBaselinePath(filepath.Join(dir, "new", "sub", "baseline.yaml")))
+		require.NoError(t, checkOutputPath(filepath.Join(dir, "new", "sub", "baseline.yaml")))
 		require.NoDirExists(t, filepath.Join(dir, "new"), "the check creates nothing")
 	})
 }

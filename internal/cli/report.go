@@ -59,6 +59,9 @@ func reportCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcp-conform: %v\n", err)
 		return reports.ExitError
 	}
+	if code := checkOutputFiles(stderr, "--html", *htmlPath, "--junit", *junitPath, "--sarif", o.sarif, "--write-baseline", o.writeBaseline); code >= 0 {
+		return code
+	}
 	if code := o.loadBaseline(catalog, stderr); code >= 0 {
 		return code
 	}
