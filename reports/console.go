@@ -114,7 +114,13 @@ func wrapReason(s string, start, indent int) string {
 				col++
 			}
 			take := min(n, width-col)
-			b.WriteString(string(runes[:take]))
+			chunk := string(runes[:take])
+			if col == 0 && strings.HasPrefix(chunk, "::") {
+				// A CI runner reads a line whose text starts with "::" as a workflow command
+				// (GitHub trims the indentation first): server text must not start one.
+				chunk = `\x3a` + chunk[1:]
+			}
+			b.WriteString(chunk)
 			col += take
 			runes = runes[take:]
 		}
@@ -130,7 +136,8 @@ func ConsoleText(s string) string { return flatten(s) }
 
 // flatten turns every run of white space (newlines included) into one space, trims both ends,
 // and writes other control characters (ESC, BEL, C1) as \xNN, so text a server supplied can
-// neither break a line nor drive the terminal.
+// neither break a line nor drive the terminal; the second '#' of "##[" and "##vso[" (legacy CI
+// runner commands, matched anywhere in a line) is written as \x23.
 func flatten(s string) string {
 	var b strings.Builder
 	space := false
@@ -149,7 +156,11 @@ func flatten(s string) string {
 		}
 		b.WriteRune(r)
 	}
-	return b.String()
+	// "##[" anywhere in a line is a legacy runner command (##[error], ##vso[...] on Azure):
+	// written with its second '#' escaped, it is text.
+	out := b.String()
+	out = strings.ReplaceAll(out, "##[", `#\x23[`)
+	return strings.ReplaceAll(out, "##vso[", `#\x23vso[`)
 }
 
 // ConsoleOptions says how the console (stderr) output may look. Terminal means the writer is

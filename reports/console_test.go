@@ -250,3 +250,25 @@ func TestConsoleOneResultSingular(t *testing.T) {
 	WriteText(&out, r, false)
 	require.Contains(t, out.String(), "1 result: 1 pass,")
 }
+
+// TestConsoleWrappedServerTextStartsNoWorkflowCommand: a server's reason full of "::error::"
+// and "##[error]" is wrapped without any console line (stdout text or stderr summary) starting
+// with "::" once its indentation is trimmed, and without "##[" anywhere (a runner reads either
+// as a command).
+func TestConsoleWrappedServerTextStartsNoWorkflowCommand(t *testing.T) {
+	reason := strings.Repeat("::error::wrapped-pwn ", 30) + "##[error]legacy-pwn ##vso[task.complete]x"
+	r := &Run{Results: []Result{{Rule: "MSG-016", Level: "SHOULD", Revision: "2026-07-28", Transport: "stdio", Verdict: Warn, Reason: reason}}}
+	var summary, text bytes.Buffer
+	require.NoError(t, WriteSummary(&summary, r, ConsoleOptions{}))
+	WriteText(&text, r, false)
+	for name, out := range map[string]string{"summary": summary.String(), "text": text.String()} {
+		require.Contains(t, out, "wrapped-pwn", name)
+		lines := strings.Split(out, "\n")
+		require.Greater(t, len(lines), 3, "%s: the reason is wrapped", name)
+		for _, l := range lines {
+			require.False(t, strings.HasPrefix(strings.TrimSpace(l), "::"), "%s: %q", name, l)
+			require.NotContains(t, l, "##[", name)
+			require.NotContains(t, l, "##vso[", name)
+		}
+	}
+}
