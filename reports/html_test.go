@@ -694,3 +694,15 @@ func TestHTMLIncompleteRunIsNotGreen(t *testing.T) {
 	has(t, page, `<section id="failures" class="failures none"`)
 	has(t, page, "No MUST or SHOULD rule fails")
 }
+
+// TestHTMLStaleOnlyRunIsNotGreen: a run that fails only on stale baseline entries says so in
+// the failures box, linking to them, instead of a green "No MUST or SHOULD rule fails".
+func TestHTMLStaleOnlyRunIsNotGreen(t *testing.T) {
+	r := failuresRun(0)
+	r.StaleBaseline = []BaselineEntry{{Rule: "MSG-014", Transport: "stdio", Reason: "fixed"}, {Rule: "TOOL-001", Reason: "fixed"}}
+	page := renderHTML(t, r)
+	has(t, page, `<section id="failures" class="failures"`)
+	has(t, page, `2 stale baseline entries fail the run: <a href="#stale">remove them from the baseline</a>`)
+	has(t, page, `id="stale"`)
+	lacks(t, page, `class="failures none"`)
+}
