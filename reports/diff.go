@@ -151,7 +151,7 @@ func regressionWhy(was, now Verdict) string {
 	case now == Error:
 		return "the check could not be carried out"
 	case now == Warn && was == Pass:
-		return "a SHOULD that held is broken now"
+		return "passed, warns now"
 	}
 	return "new warning (--strict)"
 }
