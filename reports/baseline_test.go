@@ -343,3 +343,19 @@ func TestWriteBaselineKeepsEntriesOfRulesNotRun(t *testing.T) {
 	require.Equal(t, "MSG-015", back.Entries[1].Rule)
 	require.Equal(t, "hand-written, see #12", back.Entries[1].Reason)
 }
+
+// TestApplyWrittenReasonWithOtherFrameNumbersSaidOnce: a reason --write-baseline wrote names
+// frame numbers and ids of that run; the next run's failure differs only in them, and its
+// xfail reason gives the current one once, not both joined.
+func TestApplyWrittenReasonWithOtherFrameNumbersSaidOnce(t *testing.T) {
+	r := &Run{Results: []Result{{Rule: "MSG-014", Revision: "2026-07-28", Transport: "stdio", Verdict: Fail,
+		Reason: "expected no code -32603, got frame 450: id 12 answered with -32603"}}}
+	b := &Baseline{Entries: []BaselineEntry{{Rule: "MSG-014", Reason: "expected no code -32603, got frame 457: id 9 answered with -32603"}}}
+	b.Apply(r)
+	require.Equal(t, "baseline: expected no code -32603, got frame 450: id 12 answered with -32603", r.Results[0].Reason)
+
+	// A reason of the user's own, other than in numbers, is kept beside the failure's.
+	r.Results[0] = Result{Rule: "MSG-014", Revision: "2026-07-28", Transport: "stdio", Verdict: Fail, Reason: "got frame 450"}
+	(&Baseline{Entries: []BaselineEntry{{Rule: "MSG-014", Reason: "SDK bug 12"}}}).Apply(r)
+	require.Equal(t, "baseline: SDK bug 12 — got frame 450", r.Results[0].Reason)
+}
