@@ -42,7 +42,7 @@ Usage:
   mcp-conform run [flags] -- COMMAND [ARGS...]     test a stdio server (argv, no shell)
   mcp-conform run [flags] --url URL [--header 'Name: value']...
                                                    test a Streamable HTTP endpoint
-  mcp-conform report RESULTS.json [--html F] [--junit F] [--sarif F] [--format text|json] [--baseline F]
+  mcp-conform report RESULTS.json [--html F] [--junit F] [--sarif F] [--format text|json] [--baseline F] [--write-baseline F]
                                                    re-render a saved run without rerunning it
   mcp-conform diff OLD.json NEW.json [--format text|json|markdown] [--strict]
                                                    compare two saved runs; exit 1 on a regression

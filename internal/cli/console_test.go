@@ -80,6 +80,15 @@ func TestConsoleRunHelp(t *testing.T) {
 	code, stdout, _ := mainOut("demo", "--help")
 	require.Equal(t, reports.ExitOK, code)
 	require.True(t, strings.HasPrefix(stdout, "Usage:\n  mcp-conform demo"), stdout)
+	// Every subcommand's help goes to stdout, its flag errors to stderr in one line.
+	code, stdout, stderr := mainOut("diff", "-h")
+	require.Equal(t, reports.ExitOK, code)
+	require.True(t, strings.HasPrefix(stdout, "Usage: mcp-conform diff"), stdout)
+	require.Contains(t, stdout, "-format")
+	require.Empty(t, stderr)
+	code, _, stderr = mainOut("diff", "--nope")
+	require.Equal(t, reports.ExitUsage, code)
+	require.Equal(t, 1, strings.Count(strings.TrimSpace(stderr), "\n")+1, stderr)
 }
 
 // TestConsoleEraProbeFailureSaidOnce: a server that exits at once fails the era probe, and the

@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -16,26 +15,21 @@ import (
 // [--strict]`: it compares two saved runs by (rule, revision, transport) (reports.Diff) and
 // exits 1 when the new run has a regression (reports.IsRegression), 0 when it has none, and 2
 // when a file cannot be read or is not a results.json of a schemaVersion this build reads.
+// diffUsage is what diff --help prints before the flags.
+const diffUsage = "Usage: mcp-conform diff [--format text|json|markdown] [--strict] OLD.json NEW.json\n\n" +
+	"Compares two results.json files by (rule, revision, transport): regressions, fixed rules,\n" +
+	"rules no longer checked, results added or removed, other verdict changes.\n" +
+	"Exit 1 on a regression, 0 otherwise, 2 on a bad file.\n\n"
+
 func diffCmd(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("diff", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	format := fs.String("format", "text", "stdout format: text, json or markdown (for a pull-request comment or $GITHUB_STEP_SUMMARY)")
 	strict := fs.Bool("strict", false, "a new warn is a regression, and so is a rule that was judged and no longer is (na, untestable, absent)")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, "Usage: mcp-conform diff [--format text|json|markdown] [--strict] OLD.json NEW.json\n\n"+
-			"Compares two results.json files by (rule, revision, transport): regressions, fixed rules,\n"+
-			"rules no longer checked, results added or removed, other verdict changes.\n"+
-			"Exit 1 on a regression, 0 otherwise, 2 on a bad file.\n\n")
-		fs.PrintDefaults()
-	}
 	// Flags may come before, between or after the file names.
 	var files []string
 	for len(args) > 0 {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return reports.ExitOK
-			}
-			return reports.ExitUsage
+		if code := parseFlags(fs, args, diffUsage, stdout, stderr); code >= 0 {
+			return code
 		}
 		if fs.NArg() == 0 {
 			break
