@@ -1,13 +1,20 @@
 package reports
 
+import "strings"
+
 // htmlFirstFailures is how many failing rules the top of the HTML page lists; the rest are
 // listed further down, behind a link.
 const htmlFirstFailures = 10
 
 // failingView is the page's first section: the rules that fail the run (a MUST broken: fail; a
 // SHOULD broken: warn), MUST rules first, each linked to its first failing card.
+//
+// Should counts the warn rules; ShouldOnly is true when every one of them is a SHOULD or SHOULD
+// NOT rule, so the heading may call them SHOULD (a MUST rule graded a warning, like MSG-009 for
+// a null id it could not read, is counted but not called one).
 type failingView struct {
 	Must, Should, Total int
+	ShouldOnly          bool
 	First               []failItem
 	More                []failItem
 	MoreStart           int
@@ -59,7 +66,12 @@ func failingRules(feats []featureView) failingView {
 		}
 	}
 	all := append(fails, warns...)
-	v := failingView{Must: len(fails), Should: len(warns), Total: len(all), First: all}
+	v := failingView{Must: len(fails), Should: len(warns), Total: len(all), First: all, ShouldOnly: true}
+	for _, w := range warns {
+		if !strings.HasPrefix(w.Level, "SHOULD") {
+			v.ShouldOnly = false
+		}
+	}
 	if len(all) > htmlFirstFailures {
 		v.First, v.More, v.MoreStart = all[:htmlFirstFailures], all[htmlFirstFailures:], htmlFirstFailures+1
 	}

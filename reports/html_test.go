@@ -706,3 +706,16 @@ func TestHTMLStaleOnlyRunIsNotGreen(t *testing.T) {
 	has(t, page, `id="stale"`)
 	lacks(t, page, `class="failures none"`)
 }
+
+// TestHTMLFailuresHeadingCallsOnlySHOULDRulesSHOULD: a MUST NOT rule graded a warning (MSG-009,
+// a null id that could not be read) is counted among the warnings but not called a SHOULD.
+func TestHTMLFailuresHeadingCallsOnlySHOULDRulesSHOULD(t *testing.T) {
+	r := failuresRun(3) // one of the three is a SHOULD warn
+	page := renderHTML(t, r)
+	has(t, page, `<span class="v v-warn">warn</span> 1 SHOULD</span>`)
+	r.Results = append(r.Results, Result{Rule: "MSG-009", Level: "MUST NOT", Revision: "2026-07-28", Transport: "stdio", Verdict: Warn,
+		Title: "An error response never carries a null id", Feature: "Feature MSG (basic/index)", Reason: "id null for an unreadable id"})
+	page = renderHTML(t, r)
+	has(t, page, `<span class="v v-warn">warn</span> 2</span>`)
+	lacks(t, page, `2 SHOULD`)
+}
