@@ -48,6 +48,7 @@ func (e *env) judgeRun(run *reports.Run, capsUnknown map[string]string) {
 	j.Finish()
 	run.Notes = append(run.Notes, j.Notes()...)
 	late := e.lateReplies()
+	dropped := e.rec.Dropped() - e.rec.Sampled()
 	facts := make([]verdictFacts, len(run.Results))
 	for i := range run.Results {
 		res := &run.Results[i]
@@ -62,6 +63,7 @@ func (e *env) judgeRun(run *reports.Run, capsUnknown map[string]string) {
 		}
 		fa.late = late[res.Rule+"@"+res.Revision]
 		fa.capsUnknown = capsUnknown[res.Revision]
+		fa.dropped = dropped
 		fa.judgeSteps = e.judgeSteps[res.Rule+"@"+res.Revision]
 		if res.Rule != schemaRule {
 			fa.judge, fa.runWide = j.Outcome(res.Revision, res.Rule)

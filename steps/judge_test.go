@@ -152,3 +152,27 @@ func TestSettlePrecedence(t *testing.T) {
 		})
 	}
 }
+
+// TestDroppedFramesAreNamedOnRunWideResults: the judge reads the frames the recorder kept, so
+// a run-wide result of a run whose recorder dropped frames past its budget says so.
+func TestDroppedFramesAreNamedOnRunWideResults(t *testing.T) {
+	modern := revisions.Modern().ID
+	rec := harness.NewRecorder(time.Now())
+	rec.SetLimit(2)
+	conn := rec.NewConn()
+	note := func(i int) *harness.Frame {
+		return &harness.Frame{Dir: harness.DirServerToClient, Transport: harness.TransportStdio, Conn: conn, Method: "notifications/message",
+			Raw: []byte(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}`)}
+	}
+	for i := 0; i < 2+2000; i++ {
+		if f := note(i); rec.Admit(f) {
+			rec.Record(f)
+		}
+	}
+	require.Greater(t, rec.Dropped()-rec.Sampled(), 0)
+	e := &env{rec: rec, connRev: map[int]string{conn: modern}}
+	run := &reports.Run{Results: []reports.Result{{Rule: "MSG-010", Level: "MUST", Revision: modern, Verdict: reports.Pass}}}
+	e.judgeRun(run, nil)
+	require.Equal(t, reports.Pass, run.Results[0].Verdict)
+	require.Contains(t, run.Results[0].Actual, "server frames past the recorder's budget were not judged")
+}

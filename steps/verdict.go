@@ -20,6 +20,9 @@ type verdictFacts struct {
 	late        []lateAnswer
 	capsUnknown string
 	judgeSteps  []int
+	// dropped is how many server frames of the run came past the recorder's budget and were
+	// neither kept nor judged (harness.Recorder.Admit).
+	dropped int
 }
 
 // settle is the one verdict pass: it turns a result holding its scenario's outcome (the
@@ -102,6 +105,15 @@ func settle(res *reports.Result, fa verdictFacts) {
 		if res.Verdict == reports.NA && fa.capsUnknown != "" {
 			// Nothing to judge because no DiscoverResult said which features to exercise.
 			res.Verdict, res.Reason = reports.Untestable, fa.capsUnknown
+		}
+		if fa.dropped > 0 {
+			// The judge reads the frames the recorder kept: say what it did not see.
+			note := fmt.Sprintf("%d server frames past the recorder's budget were not judged", fa.dropped)
+			if res.Verdict == reports.NA {
+				res.Reason += "; " + note
+			} else {
+				res.Actual += "; " + note
+			}
 		}
 	}
 }
