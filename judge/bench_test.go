@@ -11,7 +11,6 @@ import (
 
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/internal/testutil"
-	"github.com/mcp-conform/mcp-conform/reports"
 	"github.com/mcp-conform/mcp-conform/revisions"
 )
 
@@ -29,7 +28,19 @@ func loadRecorded(tb testing.TB) ([]*harness.Frame, map[int]string) {
 	defer f.Close()
 	zr, err := gzip.NewReader(f)
 	require.NoError(tb, err)
-	var frames []reports.Frame
+	// The fields of a results.json frame the judge needs (reports.Frame).
+	var frames []struct {
+		Seq       int    `json:"seq"`
+		Dir       string `json:"dir"`
+		Transport string `json:"transport"`
+		Conn      int    `json:"conn"`
+		Raw       string `json:"raw"`
+		RawBase64 string `json:"rawBase64"`
+		Size      int    `json:"size"`
+		Truncated bool   `json:"truncated"`
+		Method    string `json:"method"`
+		Problem   string `json:"problem"`
+	}
 	require.NoError(tb, json.NewDecoder(zr).Decode(&frames))
 	out := make([]*harness.Frame, 0, len(frames))
 	rev := map[int]string{}

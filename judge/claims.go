@@ -3,8 +3,6 @@ package judge
 import (
 	"slices"
 	"strings"
-
-	"github.com/mcp-conform/mcp-conform/reports"
 )
 
 // Claim says that one rule's own check judges a kind of schema violation: a violation whose
@@ -96,7 +94,7 @@ var claims = []Claim{
 // specific the more segments of its patterns are literal, and one naming Members or Type
 // beats one that does not: a read result's missing "ttlMs" is CACHE-001's, not RES-003's,
 // although RES-003 claims every violation of ReadResourceResult.
-func Claimants(e reports.SchemaError) []string {
+func Claimants(e SchemaError) []string {
 	var out []string
 	best := -1
 	for _, c := range claims {
@@ -115,7 +113,7 @@ func Claimants(e reports.SchemaError) []string {
 
 // claimedBy returns every rule with a claim matching e, whatever its specificity: a broken one
 // among them has judged e's kind of defect (SCHEMA-001 leaves e to it).
-func claimedBy(e reports.SchemaError) []string {
+func claimedBy(e SchemaError) []string {
 	var out []string
 	for _, c := range claims {
 		if c.matches(e) && !slices.Contains(out, c.Rule) {
@@ -129,7 +127,7 @@ func claimedBy(e reports.SchemaError) []string {
 // schema violation e: e is rule's own (rule is among its Claimants), or rule claims nothing
 // and no rule claims e. A violation another rule owns is that rule's; one that no rule owns is
 // SCHEMA-001's, unless the validating rule has no claims to tell its own paths by.
-func Reports(rule string, e reports.SchemaError) bool {
+func Reports(rule string, e SchemaError) bool {
 	owners := Claimants(e)
 	if slices.Contains(owners, rule) {
 		return true
@@ -173,7 +171,7 @@ func (c Claim) specificity() int {
 	return n
 }
 
-func (c Claim) matches(e reports.SchemaError) bool {
+func (c Claim) matches(e SchemaError) bool {
 	if !pointerMatch(c.Schema, e.SchemaPath) || c.Instance != "" && !pointerMatch(c.Instance, e.InstancePath) {
 		return false
 	}

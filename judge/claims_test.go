@@ -8,7 +8,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcp-conform/mcp-conform/internal/testutil"
-	"github.com/mcp-conform/mcp-conform/reports"
 )
 
 func TestPointerMatch(t *testing.T) {
@@ -34,22 +33,22 @@ func TestPointerMatch(t *testing.T) {
 // missing ttlMs is CACHE-001's (and VER-007's) and RES-003, which validates the whole result, skips it;
 // a rule with claims reports only its own.
 func TestClaimantsMostSpecific(t *testing.T) {
-	ttl := reports.SchemaError{InstancePath: "/result", SchemaPath: "/$defs/ReadResourceResult/required", Members: []string{"ttlMs"}}
+	ttl := SchemaError{InstancePath: "/result", SchemaPath: "/$defs/ReadResourceResult/required", Members: []string{"ttlMs"}}
 	assert.Equal(t, []string{"CACHE-001", "VER-007"}, Claimants(ttl), "a legacy-shaped reply lacks it too")
 	assert.False(t, Reports("RES-003", ttl))
 	assert.True(t, Reports("CACHE-001", ttl))
 
-	text := reports.SchemaError{InstancePath: "/result/contents/0", SchemaPath: "/$defs/TextResourceContents/required", Members: []string{"text"}}
+	text := SchemaError{InstancePath: "/result/contents/0", SchemaPath: "/$defs/TextResourceContents/required", Members: []string{"text"}}
 	assert.Equal(t, []string{"RES-003"}, Claimants(text))
 	assert.True(t, Reports("RES-003", text))
 
-	ext := reports.SchemaError{InstancePath: "/result/capabilities/extensions/x", SchemaPath: "/$defs/JSONObject/type"}
+	ext := SchemaError{InstancePath: "/result/capabilities/extensions/x", SchemaPath: "/$defs/JSONObject/type"}
 	assert.Equal(t, []string{"EXT-002"}, Claimants(ext), "the extensions claim is narrower than the capabilities one")
 
-	nullID := reports.SchemaError{InstancePath: "/id", SchemaPath: "/$defs/RequestId/type"}
+	nullID := SchemaError{InstancePath: "/id", SchemaPath: "/$defs/RequestId/type"}
 	assert.Equal(t, []string{"MSG-009"}, Claimants(nullID), "an error with id null is MSG-009's")
 
-	none := reports.SchemaError{InstancePath: "/result/tools/0/annotations/title", SchemaPath: "/$defs/ToolAnnotations/properties/title/type"}
+	none := SchemaError{InstancePath: "/result/tools/0/annotations/title", SchemaPath: "/$defs/ToolAnnotations/properties/title/type"}
 	assert.Empty(t, Claimants(none))
 	assert.False(t, Reports("TOOL-001", none), "TOOL-001 reports its own paths; the rest is SCHEMA-001's")
 	assert.True(t, Reports("MSG-003", none), "a rule without claims reports what nobody claims")
@@ -111,9 +110,9 @@ func TestReclaim(t *testing.T) {
 // TestClaimsNarrowRuleBeatsUnion: a resource_link without name is CONT-007's, although the
 // content-block union (CONT-001) claims every required violation of a block.
 func TestClaimsNarrowRuleBeatsUnion(t *testing.T) {
-	e := reports.SchemaError{InstancePath: "/result/messages/0/content", SchemaPath: "/$defs/ResourceLink/required", Members: []string{"name"}}
+	e := SchemaError{InstancePath: "/result/messages/0/content", SchemaPath: "/$defs/ResourceLink/required", Members: []string{"name"}}
 	assert.Equal(t, []string{"CONT-007"}, Claimants(e))
-	unknown := reports.SchemaError{InstancePath: "/result/content/0", SchemaPath: "/$defs/ImageContent/required", Members: []string{"data"}}
+	unknown := SchemaError{InstancePath: "/result/content/0", SchemaPath: "/$defs/ImageContent/required", Members: []string{"data"}}
 	assert.Equal(t, []string{"CONT-001"}, Claimants(unknown))
 }
 

@@ -6,8 +6,9 @@
 // Finish turns each check's state into an Outcome: how many frames it judged and, when the rule
 // is broken, a Mismatch citing the frames that decide it.
 //
-// The package knows no godog, no steps and no transport: its input is harness.Frame values,
-// its output plain data the steps package folds into reports.Result.
+// The package knows no godog, no steps, no transport and no report model: its input is
+// harness.Frame values, its output its own plain data (Outcome, Status, SchemaError) that the
+// runner maps to report verdicts.
 package judge
 
 import (
@@ -18,7 +19,6 @@ import (
 	"sync"
 
 	"github.com/mcp-conform/mcp-conform/harness"
-	"github.com/mcp-conform/mcp-conform/reports"
 	"github.com/mcp-conform/mcp-conform/schemas"
 )
 
@@ -46,7 +46,7 @@ type Frame struct {
 	Excused bool
 	// Schema are the frame's violations of its revision's JSON Schema (nil when valid, not
 	// validated, or not a JSON-RPC message); SchemaErr says why it could not be validated.
-	Schema    []reports.SchemaError
+	Schema    []SchemaError
 	SchemaErr error
 
 	result    map[string]json.RawMessage
@@ -100,15 +100,41 @@ func (f *Frame) decodedResult() any {
 	return f.decoded
 }
 
+// SchemaError is a JSON Schema violation found in a frame: the frame's seq, the schema type it
+// was validated as, the JSON Pointer of the offending value in the frame (InstancePath) and of
+// the schema keyword (SchemaPath), and on a required or additionalProperties violation the
+// members missing or not allowed (sorted). Its fields are those of reports.SchemaError, so the
+// runner converts one into the other.
+type SchemaError struct {
+	Frame        int
+	Type         string
+	InstancePath string
+	SchemaPath   string
+	Message      string
+	Members      []string
+}
+
+// Grade is how a Mismatch is graded: LevelGrade (the zero value) by the rule's RFC 2119 level,
+// Warning as a broken SHOULD whatever the rule's level.
+type Grade string
+
+// Grades of a Mismatch.
+const (
+	// LevelGrade grades the mismatch by the rule's level (a MUST fails, a SHOULD warns).
+	LevelGrade Grade = ""
+	// Warning grades the mismatch as a broken SHOULD, whatever the rule's level.
+	Warning Grade = "warn"
+)
+
 // Mismatch is a broken rule: Expected and Actual in words, the frames that show it (seqs),
-// and Grade, when set, overriding the verdict the rule's level gives (fail for MUST, warn for
-// SHOULD). SchemaErrors, on SCHEMA-001 only, list the violations found.
+// and Grade, when set, overriding the grade the rule's level gives. SchemaErrors, on
+// SCHEMA-001 only, list the violations found.
 type Mismatch struct {
 	Expected     string
 	Actual       string
-	Grade        reports.Verdict
+	Grade        Grade
 	Frames       []int
-	SchemaErrors []reports.SchemaError
+	SchemaErrors []SchemaError
 }
 
 // Error returns "expected <Expected>, got <Actual>".
@@ -123,6 +149,36 @@ type Outcome struct {
 	Mismatch *Mismatch
 	NA       string
 	Note     string
+}
+
+// Status is what an Outcome concluded, in the judge's own terms; the runner maps it to a
+// report verdict (steps/verdict.go).
+type Status string
+
+// Statuses of an Outcome.
+const (
+	// Held: the check judged frames and none broke the rule.
+	Held Status = "held"
+	// Broken: a frame broke the rule, graded by the rule's level.
+	Broken Status = "broken"
+	// BrokenWarning: a frame broke the rule, graded Warning whatever the rule's level.
+	BrokenWarning Status = "broken-warning"
+	// Unjudged: the run gave the check nothing to judge (Outcome.NA says why).
+	Unjudged Status = "unjudged"
+)
+
+// Status returns what o concluded: Broken or BrokenWarning when it has a Mismatch, Unjudged
+// when it judged nothing, else Held.
+func (o Outcome) Status() Status {
+	switch {
+	case o.Mismatch != nil && o.Mismatch.Grade == Warning:
+		return BrokenWarning
+	case o.Mismatch != nil:
+		return Broken
+	case o.NA != "" || o.Judged == 0:
+		return Unjudged
+	}
+	return Held
 }
 
 // Check is one rule's fold over the frames of one revision: Observe is called once per frame,
@@ -167,7 +223,7 @@ type Judge struct {
 	cfg      Config
 	revs     map[string]*revState
 	faults   map[int]string
-	errs     map[int][]reports.SchemaError
+	errs     map[int][]SchemaError
 	notes    []string
 	finished bool
 }
@@ -187,7 +243,7 @@ type running struct {
 
 // New returns a judge with no frames fed yet.
 func New(cfg Config) *Judge {
-	return &Judge{cfg: cfg, revs: map[string]*revState{}, faults: map[int]string{}, errs: map[int][]reports.SchemaError{}}
+	return &Judge{cfg: cfg, revs: map[string]*revState{}, faults: map[int]string{}, errs: map[int][]SchemaError{}}
 }
 
 func selected(id string, prefixes []string) bool {
@@ -359,7 +415,7 @@ func (j *Judge) Judged(rev, rule string) int {
 }
 
 // SchemaErrors returns the schema violations of server frame seq (nil when none).
-func (j *Judge) SchemaErrors(seq int) []reports.SchemaError {
+func (j *Judge) SchemaErrors(seq int) []SchemaError {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	return j.errs[seq]

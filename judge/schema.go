@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/mcp-conform/mcp-conform/harness"
-	"github.com/mcp-conform/mcp-conform/reports"
 	"github.com/mcp-conform/mcp-conform/revisions"
 	"github.com/mcp-conform/mcp-conform/schemas"
 )
@@ -28,7 +27,7 @@ const MaxSchemaErrors = 200
 // An error response with "id": null is excused its /id violation when it is a parse error
 // (-32700) or answers, over HTTP, a message that had no readable id: JSON-RPC 2.0 writes null
 // there while the MCP schema wants the member omitted; MSG-009 and HTTP-003 grade that.
-func Validate(set *schemas.Set, rev string, f, req *harness.Frame) ([]reports.SchemaError, error) {
+func Validate(set *schemas.Set, rev string, f, req *harness.Frame) ([]SchemaError, error) {
 	v := &Frame{Frame: f}
 	var err error
 	v.Msg, v.Members, err = harness.ParseMessageMembers(f.Body())
@@ -43,7 +42,7 @@ func Validate(set *schemas.Set, rev string, f, req *harness.Frame) ([]reports.Sc
 	return validate(set, rev, v)
 }
 
-func validate(set *schemas.Set, rev string, f *Frame) ([]reports.SchemaError, error) {
+func validate(set *schemas.Set, rev string, f *Frame) ([]SchemaError, error) {
 	if len(f.Raw) == 0 || f.Truncated || f.NotJSON {
 		return nil, nil
 	}
@@ -67,7 +66,7 @@ func validate(set *schemas.Set, rev string, f *Frame) ([]reports.SchemaError, er
 	if err != nil {
 		return nil, err
 	}
-	var out []reports.SchemaError
+	var out []SchemaError
 	for _, x := range vs {
 		if x.InstancePath == "/id" && msg.Kind == harness.KindError && msg.Error != nil &&
 			string(bytes.TrimSpace(msg.ID)) == "null" && (msg.Error.Code == -32700 || nullIDExcused(f)) {
@@ -75,7 +74,7 @@ func validate(set *schemas.Set, rev string, f *Frame) ([]reports.SchemaError, er
 			// message that had none (DESIGN.md "Verdicts").
 			continue
 		}
-		out = append(out, reports.SchemaError{Frame: f.Seq, Type: typ, InstancePath: x.InstancePath, SchemaPath: x.SchemaPath, Message: x.Message, Members: x.Members})
+		out = append(out, SchemaError{Frame: f.Seq, Type: typ, InstancePath: x.InstancePath, SchemaPath: x.SchemaPath, Message: x.Message, Members: x.Members})
 	}
 	return out, nil
 }
@@ -96,7 +95,7 @@ func nullIDExcused(f *Frame) bool {
 type schemaConformance struct {
 	rev  string
 	n    int
-	errs []reports.SchemaError
+	errs []SchemaError
 }
 
 func newSchemaConformance(d Deps) Check { return &schemaConformance{rev: d.Revision} }
@@ -113,7 +112,7 @@ func (c *schemaConformance) Finish() Outcome { return c.outcome(c.errs, nil) }
 
 // outcome is the outcome over errs, the violations SCHEMA-001 judges; judgedBy are the rules
 // that judge the others (named on a pass).
-func (c *schemaConformance) outcome(errs []reports.SchemaError, judgedBy []string) Outcome {
+func (c *schemaConformance) outcome(errs []SchemaError, judgedBy []string) Outcome {
 	o := Outcome{Judged: c.n}
 	if len(errs) == 0 {
 		if len(judgedBy) > 0 {
@@ -153,7 +152,7 @@ const sessionRule = "LEG-007"
 // another rule judges, and found broken, is that rule's, not SCHEMA-001's (DESIGN "Verdict
 // principles": one defect fails one rule).
 func (c *schemaConformance) reclaimed(broken func(rule string) bool) Outcome {
-	var mine []reports.SchemaError
+	var mine []SchemaError
 	by := map[string]bool{}
 	for _, e := range c.errs {
 		owner := ""

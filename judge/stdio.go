@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/mcp-conform/mcp-conform/harness"
-	"github.com/mcp-conform/mcp-conform/reports"
 )
 
 // Run-wide rules of basic/transports/stdio: STDIO-002, STDIO-004.
@@ -27,7 +26,7 @@ var checkStdoutPurity = each(func(f *Frame) (bool, *Mismatch) {
 	m := &Mismatch{Expected: "every stdout line to be one JSON-RPC message",
 		Actual: fmt.Sprintf("frame %d: %s: %s", f.Seq, problem, short(f.Raw)), Frames: []int{f.Seq}}
 	if onlyWhitespaceProblems(problem) {
-		m.Grade = reports.Warn
+		m.Grade = Warning
 	}
 	return true, m
 })

@@ -6,7 +6,6 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/mcp-conform/mcp-conform/harness"
-	"github.com/mcp-conform/mcp-conform/reports"
 )
 
 // stdioFrames numbers lines as frames of one stdio connection; a line starting with ">" is
@@ -85,7 +84,7 @@ func TestStdoutPurityGrades(t *testing.T) {
 
 	o = judgeRule(t, "STDIO-002", []*harness.Frame{frame(1, ok+"\r", harness.ProblemCR), frame(2, "", harness.ProblemBlank)})
 	if assert.NotNil(t, o.Mismatch) {
-		assert.Equal(t, reports.Warn, o.Mismatch.Grade)
+		assert.Equal(t, Warning, o.Mismatch.Grade)
 		assert.Equal(t, []int{1}, o.Mismatch.Frames)
 	}
 

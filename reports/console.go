@@ -37,15 +37,13 @@ func WriteText(w io.Writer, r *Run, all bool) {
 // running (NotRunReason).
 const notRunSuffix = " before this rule ran"
 
-// NotRunReason is the reason of an error result for a rule the run never started because it
+// NotRunReason is the reason of a NotRun result for a rule the run never started because it
 // was stopped first; why says how ("the run was interrupted"). The console counts such
 // results in one line instead of listing each.
 func NotRunReason(why string) string { return why + notRunSuffix }
 
-// isNotRun reports whether res is an error result made by NotRunReason.
-func isNotRun(res Result) bool {
-	return res.Verdict == Error && strings.HasSuffix(res.Reason, notRunSuffix)
-}
+// isNotRun reports whether res is a rule the run stopped before judging (NotRun).
+func isNotRun(res Result) bool { return res.Verdict == NotRun }
 
 // abortLine is "run not carried out in full: WHY" with the count of rules not run (when an
 // interruption left some), wrapped; "" when the run was carried out in full.
@@ -75,7 +73,10 @@ func countsLine(r *Run, opts ConsoleOptions) string {
 	var parts []string
 	for _, v := range Verdicts {
 		n := r.Summary.Count(v)
-		part := fmt.Sprintf("%d %s", n, v)
+		if v == NotRun && n == 0 {
+			continue // only an interrupted run has rules not run
+		}
+		part := fmt.Sprintf("%d %s", n, v.Label())
 		if n > 0 {
 			part = opts.paint(verdictColor(v), part)
 		}
@@ -230,6 +231,8 @@ func verdictColor(v Verdict) string {
 		return ansiBold + ansiMagenta
 	case XFail:
 		return ansiCyan
+	case NotRun:
+		return ansiMagenta
 	}
 	return ""
 }

@@ -224,9 +224,10 @@ func TestConsoleSummaryCountsOnly(t *testing.T) {
 func TestConsoleInterruptedRunInOneLine(t *testing.T) {
 	r := &Run{Aborted: "the run was interrupted"}
 	r.Results = append(r.Results, Result{Rule: "MSG-001", Revision: "2026-07-28", Transport: "stdio", Verdict: Fail, Reason: "bad id"})
+	r.Aborted = "the run was interrupted"
 	for i := 0; i < 77; i++ {
 		r.Results = append(r.Results, Result{Rule: fmt.Sprintf("TOOL-%03d", i+1), Revision: "2026-07-28", Transport: "stdio",
-			Verdict: Error, Reason: NotRunReason("the run was interrupted")})
+			Verdict: NotRun, Reason: NotRunReason("the run was interrupted")})
 	}
 	var out bytes.Buffer
 	require.NoError(t, WriteSummary(&out, r, ConsoleOptions{}))
@@ -234,6 +235,13 @@ func TestConsoleInterruptedRunInOneLine(t *testing.T) {
 	require.Contains(t, out.String(), "run not carried out in full: the run was interrupted; 77 rules not run\n")
 	require.Contains(t, out.String(), "FAIL  MSG-001")
 	require.Equal(t, 3, strings.Count(out.String(), "\n"), out.String())
+	require.Contains(t, out.String(), "0 error, 0 xfail, 77 not run\n", "rules not run are counted as not run, never as error")
+	require.Equal(t, ExitFail, ExitCode(r, false, 0))
+	r.Results = r.Results[1:]
+	require.Equal(t, ExitError, ExitCode(r, false, 0), "a run with rules not run is never green")
+	r.Aborted = ""
+	require.Equal(t, ExitError, ExitCode(r, false, 0), "a rule not run alone makes the run exit 3")
+	r.Aborted = "the run was interrupted"
 
 	out.Reset()
 	WriteText(&out, r, false)

@@ -118,7 +118,7 @@ func gateRank(v Verdict) int {
 // unchecked reports whether a judged result (html.go's judged: pass, fail, warn, info, xfail)
 // is no longer judged.
 func unchecked(was, now Verdict) bool {
-	return judged(was) && (now == "" || now == NA || now == Untestable)
+	return judged(was) && (now == "" || now == NA || now == Untestable || now == NotRun)
 }
 
 // classify returns the kind of the change was -> now (was != now) and, for a regression, why.

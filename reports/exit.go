@@ -14,7 +14,8 @@ const (
 
 // ExitCode computes the process exit code of a finished run: ExitFail when any result is fail
 // (or warn, with strict) or staleBaseline is non-zero; otherwise ExitError when the run was
-// aborted, checked nothing at all, or any result is error; otherwise ExitOK. xfail, info, na
+// aborted, checked nothing at all, or any result is error or notrun; otherwise ExitOK. xfail,
+// info, na
 // and untestable never change it.
 func ExitCode(r *Run, strict bool, staleBaseline int) int {
 	failed, errored := staleBaseline > 0, r.Aborted != "" || len(r.Results) == 0
@@ -24,7 +25,7 @@ func ExitCode(r *Run, strict bool, staleBaseline int) int {
 			failed = true
 		case Warn:
 			failed = failed || strict
-		case Error:
+		case Error, NotRun:
 			errored = true
 		}
 	}

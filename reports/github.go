@@ -152,12 +152,16 @@ func WriteGitHubSummary(w io.Writer, r *Run, opts GitHubOptions) error {
 	if r.Aborted != "" {
 		ew.printf("\n**Aborted:** %s\n", mdCell(r.Aborted))
 	}
-	ew.printf("\n|")
-	for _, v := range Verdicts {
-		ew.printf(" %s |", v)
+	shown := Verdicts
+	if r.Summary.NotRun == 0 {
+		shown = Verdicts[:len(Verdicts)-1] // only an interrupted run has rules not run
 	}
-	ew.printf("\n|%s\n|", strings.Repeat(" ---: |", len(Verdicts)))
-	for _, v := range Verdicts {
+	ew.printf("\n|")
+	for _, v := range shown {
+		ew.printf(" %s |", v.Label())
+	}
+	ew.printf("\n|%s\n|", strings.Repeat(" ---: |", len(shown)))
+	for _, v := range shown {
 		ew.printf(" %d |", r.Summary.Count(v))
 	}
 	ew.printf("\n")

@@ -170,6 +170,7 @@ var verdictMeaning = map[Verdict]string{
 	Untestable: "needs a fixture or a permission the run does not have",
 	Error:      "mcp-conform could not carry out the check (not a verdict on the server)",
 	XFail:      "a failure covered by the baseline of known failures",
+	NotRun:     "not run: the run stopped (interrupt, run timeout) before the rule was judged",
 }
 
 // judged reports whether v is a verdict on the server's behaviour (the rule was run).
@@ -184,7 +185,7 @@ func judged(v Verdict) bool {
 // problem reports whether a card of verdict v opens its details by default.
 func problem(v Verdict) bool {
 	switch v {
-	case Fail, Warn, Error, XFail, Untestable:
+	case Fail, Warn, Error, XFail, Untestable, NotRun:
 		return true
 	}
 	return false
@@ -239,6 +240,7 @@ type rateView struct {
 type coverageView struct {
 	rateView
 	Untestable, Error, NA int
+	NotRun                int
 }
 
 type verdictView struct {
@@ -428,6 +430,8 @@ func headline(results []Result) (must, should rateView, cov coverageView) {
 			cov.Untestable++
 		case res.Verdict == Error:
 			cov.Error++
+		case res.Verdict == NotRun:
+			cov.NotRun++
 		case judged(res.Verdict):
 			cov.Num++
 		}
@@ -457,6 +461,9 @@ func verdictCounts(r *Run) []verdictView {
 	known := map[Verdict]bool{}
 	for _, v := range Verdicts {
 		known[v] = true
+		if v == NotRun && r.Summary.NotRun == 0 {
+			continue // only an interrupted run has rules not run
+		}
 		out = append(out, verdictView{Verdict: v, Count: r.Summary.Count(v), Meaning: verdictMeaning[v],
 			Hidden: defaultHidden(v, len(r.Results), r.Summary)})
 	}

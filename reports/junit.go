@@ -116,7 +116,7 @@ func WriteJUnitOptions(w io.Writer, r *Run, opts JUnitOptions) error {
 		Tests:     len(r.Results),
 		Failures:  failures,
 		Errors:    r.Summary.Error,
-		Skipped:   r.Summary.NA + r.Summary.Untestable,
+		Skipped:   r.Summary.NA + r.Summary.Untestable + r.Summary.NotRun,
 		Time:      junitSeconds(r.DurationMs),
 		Timestamp: stamp,
 	}
@@ -135,7 +135,7 @@ func WriteJUnitOptions(w io.Writer, r *Run, opts JUnitOptions) error {
 			s.Failures++
 		case res.Verdict == Error:
 			s.Errors++
-		case res.Verdict == NA || res.Verdict == Untestable:
+		case res.Verdict == NA || res.Verdict == Untestable || res.Verdict == NotRun:
 			s.Skipped++
 		}
 		s.ms += max(res.DurationMs, 0)
@@ -230,6 +230,8 @@ func junitTestcase(res Result, strict bool) junitCase {
 		c.Error = &junitProblem{Message: message, Type: string(Error), Body: junitDetails(res)}
 	case res.Verdict == NA || res.Verdict == Untestable:
 		c.Skipped = &junitSkipped{Message: message}
+	case res.Verdict == NotRun:
+		c.Skipped = &junitSkipped{Message: "not run: " + message}
 	default:
 		c.SystemOut = junitNote(res)
 	}

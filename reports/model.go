@@ -35,10 +35,23 @@ const (
 	Error Verdict = "error"
 	// XFail: a failure covered by the baseline.
 	XFail Verdict = "xfail"
+	// NotRun: the run stopped (interrupt, run timeout) before the rule was judged. It is no
+	// verdict on the server and no fault of the harness; a run holding one was not carried
+	// out in full (exit 3 unless a fail).
+	NotRun Verdict = "notrun"
 )
 
 // Verdicts lists every verdict in report order.
-var Verdicts = []Verdict{Pass, Fail, Warn, Info, NA, Untestable, Error, XFail}
+var Verdicts = []Verdict{Pass, Fail, Warn, Info, NA, Untestable, Error, XFail, NotRun}
+
+// Label returns how v is written in prose and counts: "not run" for NotRun, the verdict itself
+// otherwise.
+func (v Verdict) Label() string {
+	if v == NotRun {
+		return "not run"
+	}
+	return string(v)
+}
 
 // severity orders verdicts from best to worst for merging the rows of a Scenario Outline:
 // the rule's verdict is its worst row's. A failed row outranks a row the harness could not
@@ -53,6 +66,8 @@ func severity(v Verdict) int {
 		return 2
 	case Untestable:
 		return 3
+	case NotRun:
+		return 3
 	case XFail:
 		return 4
 	case Warn:
@@ -65,8 +80,9 @@ func severity(v Verdict) int {
 	return -1
 }
 
-// Worse returns the worse of two verdicts (fail > error > warn > xfail > untestable > info >
-// pass > na).
+// Worse returns the worse of two verdicts (fail > error > warn > xfail > untestable, notrun >
+// info > pass > na): of an Outline's rows, one the run stopped makes the rule not run unless
+// another row broke it or errored.
 func Worse(a, b Verdict) Verdict {
 	if severity(b) > severity(a) {
 		return b
@@ -139,6 +155,8 @@ type Summary struct {
 	Untestable int `json:"untestable"`
 	Error      int `json:"error"`
 	XFail      int `json:"xfail"`
+	// NotRun counts the rules the run stopped before judging (absent when none).
+	NotRun int `json:"notrun,omitempty"`
 }
 
 // Add counts one result with verdict v.
@@ -160,6 +178,8 @@ func (s *Summary) Add(v Verdict) {
 		s.Error++
 	case XFail:
 		s.XFail++
+	case NotRun:
+		s.NotRun++
 	}
 }
 
@@ -182,6 +202,8 @@ func (s Summary) Count(v Verdict) int {
 		return s.Error
 	case XFail:
 		return s.XFail
+	case NotRun:
+		return s.NotRun
 	}
 	return 0
 }

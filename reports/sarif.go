@@ -243,6 +243,9 @@ func (s *sarifWriter) result(res Result) {
 	case Error:
 		s.notification(&s.exec, sarif.LevelError, res.Rule, idx, res.Rule+" "+target+" could not be checked: "+orText(reason, "no reason recorded"))
 		return
+	case NotRun:
+		s.notification(&s.exec, sarif.LevelNote, res.Rule, idx, res.Rule+" "+target+" not run: "+orText(reason, "no reason recorded"))
+		return
 	}
 	level := s.verdictLevel(res.Verdict)
 	var entry *BaselineEntry
@@ -379,7 +382,7 @@ func (s *sarifWriter) notification(list *[]*sarif.Notification, level, rule stri
 
 func (s *sarifWriter) invocation() {
 	inv := sarif.NewInvocation()
-	ok := s.r.Aborted == "" && s.r.Summary.Error == 0
+	ok := s.r.Aborted == "" && s.r.Summary.Error == 0 && s.r.Summary.NotRun == 0
 	if s.r.Aborted != "" {
 		s.notification(&s.exec, sarif.LevelError, "", -1, "The run was not carried out in full: "+orText(flatten(s.r.Aborted), "no reason recorded"))
 	}

@@ -3,8 +3,6 @@ package steps
 import (
 	"context"
 	"fmt"
-	"strings"
-	"sync"
 
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/judge"
@@ -13,9 +11,10 @@ import (
 
 // askJudge is the step of a run-wide rule: the rule's verdict comes from the judge (package
 // judge) after the run, over every frame of the revision, so a violation provoked by any
-// other scenario (or after this one ran) still turns it. The step itself checks that the
-// judge's table has the rule and, for a rule that is na without subject (judge.None), that
-// the run so far gave it something to judge: otherwise the rule is na now, with that reason.
+// other scenario (or after this one ran) still turns it. The step itself only checks that
+// the judge's table has the rule: nothing judges mid-run, so whether the rule has a subject
+// (judge.None) is decided by the verdict pass (settle), never by what the run had recorded
+// when the step ran.
 // Usage, in a register*Steps function:
 //
 //	step(sc, `^no notification the server sent in this run has an id$`, askJudge("MSG-010"))
@@ -25,55 +24,16 @@ func askJudge(rule string) func(context.Context) error {
 		if !judge.Has(rule) {
 			return fmt.Errorf("feature bug: rule %s is not in the judge's table", rule)
 		}
-		if none := judge.None(rule); none != "" && w.s.env.soFar.judged(w.s.env, w.s.t.revision, rule) == 0 {
-			return w.undeclared(none)
-		}
 		return nil
 	})
 }
 
-// soFarJudge answers, during the run, how many frames a rule that is na without subject has
-// judged so far: a judge holding only those rules, fed the frames recorded since the last
-// question (no schema validation). The run's verdicts come from the judge of judgeRun.
-type soFarJudge struct {
-	mu   sync.Mutex
-	j    *judge.Judge
-	mark int
-}
-
-func (s *soFarJudge) judged(e *env, rev, rule string) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.j == nil {
-		var rules []string
-		for _, id := range judge.Rules() {
-			if judge.None(id) != "" {
-				rules = append(rules, id)
-			}
-		}
-		s.j = judge.New(judge.Config{Rules: rules})
-	}
-	frames := e.rec.Frames()
-	e.mu.Lock()
-	revs := make([]string, len(frames)-s.mark)
-	for i, f := range frames[s.mark:] {
-		revs[i] = e.connRev[f.Conn]
-	}
-	e.mu.Unlock()
-	for i, f := range frames[s.mark:] {
-		s.j.Feed(revs[i], f)
-	}
-	s.mark = len(frames)
-	return s.j.Judged(rev, rule)
-}
-
 // judgeRun feeds every recorded frame of the run to a new judge, in seq order, each to the
-// revision its connection speaks (known for every connection once the run is over), and folds
-// the judge's findings into the results: schema errors are attached to every result citing a
-// server frame that has them, a result citing a client frame that violates the schema (not
-// on purpose) becomes error, and every passed result of a rule of the judge's table takes the
-// judge's outcome: a mismatch (fail or warn, the frames it cites), na when the check judged
-// nothing and its entry says so, else a pass noting how many frames were judged.
+// revision its connection speaks (known for every connection once the run is over), gathers
+// what the verdict pass needs for each result (the judge's outcome, the suite's faults among
+// the frames it cites, a late reply to an absence it concluded, whether the revision's
+// capabilities are unknown) and settles every result once (see settle, steps/verdict.go).
+// Schema errors are attached to every result citing a server frame that has them.
 func (e *env) judgeRun(run *reports.Run, capsUnknown map[string]string) {
 	e.mu.Lock()
 	connRev := make(map[int]string, len(e.connRev))
@@ -87,44 +47,44 @@ func (e *env) judgeRun(run *reports.Run, capsUnknown map[string]string) {
 	}
 	j.Finish()
 	run.Notes = append(run.Notes, j.Notes()...)
+	late := e.lateReplies()
+	dropped := e.rec.Dropped() - e.rec.Sampled()
+	facts := make([]verdictFacts, len(run.Results))
 	for i := range run.Results {
 		res := &run.Results[i]
+		fa := &facts[i]
 		for _, seq := range res.Frames {
 			if len(res.SchemaErrors) < judge.MaxSchemaErrors {
-				res.SchemaErrors = append(res.SchemaErrors, j.SchemaErrors(seq)...)
+				res.SchemaErrors = append(res.SchemaErrors, reportSchemaErrors(j.SchemaErrors(seq))...)
 			}
-			if why, bad := j.SuiteFault(seq); bad && res.Verdict != reports.NA {
-				if res.Verdict != reports.Fail {
-					res.Verdict, res.Reason = reports.Error, why
-				} else if !strings.Contains(res.Reason, why) {
-					// error never hides fail: the failure stands, with the suite's fault noted.
-					res.Reason += " (note: " + why + ")"
-				}
+			if why, bad := j.SuiteFault(seq); bad {
+				fa.suiteFaults = append(fa.suiteFaults, why)
 			}
 		}
-		if o, ok := j.Outcome(res.Revision, res.Rule); ok && res.Verdict == reports.Pass && res.Rule != schemaRule {
-			applyOutcome(res, o, e.judgeSteps[res.Rule+"@"+res.Revision])
-			if why := capsUnknown[res.Revision]; why != "" && res.Verdict == reports.NA {
-				// Nothing to judge because no DiscoverResult said which features to exercise.
-				res.Verdict, res.Reason = reports.Untestable, why
-			}
+		fa.late = late[res.Rule+"@"+res.Revision]
+		fa.capsUnknown = capsUnknown[res.Revision]
+		fa.dropped = dropped
+		fa.judgeSteps = e.judgeSteps[res.Rule+"@"+res.Revision]
+		if res.Rule != schemaRule {
+			fa.judge, fa.runWide = j.Outcome(res.Revision, res.Rule)
 		}
 	}
-	e.reviewAbsences(run)
-	// SCHEMA-001 last: a violation that a broken rule claims is that rule's (judge.Claim).
+	// SCHEMA-001 is settled last: a violation that a broken rule claims is that rule's
+	// (judge.Claim), so its outcome depends on the other rules' final verdicts.
 	broken := map[string]bool{}
-	for _, res := range run.Results {
-		if res.Verdict == reports.Fail || res.Verdict == reports.Warn {
-			broken[res.Rule+"@"+res.Revision] = true
+	for i := range run.Results {
+		if run.Results[i].Rule != schemaRule {
+			settle(&run.Results[i], facts[i])
+			if v := run.Results[i].Verdict; v == reports.Fail || v == reports.Warn {
+				broken[run.Results[i].Rule+"@"+run.Results[i].Revision] = true
+			}
 		}
 	}
 	for i := range run.Results {
 		res := &run.Results[i]
-		if res.Rule == schemaRule && res.Verdict == reports.Pass {
-			o, ok := j.Reclaim(res.Revision, func(rule string) bool { return broken[rule+"@"+res.Revision] })
-			if ok {
-				applyOutcome(res, o, e.judgeSteps[res.Rule+"@"+res.Revision])
-			}
+		if res.Rule == schemaRule {
+			facts[i].judge, facts[i].runWide = j.Reclaim(res.Revision, func(rule string) bool { return broken[rule+"@"+res.Revision] })
+			settle(res, facts[i])
 		}
 		res.Frames = dedupe(res.Frames)
 		if len(res.SchemaErrors) > judge.MaxSchemaErrors {
@@ -136,27 +96,46 @@ func (e *env) judgeRun(run *reports.Run, capsUnknown map[string]string) {
 // schemaRule is SCHEMA-001, judged after every other rule (see judgeRun).
 const schemaRule = "SCHEMA-001"
 
-// applyOutcome turns a passed result of a run-wide rule into the judge's verdict; on a
-// mismatch the steps at judgeSteps (the ones that asked the judge) are marked failed, so the
-// steps of a result agree with its verdict.
+// reportSchemaErrors converts the judge's schema errors to the report model's.
+func reportSchemaErrors(errs []judge.SchemaError) []reports.SchemaError {
+	if errs == nil {
+		return nil
+	}
+	out := make([]reports.SchemaError, len(errs))
+	for i, e := range errs {
+		out[i] = reports.SchemaError(e)
+	}
+	return out
+}
+
+// judgeVerdict maps the judge's status of a broken rule to a report verdict: Broken by the
+// rule's level, BrokenWarning as warn.
+func judgeVerdict(o judge.Outcome, level string) reports.Verdict {
+	if o.Status() == judge.BrokenWarning {
+		return reports.Warn
+	}
+	return levelVerdict(level)
+}
+
+// applyOutcome turns a result of a run-wide rule into the judge's outcome (settle decides when):
+// on a mismatch the steps at judgeSteps (the ones that asked the judge) are marked failed, so
+// the steps of a result agree with its verdict.
 func applyOutcome(res *reports.Result, o judge.Outcome, judgeSteps []int) {
-	switch m := o.Mismatch; {
-	case m != nil:
+	switch o.Status() {
+	case judge.Broken, judge.BrokenWarning:
+		m := o.Mismatch
 		for _, i := range judgeSteps {
 			if i < len(res.Steps) && res.Steps[i].Status == "passed" {
 				res.Steps[i].Status = "failed"
 			}
 		}
-		res.Verdict = m.Grade
-		if res.Verdict == "" {
-			res.Verdict = levelVerdict(res.Level)
-		}
+		res.Verdict = judgeVerdict(o, res.Level)
 		res.Expected, res.Actual, res.Reason = m.Expected, m.Actual, m.Error()
 		res.Frames = append(res.Frames, m.Frames...)
 		if m.SchemaErrors != nil {
-			res.SchemaErrors = append([]reports.SchemaError(nil), m.SchemaErrors...)
+			res.SchemaErrors = reportSchemaErrors(m.SchemaErrors)
 		}
-	case o.NA != "":
+	case judge.Unjudged:
 		res.Verdict, res.Reason = reports.NA, o.NA
 	default:
 		res.Actual = fmt.Sprintf("%d frames judged", o.Judged)
@@ -180,10 +159,11 @@ func (e *env) replyRequest(f *harness.Frame) *harness.Frame {
 	return nil
 }
 
-// reviewAbsences looks, after the run, for the replies scenarios concluded would not come: a
-// verdict that rested on one that came after all (later than the quiet window after the
-// sentinel's answer) is untestable, naming the frame and the flag that would have waited for it.
-func (e *env) reviewAbsences(run *reports.Run) {
+// lateReplies looks, after the run, for the replies scenarios concluded would not come: per
+// result key ("rule@revision"), the replies that came after all (later than the quiet
+// window after the sentinel's answer, or the request's timeout), with the flag that would
+// have waited for it. settle makes the verdict that rested on it untestable.
+func (e *env) lateReplies() map[string][]lateAnswer {
 	e.mu.Lock()
 	absences := e.absences
 	var unsolicited []*harness.Frame
@@ -193,32 +173,22 @@ func (e *env) reviewAbsences(run *reports.Run) {
 		}
 	}
 	e.mu.Unlock()
-	if len(absences) == 0 {
-		return
-	}
-	for i := range run.Results {
-		res := &run.Results[i]
-		for _, a := range absences[res.Rule+"@"+res.Revision] {
-			f := lateReply(a, unsolicited)
-			if f == nil || res.Verdict == reports.Untestable {
-				continue
+	out := map[string][]lateAnswer{}
+	for key, list := range absences {
+		for _, a := range list {
+			if f := lateReply(a, unsolicited); f != nil {
+				out[key] = append(out[key], lateAnswer{frame: f, flag: a.flag})
 			}
-			late := fmt.Sprintf("a response came later (frame %d, after the quiet window that followed the sentinel's answer)", f.Seq)
-			if a.flag == "--timeout" {
-				late = fmt.Sprintf("a response came later (frame %d, after the request's timeout)", f.Seq)
-			}
-			res.Frames = append(res.Frames, f.Seq)
-			if res.Level == probeLevel {
-				// A probe records: the record says what came, and when.
-				res.Actual += "; " + late
-				res.Reason += "; " + late
-				continue
-			}
-			res.Verdict = reports.Untestable
-			res.Reason = "the scenario concluded that no response would come, but " + late + ": rerun with a longer " + a.flag
-			break
 		}
 	}
+	return out
+}
+
+// lateAnswer is a reply that came after its scenario concluded it would not: the frame and the
+// flag (--quiet-window, --timeout) that would have waited for it.
+type lateAnswer struct {
+	frame *harness.Frame
+	flag  string
 }
 
 // lateReply returns the first of the unsolicited server frames that answers the request of a

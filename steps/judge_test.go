@@ -85,3 +85,94 @@ func TestNoteRecordsConcludedAbsences(t *testing.T) {
 		{conn: 2, key: "7", flag: "--timeout"},
 	}, w.absent)
 }
+
+// TestNoSubjectRuleDoesNotTurnNAMidRun: CONT-003 is na when the run gives it no annotation
+// (judge.None). Its step ran before any annotation was recorded; an annotation with a priority
+// out of range came later in the run. Nothing judges mid-run: the step leaves the verdict to
+// the verdict pass, which fails the rule on the later frame (before, the step made the rule
+// na and the later violation was hidden).
+func TestNoSubjectRuleDoesNotTurnNAMidRun(t *testing.T) {
+	modern := revisions.Modern().ID
+	w := clientWorld(harness.TransportStdio, modern)
+	rec := harness.NewRecorder(time.Now())
+	conn := rec.NewConn()
+	w.s.env.rec, w.s.env.connRev = rec, map[int]string{conn: modern}
+	require.NotEmpty(t, judge.None("CONT-003"))
+
+	require.NoError(t, askJudge("CONT-003")(context.WithValue(context.Background(), worldKey{}, w)))
+	require.Nil(t, w.skip, "the step must not decide na from what the run recorded so far")
+
+	rec.Record(&harness.Frame{Dir: harness.DirClientToServer, Transport: harness.TransportStdio, Conn: conn, Method: "tools/call",
+		Raw: []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}`)})
+	rec.Record(&harness.Frame{Dir: harness.DirServerToClient, Transport: harness.TransportStdio, Conn: conn, Method: "tools/call",
+		Raw: []byte(`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"x","annotations":{"priority":7}}]}}`)})
+	run := &reports.Run{Results: []reports.Result{{Rule: "CONT-003", Level: "MUST", Revision: modern, Verdict: reports.Pass}}}
+	w.s.env.judgeRun(run, nil)
+	require.Equal(t, reports.Fail, run.Results[0].Verdict, run.Results[0].Reason)
+	require.Equal(t, []int{2}, run.Results[0].Frames)
+}
+
+// TestSettlePrecedence walks the written precedence of settle: a gate's na stands, a late
+// reply makes untestable, a judge failure beats a scenario's untestable and error and a
+// run stopped, a suite fault is error unless the rule failed, a rule not run stays not run
+// unless the judge found it broken, and a passed run-wide rule with nothing to judge is na,
+// or untestable when the capabilities are unknown.
+func TestSettlePrecedence(t *testing.T) {
+	broken := judge.Outcome{Judged: 3, Mismatch: &judge.Mismatch{Expected: "x", Actual: "y", Frames: []int{9}}}
+	warned := judge.Outcome{Judged: 3, Mismatch: &judge.Mismatch{Expected: "x", Actual: "y", Grade: judge.Warning}}
+	held := judge.Outcome{Judged: 3}
+	none := judge.Outcome{NA: "nothing to judge"}
+	late := []lateAnswer{{frame: &harness.Frame{Seq: 12}, flag: "--quiet-window"}}
+	cases := []struct {
+		name     string
+		scenario reports.Verdict
+		fa       verdictFacts
+		want     reports.Verdict
+	}{
+		{"gate na stands over a judge failure", reports.NA, verdictFacts{judge: broken, runWide: true}, reports.NA},
+		{"late reply revisits an na", reports.NA, verdictFacts{late: late}, reports.Untestable},
+		{"late reply beats a fail", reports.Fail, verdictFacts{late: late}, reports.Untestable},
+		{"judge fail beats untestable", reports.Untestable, verdictFacts{judge: broken, runWide: true}, reports.Fail},
+		{"judge fail beats error", reports.Error, verdictFacts{judge: broken, runWide: true}, reports.Fail},
+		{"judge fail beats not run", reports.NotRun, verdictFacts{judge: broken, runWide: true}, reports.Fail},
+		{"judge fail beats a suite fault", reports.Pass, verdictFacts{judge: broken, runWide: true, suiteFaults: []string{"bad frame"}}, reports.Fail},
+		{"suite fault is error", reports.Pass, verdictFacts{judge: held, runWide: true, suiteFaults: []string{"bad frame"}}, reports.Error},
+		{"judge warning on a pass", reports.Pass, verdictFacts{judge: warned, runWide: true}, reports.Warn},
+		{"not run stays not run", reports.NotRun, verdictFacts{judge: held, runWide: true}, reports.NotRun},
+		{"nothing to judge is na", reports.Pass, verdictFacts{judge: none, runWide: true}, reports.NA},
+		{"nothing to judge, capabilities unknown", reports.Pass, verdictFacts{judge: none, runWide: true, capsUnknown: "no DiscoverResult"}, reports.Untestable},
+		{"held is pass", reports.Pass, verdictFacts{judge: held, runWide: true}, reports.Pass},
+		{"a scenario's own warn stands", reports.Warn, verdictFacts{judge: held, runWide: true}, reports.Warn},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res := &reports.Result{Rule: "MSG-010", Level: "MUST", Verdict: c.scenario}
+			settle(res, c.fa)
+			require.Equal(t, c.want, res.Verdict, res.Reason)
+		})
+	}
+}
+
+// TestDroppedFramesAreNamedOnRunWideResults: the judge reads the frames the recorder kept, so
+// a run-wide result of a run whose recorder dropped frames past its budget says so.
+func TestDroppedFramesAreNamedOnRunWideResults(t *testing.T) {
+	modern := revisions.Modern().ID
+	rec := harness.NewRecorder(time.Now())
+	rec.SetLimit(2)
+	conn := rec.NewConn()
+	note := func(i int) *harness.Frame {
+		return &harness.Frame{Dir: harness.DirServerToClient, Transport: harness.TransportStdio, Conn: conn, Method: "notifications/message",
+			Raw: []byte(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}`)}
+	}
+	for i := 0; i < 2+2000; i++ {
+		if f := note(i); rec.Admit(f) {
+			rec.Record(f)
+		}
+	}
+	require.Greater(t, rec.Dropped()-rec.Sampled(), 0)
+	e := &env{rec: rec, connRev: map[int]string{conn: modern}}
+	run := &reports.Run{Results: []reports.Result{{Rule: "MSG-010", Level: "MUST", Revision: modern, Verdict: reports.Pass}}}
+	e.judgeRun(run, nil)
+	require.Equal(t, reports.Pass, run.Results[0].Verdict)
+	require.Contains(t, run.Results[0].Actual, "server frames past the recorder's budget were not judged")
+}

@@ -79,9 +79,6 @@ type env struct {
 	// startup is how long the server took to answer its first request after being started
 	// (the era probe); later fresh processes are given the request timeout plus this much.
 	startup time.Duration
-	// soFar tells the steps of run-wide rules whether the run so far gave them anything to
-	// judge (askJudge).
-	soFar soFarJudge
 	// judgeSteps holds, per result ("rule@revision"), the indexes in its Steps of the steps
 	// that asked the judge: the judge's verdict after the run marks them failed.
 	judgeSteps map[string][]int
@@ -472,7 +469,7 @@ func (s *suiteRun) initScenario(sc *godog.ScenarioContext) {
 			return ctx, w.setSkip(reports.NA, why)
 		}
 		if ctx.Err() != nil {
-			return ctx, w.setSkip(reports.Error, reports.NotRunReason(s.env.stopped()))
+			return ctx, w.setSkip(reports.NotRun, reports.NotRunReason(s.env.stopped()))
 		}
 		return ctx, nil
 	})
@@ -493,6 +490,7 @@ func (s *suiteRun) initScenario(sc *godog.ScenarioContext) {
 		for _, t := range w.own {
 			s.env.release(t)
 		}
+		w.stopped = ctx.Err() != nil
 		s.record(w, err)
 		w.stdioState.stopListens() // the listens the stdio steps left open
 		return ctx, nil
@@ -532,10 +530,15 @@ func selected(id string, prefixes []string) bool {
 	return false
 }
 
-// record folds a finished scenario (or Outline row) into its rule's result: the rule's
-// verdict is the worst row's.
+// record folds a finished scenario (or Outline row) into its rule's result: the scenario's
+// outcome is the worst row's. The result's final verdict is decided after the run, by the one
+// verdict pass (settle).
 func (s *suiteRun) record(w *world, err error) {
 	v, reason, expected, actual := s.verdict(w, err)
+	if w.stopped && stoppedByRun(v, reason, err) {
+		// The run stopped this scenario (interrupt, --run-timeout): the rule was not judged.
+		v, reason, expected, actual = reports.NotRun, s.env.stopped()+" before this rule finished", "", ""
+	}
 	key := w.rule.ID
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -561,7 +564,7 @@ func (s *suiteRun) record(w *world, err error) {
 	if w.outlineRow {
 		prefix = fmt.Sprintf("[case %d] ", s.rows[key])
 	}
-	if len(w.absent) > 0 && v != reports.Untestable && v != reports.Error {
+	if len(w.absent) > 0 && v != reports.Untestable && v != reports.Error && v != reports.NotRun {
 		s.env.mu.Lock()
 		if s.env.absences == nil {
 			s.env.absences = map[string][]absence{}
@@ -618,6 +621,24 @@ const DefaultConcurrency = 8
 // server process of its own.
 const MaxConcurrency = 64
 
+// stoppedByRun reports whether a row that ended after the run's context ended owes its
+// outcome v (with reason, from err) to that end: an error, an untestable precondition or a
+// mismatch whose cause is the cancelled context ("no response (context canceled)"). A row
+// that passed, was na or recorded an observation keeps its outcome, and so does a mismatch
+// found on what the server had sent before.
+func stoppedByRun(v reports.Verdict, reason string, err error) bool {
+	switch v {
+	case reports.Pass, reports.NA, reports.Info, reports.NotRun:
+		return false
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return true
+	}
+	return strings.Contains(reason, context.Canceled.Error()) || strings.Contains(reason, context.DeadlineExceeded.Error())
+}
+
+// verdict maps the godog outcome of one scenario row to a verdict (the scenario's outcome, an
+// input of settle).
 func (s *suiteRun) verdict(w *world, err error) (v reports.Verdict, reason, expected, actual string) {
 	if (w.skip != nil && w.skip.verdict == reports.Untestable) || (w.skip == nil && err != nil) {
 		if why := w.discoverUnserved(); why != "" {

@@ -638,7 +638,7 @@ func (w *world) validateAt(raw []byte, ptr, typ string, frames []int) error {
 		// A violation another rule claims (a read result's missing ttlMs is CACHE-001's) is
 		// that rule's to report, and one nobody claims is SCHEMA-001's: one defect fails one
 		// rule (judge.Claim).
-		if !judge.Reports(w.rule.ID, reports.SchemaError{Type: typ, InstancePath: x.InstancePath, SchemaPath: x.SchemaPath, Message: x.Message, Members: x.Members}) {
+		if !judge.Reports(w.rule.ID, judge.SchemaError{Type: typ, InstancePath: x.InstancePath, SchemaPath: x.SchemaPath, Message: x.Message, Members: x.Members}) {
 			continue
 		}
 		return &Mismatch{Expected: "a valid " + typ + atPointer(ptr), Actual: fmt.Sprintf("a message whose %s fails the schema (%s)", describePointer(x.InstancePath), x.Message), Frames: frames}

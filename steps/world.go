@@ -61,6 +61,9 @@ type world struct {
 	// judgeSteps are the indexes in steps of such steps.
 	judgeAsked bool
 	judgeSteps []int
+	// stopped is set when the run's context had ended (interrupt, --run-timeout) by the time
+	// the scenario finished (see stoppedByRun).
+	stopped bool
 	// absent are the replies this scenario concluded would not come, by a sentinel.
 	absent []absence
 	// observeOnly, when set, says why this server is not bound by the rule: a broken

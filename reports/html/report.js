@@ -9,7 +9,7 @@
   if (!bar) {
     return;
   }
-  var PROBLEMS = ["fail", "warn", "error", "untestable", "xfail"];
+  var PROBLEMS = ["fail", "warn", "error", "untestable", "xfail", "notrun"];
   var list = function (nodes) {
     return Array.prototype.slice.call(nodes);
   };
