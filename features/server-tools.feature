@@ -57,7 +57,8 @@ Feature: Tools (server/tools)
   Scenario: A tool without parameters accepts only the empty object
     Spec: server/tools#Tool
     The recommended inputSchema of a tool that takes no parameters is an object schema with
-    additionalProperties false.
+    additionalProperties false; {"type":"object"} is the page's other valid approach, so an
+    open schema (no properties, nothing required) is an observation: info.
     Given a connected server
     And the server declares the "tools" capability
     When the client lists every tool

@@ -2,6 +2,7 @@ package steps
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -34,4 +35,46 @@ func TestTOOL014GradesTheErrorCode(t *testing.T) {
 	replied(w, `{"jsonrpc":"2.0","id":1,"result":{"content":[],"isError":true}}`)
 	require.ErrorAs(t, responseJSONRPCError(context.Background(), w), &m)
 	require.Empty(t, m.Grade, "a result is graded by the rule's level (warn)")
+}
+
+// listedTools sets w's tools listing to tools, each a JSON object.
+func listedTools(t *testing.T, w *world, tools ...string) {
+	t.Helper()
+	lt := &listTraversal{Method: "tools/list"}
+	for _, s := range tools {
+		var m map[string]any
+		require.NoError(t, json.Unmarshal([]byte(s), &m))
+		lt.Items, lt.Raw = append(lt.Items, m), append(lt.Raw, json.RawMessage(s))
+	}
+	w.tool.listings = []toolListing{{lt: lt, frames: []int{1, 2}}}
+}
+
+// TOOL-019: server/tools#Tool calls {"type":"object"} a valid inputSchema for a tool without
+// parameters and only "Recommended" (no BCP 14 keyword) the additionalProperties false form:
+// an observation (info), the same for every shape that admits any object (an empty properties
+// or required list adds no parameter).
+func TestTOOL019IsAnObservationForEveryOpenShape(t *testing.T) {
+	w := clientWorld(harness.TransportStdio, revisions.Modern().ID)
+	for _, schema := range []string{
+		`{"type":"object"}`,
+		`{"type":"object","properties":{}}`,
+		`{"type":"object","required":[]}`,
+		`{"type":"object","properties":{},"required":[]}`,
+	} {
+		listedTools(t, w, `{"name":"closed","inputSchema":{"type":"object","additionalProperties":false}}`,
+			`{"name":"open","inputSchema":`+schema+`}`)
+		var m *Mismatch
+		require.ErrorAs(t, everyListedToolWithout(context.Background(), w), &m, schema)
+		require.Equal(t, reports.Info, m.Grade, schema)
+		require.Contains(t, m.Actual, `tool "open"`, schema)
+	}
+	for _, schema := range []string{
+		`{"type":"object","additionalProperties":false}`,
+		`{"type":"object","properties":{},"required":[],"additionalProperties":false}`,
+		`{"type":"object","properties":{"a":{"type":"string"}}}`,
+		`{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}`,
+	} {
+		listedTools(t, w, `{"name":"tool","inputSchema":`+schema+`}`)
+		require.NoError(t, everyListedToolWithout(context.Background(), w), schema)
+	}
 }
