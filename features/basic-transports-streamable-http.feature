@@ -183,9 +183,10 @@ Feature: Streamable HTTP transport (basic/transports/streamable-http)
   Scenario: A notification the server cannot accept gets an HTTP error status
     Spec: basic/transports/streamable-http#Sending Messages
     A refused notification is answered with a 4xx or 5xx status, never a 2xx carrying an
-    error, and a body, if any, is a JSON-RPC error without `id`. The suite offers one
-    notification whose params are not an object and one unknown notification; a server that
-    accepts both (202) refuses nothing, and the rule is then not applicable.
+    error, and a body, if any, is a JSON-RPC error without `id` (`"id": null` is MSG-009's).
+    The suite offers one notification whose params are not an object and one unknown
+    notification; a server that accepts both (202) refuses nothing, and the rule is then not
+    applicable.
     Given a connected server
     When the client sends the intentionally invalid notification:
       """

@@ -756,17 +756,16 @@ func judgeRefusedNotifications(ctx context.Context, w *world) error {
 			continue // accepted (HTTP-002 judges the empty body)
 		case status >= 400 && status < 600:
 			refused++
-			if isRPC && (body.Kind != harness.KindError || body.HasID) {
+			// An error with "id": null is MSG-009's (basic/index: the id MUST NOT be null; the
+			// JSON-RPC 2.0 habit for an id that could not be read): this rule judges the status
+			// and that the body is an error, and one habit fails one rule.
+			nullID := body != nil && body.Kind == harness.KindError && harness.IDKey(body.ID) == "null"
+			if isRPC && (body.Kind != harness.KindError || body.HasID && !nullID) {
 				actual := describe(body)
 				if body.HasID {
 					actual += " with \"id\": " + string(body.ID)
 				}
-				m := &Mismatch{Expected: "a refusal body that is a JSON-RPC error without id", Actual: actual, Frames: exchangeSeqs(ex)}
-				if body.Kind == harness.KindError && harness.IDKey(body.ID) == "null" {
-					// JSON-RPC 2.0 writes null where no id could be read (DESIGN.md "Verdicts").
-					m.Grade = reports.Warn
-				}
-				return m
+				return &Mismatch{Expected: "a refusal body that is a JSON-RPC error without id", Actual: actual, Frames: exchangeSeqs(ex)}
 			}
 		case status >= 200 && status < 300:
 			if isRPC && body.Kind == harness.KindError {
