@@ -312,7 +312,8 @@ Feature: Streamable HTTP transport (basic/transports/streamable-http)
     Spec: basic/transports/streamable-http#Receiving Messages
     The listen reply is `200` with `text/event-stream`, opens with the acknowledgement and is
     still open when the suite closes it (after at least one second). Not applicable when the
-    server does not offer subscriptions/listen (-32601 or 404).
+    server does not offer subscriptions/listen (-32601 or 404); untestable, naming SUB-001,
+    when it refuses the subscription with another error.
     Given a connected server
     When the client opens a subscriptions/listen stream and holds it
     Then the listen reply is an SSE stream that opens with the acknowledgement and stays open

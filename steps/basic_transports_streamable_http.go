@@ -658,8 +658,13 @@ func (w *world) listenOffered(st *httpState) (*listenRun, error) {
 		return nil, w.setSkip(reports.NA, noListenDeclared+" (HTTP 404)")
 	}
 	if lr.ex.Response != nil {
-		if msg, err := harness.ParseMessage(lr.ex.Response.Body()); err == nil && msg.Kind == harness.KindError && msg.Error.Code == -32601 {
-			return nil, w.setSkip(reports.NA, noListenDeclared+" (-32601)")
+		if msg, err := harness.ParseMessage(lr.ex.Response.Body()); err == nil && msg.Kind == harness.KindError {
+			if msg.Error.Code == -32601 {
+				return nil, w.setSkip(reports.NA, noListenDeclared+" (-32601)")
+			}
+			// A refused subscription is SUB-001's failure; the stream rules have no stream to
+			// judge (on stdio the same case is untestable, naming SUB-001).
+			return nil, w.setSkip(reports.Untestable, fmt.Sprintf("the rule needs an open listen stream; subscriptions/listen was refused with %s (HTTP %d), which SUB-001 judges", describe(msg), lr.ex.HTTP.Status))
 		}
 	}
 	return lr, nil
