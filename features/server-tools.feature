@@ -154,6 +154,9 @@ Feature: Tools (server/tools)
     Spec: server/tools#Security Considerations
     A call whose arguments violate the tool's inputSchema (a wrong type, a missing required or an
     unexpected argument) is rejected with isError true or -32602, never served as a success.
+    A refusal other than -32602 is evidence of validation only when the same tool serves valid
+    arguments (a control call); a tool that fails for every input shows nothing, and without
+    evidence the rule is untestable.
     Given a connected server
     And the server declares the "tools" capability
     When the client calls each tool it may call with arguments its inputSchema rejects

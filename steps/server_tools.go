@@ -699,7 +699,11 @@ func (w *world) callWithInvalidArgs(ctx context.Context, st *toolWorld) error {
 			why = append(why, fmt.Sprintf("the inputSchema of tool %s accepts every argument set the suite tries", toolName(t)))
 			continue
 		}
-		if _, err := w.callListedTool(ctx, st, t, args, problem); err != nil {
+		ex, err := w.callListedTool(ctx, st, t, args, problem)
+		if err != nil {
+			return err
+		}
+		if err := w.controlCall(ctx, st, t, raw, ex); err != nil {
 			return err
 		}
 	}
@@ -709,6 +713,39 @@ func (w *world) callWithInvalidArgs(ctx context.Context, st *toolWorld) error {
 		}
 		return w.setSkip(reports.Untestable, "no tool could be called with invalid arguments"+joinWhy(why))
 	}
+	return nil
+}
+
+// controlCall calls tool again with valid arguments (its required properties filled, when its
+// inputSchema accepts that) after the call with invalid arguments ex was refused with a tool
+// execution error or a JSON-RPC error other than -32602, and records it as that call's control
+// (TOOL-016: a refusal is evidence of validation only from a tool that serves valid input).
+func (w *world) controlCall(ctx context.Context, st *toolWorld, tool map[string]any, schemaRaw []byte, ex *harness.Exchange) error {
+	msg := responseOf(ex)
+	if msg == nil || msg.Kind == harness.KindError && msg.Error.Code == codeInvalidParamsTool {
+		return nil
+	}
+	if msg.Kind == harness.KindResult {
+		var r struct {
+			IsError any `json:"isError"`
+		}
+		_ = json.Unmarshal(msg.Result, &r)
+		if r.IsError != true {
+			return nil
+		}
+	}
+	args, filled := fixtureArgs(schemaRaw)
+	schema, err := compileToolSchema(schemaRaw)
+	if !filled || err != nil {
+		return nil
+	}
+	if b, _ := json.Marshal(args); validateAgainst(schema, b) != "" {
+		return nil
+	}
+	if err := w.send(ctx, w.build(w.toolsCall(tool["name"], args, nil))); err != nil {
+		return err
+	}
+	st.calls[len(st.calls)-1].control = w.last
 	return nil
 }
 
