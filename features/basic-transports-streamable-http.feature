@@ -183,9 +183,10 @@ Feature: Streamable HTTP transport (basic/transports/streamable-http)
   Scenario: A notification the server cannot accept gets an HTTP error status
     Spec: basic/transports/streamable-http#Sending Messages
     A refused notification is answered with a 4xx or 5xx status, never a 2xx carrying an
-    error, and a body, if any, is a JSON-RPC error without `id`. The suite offers one
-    notification whose params are not an object and one unknown notification; a server that
-    accepts both (202) refuses nothing, and the rule is then not applicable.
+    error, and a body, if any, is a JSON-RPC error without `id` (`"id": null` is MSG-009's).
+    The suite offers one notification whose params are not an object and one unknown
+    notification; a server that accepts both (202) refuses nothing, and the rule is then not
+    applicable.
     Given a connected server
     When the client sends the intentionally invalid notification:
       """
@@ -311,7 +312,8 @@ Feature: Streamable HTTP transport (basic/transports/streamable-http)
     Spec: basic/transports/streamable-http#Receiving Messages
     The listen reply is `200` with `text/event-stream`, opens with the acknowledgement and is
     still open when the suite closes it (after at least one second). Not applicable when the
-    server does not offer subscriptions/listen (-32601 or 404).
+    server does not offer subscriptions/listen (-32601 or 404); untestable, naming SUB-001,
+    when it refuses the subscription with another error.
     Given a connected server
     When the client opens a subscriptions/listen stream and holds it
     Then the listen reply is an SSE stream that opens with the acknowledgement and stays open

@@ -71,7 +71,10 @@ Feature: Resources (server/resources)
   Scenario: Malformed resource URIs are rejected
     Spec: server/resources#Security Considerations
     Reading "not a uri", "://", a URI with a malformed percent-escape, and a listed template
-    filled with "%zz" and with "a b" gets a JSON-RPC error, never contents.
+    filled with "%zz" and with "a b" (none of them an RFC 3986 URI) gets a JSON-RPC error, never
+    contents. A URI whose only defect is a character RFC 3986 does not allow, served under that
+    URI percent-encoded ("a%20b"), is a server that repaired it: info, as the spec does not say
+    whether validation refuses or repairs.
     Given a connected server
     And the server declares the "resources" capability
     When the client lists every resource and every resource template it can

@@ -57,7 +57,8 @@ Feature: Tools (server/tools)
   Scenario: A tool without parameters accepts only the empty object
     Spec: server/tools#Tool
     The recommended inputSchema of a tool that takes no parameters is an object schema with
-    additionalProperties false.
+    additionalProperties false; {"type":"object"} is the page's other valid approach, so an
+    open schema (no properties, nothing required) is an observation: info.
     Given a connected server
     And the server declares the "tools" capability
     When the client lists every tool
@@ -153,6 +154,9 @@ Feature: Tools (server/tools)
     Spec: server/tools#Security Considerations
     A call whose arguments violate the tool's inputSchema (a wrong type, a missing required or an
     unexpected argument) is rejected with isError true or -32602, never served as a success.
+    A refusal other than -32602 is evidence of validation only when the same tool serves valid
+    arguments (a control call); a tool that fails for every input shows nothing, and without
+    evidence the rule is untestable.
     Given a connected server
     And the server declares the "tools" capability
     When the client calls each tool it may call with arguments its inputSchema rejects

@@ -2,6 +2,7 @@ package judge
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -141,4 +142,38 @@ func TestLegacyReplyToRequestWithoutModernMeta(t *testing.T) {
 		o, _ := j.Outcome(testRev, "SCHEMA-001")
 		assert.Equal(t, c.want, o.Mismatch != nil, c.req)
 	}
+}
+
+// TestSchemaLeavesEchoedIntentionalValues: a read result that repeats the invalid URI the suite
+// sent on purpose ("test://template/%zz/data", no RFC 3986 URI) is no SCHEMA-001 violation (the
+// suite's own; RES-008 judges the acceptance), but the same result to a valid-looking request
+// is, and so is another violation in the echoing reply.
+func TestSchemaLeavesEchoedIntentionalValues(t *testing.T) {
+	set := testutil.Schemas(t)
+	read := func(uri string) string {
+		return `>{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"` + uri + `","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`
+	}
+	echo := `<{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","ttlMs":0,"cacheScope":"private","contents":[{"uri":"test://template/%zz/data","text":"t"}]}}`
+	judgeSchema := func(intentional bool, reply string) Outcome {
+		frames := stdioFrames(read("test://template/%zz/data"), reply)
+		frames[0].Method, frames[1].Method = "resources/read", "resources/read"
+		frames[0].Intentional = intentional
+		j := New(Config{Schemas: set, Rules: []string{"SCHEMA-001"}})
+		for _, f := range frames {
+			j.Feed(testRev, f)
+		}
+		j.Finish()
+		o, ok := j.Outcome(testRev, "SCHEMA-001")
+		require.True(t, ok)
+		return o
+	}
+	o := judgeSchema(true, echo)
+	assert.Nil(t, o.Mismatch, "the echoed URI is the suite's own invalid value")
+	assert.Equal(t, 1, o.Judged)
+
+	o = judgeSchema(false, echo)
+	require.NotNil(t, o.Mismatch, "an invalid URI the suite did not send on purpose is the server's")
+
+	o = judgeSchema(true, strings.Replace(echo, `"text":"t"`, `"text":7`, 1))
+	require.NotNil(t, o.Mismatch, "a violation of its own in the echoing reply still counts")
 }

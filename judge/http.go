@@ -233,7 +233,7 @@ func (c *errorBodies) Observe(f *Frame) {
 	r, seen := c.replies[f.ReplyTo]
 	if !seen {
 		r = &refusedReply{req: f.Request, first: f}
-		r.skip = f.Request == nil || f.HTTP == nil || !refusable(f.HTTP.Status) || !modernRequest(f.Request)
+		r.skip = f.Request == nil || f.HTTP == nil || !refusable(f.HTTP.Status) || !modernRequest(f.Request) || earlierTraffic(f.Request)
 		if !r.skip {
 			r.status = f.HTTP.Status
 		}
@@ -270,6 +270,16 @@ func (c *errorBodies) Finish() Outcome {
 			Frames: append([]int{seq}, r.seqs...)}
 	}
 	return o
+}
+
+// earlierTraffic reports whether client frame f carries a header of an earlier Streamable HTTP
+// revision's stream resumption (Last-Event-ID). How a server answers such traffic is HTTP-017's
+// (basic/transports/streamable-http#Earlier Streamable HTTP Revisions: a server of 2026-07-28
+// alone SHOULD ignore it; one that also serves earlier revisions implements their behaviour,
+// and its refusal is info there), so its refusal, body included, is not ERR-010's: one
+// behaviour, judged by the rule that owns it at the grade that rule gives.
+func earlierTraffic(f *Frame) bool {
+	return f.HTTP != nil && len(f.HTTP.Headers.Values("Last-Event-ID")) > 0
 }
 
 // modernRequest reports whether a client frame is a well-formed JSON-RPC request POSTed as a

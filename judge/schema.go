@@ -2,6 +2,7 @@ package judge
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -62,9 +63,22 @@ func validate(set *schemas.Set, rev string, f *Frame) ([]SchemaError, error) {
 	if msg.Kind == harness.KindInvalid {
 		kind = ""
 	}
-	typ, vs, err := v.Validate(f.Body(), schemas.MessageInfo{FromServer: f.FromServer(), Kind: kind, Method: f.Method})
+	info := schemas.MessageInfo{FromServer: f.FromServer(), Kind: kind, Method: f.Method}
+	typ, vs, err := v.Validate(f.Body(), info)
 	if err != nil {
 		return nil, err
+	}
+	if len(vs) > 0 {
+		if body, ok := withoutEchoes(f); ok {
+			// The reply repeats a value the suite made invalid on purpose (a resources/read
+			// of "test://template/%zz/data" answered with contents naming that URI): the
+			// suite's own violation, not the server's. The reply is judged with a valid value
+			// in its place; whether the server should have refused the request is the rule
+			// about that request's (RES-008).
+			if typ2, vs2, err2 := v.Validate(body, info); err2 == nil {
+				typ, vs = typ2, vs2
+			}
+		}
 	}
 	var out []SchemaError
 	for _, x := range vs {
@@ -77,6 +91,48 @@ func validate(set *schemas.Set, rev string, f *Frame) ([]SchemaError, error) {
 		out = append(out, SchemaError{Frame: f.Seq, Type: typ, InstancePath: x.InstancePath, SchemaPath: x.SchemaPath, Message: x.Message, Members: x.Members})
 	}
 	return out, nil
+}
+
+// echoPlaceholder is the valid value (a URI, and so a string of any format the schema asks of
+// a request parameter) that stands in for an intentionally invalid value a reply repeats.
+const echoPlaceholder = "mcpconform://echoed-invalid-value"
+
+// withoutEchoes returns the body of server frame f with every JSON string that repeats a string
+// parameter of the request it answers replaced by echoPlaceholder, when that request was made
+// invalid on purpose (Intentional) and the body repeats one; ok is false otherwise.
+func withoutEchoes(f *Frame) ([]byte, bool) {
+	if !f.FromServer() || f.Request == nil || !f.Request.Intentional || f.Request.Msg == nil {
+		return nil, false
+	}
+	var params map[string]json.RawMessage
+	if json.Unmarshal(f.Request.Msg.Params, &params) != nil {
+		return nil, false
+	}
+	placeholder, _ := jsonString(echoPlaceholder)
+	body, changed := f.Body(), false
+	for name, raw := range params {
+		var s string
+		if name == "_meta" || json.Unmarshal(raw, &s) != nil || s == "" {
+			continue
+		}
+		enc, err := jsonString(s)
+		if err != nil || !bytes.Contains(body, enc) {
+			continue
+		}
+		body, changed = bytes.ReplaceAll(body, enc, placeholder), true
+	}
+	return body, changed
+}
+
+// jsonString encodes s as a JSON string the way servers commonly do (no HTML escaping).
+func jsonString(s string) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(s); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // nullIDExcused reports whether server frame f answers (over HTTP) a client message that had

@@ -319,3 +319,23 @@ func TestSchemaConformance(t *testing.T) {
 	o, _ = j.Outcome(testRev, "SCHEMA-001")
 	assert.Nil(t, o.Mismatch)
 }
+
+// TestErrorBodiesLeaveLastEventIDToHTTP017: a plain-text 400 refusing a modern POST that carries
+// Last-Event-ID (go-sdk: "can't send Last-Event-ID for POST request") is HTTP-017's, which
+// grades that refusal; ERR-010 still judges the other refusals of the run.
+func TestErrorBodiesLeaveLastEventIDToHTTP017(t *testing.T) {
+	const discover = `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`
+	c := &conv{}
+	r := c.post(discover, "server/discover")
+	r.HTTP.Headers.Set("Last-Event-ID", "1")
+	c.body(r, 400, "text/plain; charset=utf-8", "can't send Last-Event-ID for POST request")
+	o := judgeRule(t, "ERR-010", c.frames)
+	assert.Nil(t, o.Mismatch)
+	assert.Zero(t, o.Judged, "no refusal ERR-010 owns: na, not a pass")
+
+	r = c.post(discover, "server/discover")
+	c.body(r, 400, "text/plain", "bad request")
+	o = judgeRule(t, "ERR-010", c.frames)
+	require.NotNil(t, o.Mismatch)
+	assert.Equal(t, []int{3, 4}, o.Mismatch.Frames)
+}

@@ -658,8 +658,13 @@ func (w *world) listenOffered(st *httpState) (*listenRun, error) {
 		return nil, w.setSkip(reports.NA, noListenDeclared+" (HTTP 404)")
 	}
 	if lr.ex.Response != nil {
-		if msg, err := harness.ParseMessage(lr.ex.Response.Body()); err == nil && msg.Kind == harness.KindError && msg.Error.Code == -32601 {
-			return nil, w.setSkip(reports.NA, noListenDeclared+" (-32601)")
+		if msg, err := harness.ParseMessage(lr.ex.Response.Body()); err == nil && msg.Kind == harness.KindError {
+			if msg.Error.Code == -32601 {
+				return nil, w.setSkip(reports.NA, noListenDeclared+" (-32601)")
+			}
+			// A refused subscription is SUB-001's failure; the stream rules have no stream to
+			// judge (on stdio the same case is untestable, naming SUB-001).
+			return nil, w.setSkip(reports.Untestable, fmt.Sprintf("the rule needs an open listen stream; subscriptions/listen was refused with %s (HTTP %d), which SUB-001 judges", describe(msg), lr.ex.HTTP.Status))
 		}
 	}
 	return lr, nil
@@ -756,17 +761,16 @@ func judgeRefusedNotifications(ctx context.Context, w *world) error {
 			continue // accepted (HTTP-002 judges the empty body)
 		case status >= 400 && status < 600:
 			refused++
-			if isRPC && (body.Kind != harness.KindError || body.HasID) {
+			// An error with "id": null is MSG-009's (basic/index: the id MUST NOT be null; the
+			// JSON-RPC 2.0 habit for an id that could not be read): this rule judges the status
+			// and that the body is an error, and one habit fails one rule.
+			nullID := body != nil && body.Kind == harness.KindError && harness.IDKey(body.ID) == "null"
+			if isRPC && (body.Kind != harness.KindError || body.HasID && !nullID) {
 				actual := describe(body)
 				if body.HasID {
 					actual += " with \"id\": " + string(body.ID)
 				}
-				m := &Mismatch{Expected: "a refusal body that is a JSON-RPC error without id", Actual: actual, Frames: exchangeSeqs(ex)}
-				if body.Kind == harness.KindError && harness.IDKey(body.ID) == "null" {
-					// JSON-RPC 2.0 writes null where no id could be read (DESIGN.md "Verdicts").
-					m.Grade = reports.Warn
-				}
-				return m
+				return &Mismatch{Expected: "a refusal body that is a JSON-RPC error without id", Actual: actual, Frames: exchangeSeqs(ex)}
 			}
 		case status >= 200 && status < 300:
 			if isRPC && body.Kind == harness.KindError {

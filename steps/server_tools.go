@@ -27,7 +27,7 @@ func registerServerToolsSteps(sc *godog.ScenarioContext) {
 	step(sc, `^every listed tool name is 1 to 128 characters long$`, everyListedToolName)
 	step(sc, `^every listed tool name uses only ASCII letters, digits, underscore, hyphen and dot$`, everyListedToolNameUses)
 	step(sc, `^no two listed tools have the same name$`, noTwoListedTools)
-	step(sc, `^every listed tool without parameters declares additionalProperties false$`, everyListedToolWithout)
+	step(sc, `^every listed tool without parameters declares additionalProperties false$`, wc(everyListedToolWithout))
 	step(sc, `^every tool listing has the same names in the same order$`, wc(func(ctx context.Context, w *world) error {
 		return w.compareListings(ctx, true)
 	}))
@@ -170,17 +170,26 @@ func noTwoListedTools(ctx context.Context) error {
 	})
 }
 
-func everyListedToolWithout(ctx context.Context) error {
-	return worldOf(ctx).eachListedTool(ctx, false, `the inputSchema of every tool without parameters to be {"type":"object","additionalProperties":false}`, func(t map[string]any, _ json.RawMessage) string {
+// everyListedToolWithout is TOOL-019. server/tools#Tool lists two "valid approaches" for a
+// tool without parameters, {"type":"object","additionalProperties":false} ("Recommended", no
+// BCP 14 keyword) and {"type":"object"}: the open form is an observation (info, RULES.md
+// TOOL-019), whichever equivalent shape it takes (see noParameters).
+func everyListedToolWithout(ctx context.Context, w *world) error {
+	err := w.eachListedTool(ctx, false, `the inputSchema of every tool without parameters to be {"type":"object","additionalProperties":false}`, func(t map[string]any, _ json.RawMessage) string {
 		schema, ok := t["inputSchema"].(map[string]any)
 		if !ok || !noParameters(schema) {
 			return ""
 		}
 		if schema["additionalProperties"] != false {
-			return "it takes no parameters and its inputSchema is " + jsonText(schema)
+			return "it takes no parameters and its inputSchema is " + jsonText(schema) + ", which server/tools#Tool calls valid (additionalProperties false is only recommended)"
 		}
 		return ""
 	})
+	var m *Mismatch
+	if errors.As(err, &m) {
+		m.Grade = reports.Info
+	}
+	return err
 }
 
 func callsEachToolMay(ctx context.Context, withOutput string) error {
@@ -366,7 +375,13 @@ func noParameters(schema map[string]any) bool {
 	if ap, ok := schema["additionalProperties"]; ok && ap != false {
 		return false
 	}
-	for _, k := range []string{"required", "patternProperties", "allOf", "anyOf", "oneOf", "$ref", "if", "dependentSchemas", "unevaluatedProperties"} {
+	// An empty required list requires nothing: {"type":"object","required":[]} is {"type":"object"}.
+	if req, ok := schema["required"]; ok {
+		if list, isList := req.([]any); !isList || len(list) > 0 {
+			return false
+		}
+	}
+	for _, k := range []string{"patternProperties", "allOf", "anyOf", "oneOf", "$ref", "if", "dependentSchemas", "unevaluatedProperties"} {
 		if _, ok := schema[k]; ok {
 			return false
 		}
@@ -684,7 +699,11 @@ func (w *world) callWithInvalidArgs(ctx context.Context, st *toolWorld) error {
 			why = append(why, fmt.Sprintf("the inputSchema of tool %s accepts every argument set the suite tries", toolName(t)))
 			continue
 		}
-		if _, err := w.callListedTool(ctx, st, t, args, problem); err != nil {
+		ex, err := w.callListedTool(ctx, st, t, args, problem)
+		if err != nil {
+			return err
+		}
+		if err := w.controlCall(ctx, st, t, raw, ex); err != nil {
 			return err
 		}
 	}
@@ -694,6 +713,39 @@ func (w *world) callWithInvalidArgs(ctx context.Context, st *toolWorld) error {
 		}
 		return w.setSkip(reports.Untestable, "no tool could be called with invalid arguments"+joinWhy(why))
 	}
+	return nil
+}
+
+// controlCall calls tool again with valid arguments (its required properties filled, when its
+// inputSchema accepts that) after the call with invalid arguments ex was refused with a tool
+// execution error or a JSON-RPC error other than -32602, and records it as that call's control
+// (TOOL-016: a refusal is evidence of validation only from a tool that serves valid input).
+func (w *world) controlCall(ctx context.Context, st *toolWorld, tool map[string]any, schemaRaw []byte, ex *harness.Exchange) error {
+	msg := responseOf(ex)
+	if msg == nil || msg.Kind == harness.KindError && msg.Error.Code == codeInvalidParamsTool {
+		return nil
+	}
+	if msg.Kind == harness.KindResult {
+		var r struct {
+			IsError any `json:"isError"`
+		}
+		_ = json.Unmarshal(msg.Result, &r)
+		if r.IsError != true {
+			return nil
+		}
+	}
+	args, filled := fixtureArgs(schemaRaw)
+	schema, err := compileToolSchema(schemaRaw)
+	if !filled || err != nil {
+		return nil
+	}
+	if b, _ := json.Marshal(args); validateAgainst(schema, b) != "" {
+		return nil
+	}
+	if err := w.send(ctx, w.build(w.toolsCall(tool["name"], args, nil))); err != nil {
+		return err
+	}
+	st.calls[len(st.calls)-1].control = w.last
 	return nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
@@ -26,12 +27,16 @@ type toolListing struct {
 }
 
 // toolCall is one tools/call the scenario made: the listed tool, the arguments sent, the
-// problem the arguments have on purpose (TOOL-016, "" when valid) and the exchange.
+// problem the arguments have on purpose (TOOL-016, "" when valid) and the exchange. control,
+// for a call with invalid arguments that was refused with a tool execution error or a code
+// other than -32602, is a call of the same tool with valid arguments (nil when none could be
+// built): TOOL-016's evidence that the refusal came from validation.
 type toolCall struct {
 	tool    map[string]any
 	args    map[string]any
 	problem string
 	ex      *harness.Exchange
+	control *harness.Exchange
 }
 
 // codeInvalidParamsTool is JSON-RPC Invalid params, the spec's example code for an unknown
@@ -64,20 +69,28 @@ func inputRequired(msg *harness.Message) bool {
 	return r.ResultType == "input_required"
 }
 
-// expectRejected is TOOL-016: every call with invalid arguments got a tool execution error
-// (isError: true) or -32602; another JSON-RPC error is a warning.
+// expectRejected is TOOL-016 (server/tools#Security Considerations: "Servers MUST validate all
+// tool inputs"): every call with invalid arguments got a tool execution error (isError: true)
+// or -32602; another JSON-RPC error is a warning. A refusal is evidence of validation only when
+// it is -32602 or the same tool served valid arguments (its control call): a tool that fails
+// for every input (a missing browser, a test_error_handling) shows nothing, and a run without
+// any evidence is untestable, with the reasons.
 func (w *world) expectRejected(st *toolWorld) error {
 	var warn *Mismatch
+	var noEvidence []string
+	evidence := 0
 	for _, c := range st.calls {
+		if c.problem == "" {
+			continue
+		}
 		msg := responseOf(c.ex)
 		what := fmt.Sprintf("tool %s called with %s (%s)", toolName(c.tool), jsonText(c.args), c.problem)
 		switch {
 		case msg == nil:
 			return &Mismatch{Expected: "the " + what + " to be rejected", Actual: describeExchange(c.ex), Frames: exchangeSeqs(c.ex)}
-		case msg.Kind == harness.KindError:
-			if msg.Error.Code != codeInvalidParamsTool && warn == nil {
-				warn = &Mismatch{Expected: "the " + what + " to be rejected with isError: true or -32602", Actual: describe(msg), Grade: reports.Warn, Frames: exchangeSeqs(c.ex)}
-			}
+		case msg.Kind == harness.KindError && msg.Error.Code == codeInvalidParamsTool:
+			evidence++
+			continue
 		case msg.Kind == harness.KindResult:
 			if inputRequired(msg) {
 				continue
@@ -89,12 +102,65 @@ func (w *world) expectRejected(st *toolWorld) error {
 			if r.IsError != true {
 				return &Mismatch{Expected: "the " + what + " to be rejected (isError: true or -32602)", Actual: "a successful result: " + short(msg.Result), Frames: exchangeSeqs(c.ex)}
 			}
-		default:
+		case msg.Kind != harness.KindError:
 			return &Mismatch{Expected: "the " + what + " to be rejected", Actual: describe(msg), Frames: exchangeSeqs(c.ex)}
 		}
+		// Refused with isError: true or another JSON-RPC error: evidence only if the tool
+		// serves valid arguments.
+		if why := controlFailed(c); why != "" {
+			noEvidence = append(noEvidence, why)
+			continue
+		}
+		evidence++
+		if msg.Kind == harness.KindError && warn == nil {
+			warn = &Mismatch{Expected: "the " + what + " to be rejected with isError: true or -32602", Actual: describe(msg), Grade: reports.Warn, Frames: append(exchangeSeqs(c.ex), exchangeSeqs(c.control)...)}
+		}
+	}
+	if evidence == 0 {
+		if len(noEvidence) == 0 {
+			return w.setSkip(reports.Untestable, "every call with invalid arguments got an interim input_required result, which shows no validation")
+		}
+		if len(noEvidence) > 3 {
+			noEvidence = append(noEvidence[:3], fmt.Sprintf("and %d more", len(noEvidence)-3))
+		}
+		return w.setSkip(reports.Untestable, "no refusal shows that the server validated the arguments: "+strings.Join(noEvidence, "; "))
 	}
 	if warn != nil {
 		return warn
 	}
 	return nil
+}
+
+// controlFailed says why the control call of c, a refused call with invalid arguments, does not
+// show that the tool serves valid arguments ("" when it does: a result without isError, or an
+// interim input_required result).
+func controlFailed(c toolCall) string {
+	if c.control == nil {
+		return fmt.Sprintf("tool %s: no valid arguments could be built to tell a validation error from a tool that fails for every input", toolName(c.tool))
+	}
+	msg := responseOf(c.control)
+	if msg != nil && msg.Kind == harness.KindResult {
+		var r struct {
+			IsError any `json:"isError"`
+		}
+		_ = json.Unmarshal(msg.Result, &r)
+		if r.IsError != true || inputRequired(msg) {
+			return ""
+		}
+		return fmt.Sprintf("tool %s failed with valid arguments %s too (isError: true: %s)", toolName(c.tool), jsonText(controlArgs(c.control)), short(msg.Result))
+	}
+	return fmt.Sprintf("tool %s failed with valid arguments %s too (%s)", toolName(c.tool), jsonText(controlArgs(c.control)), describeExchange(c.control))
+}
+
+// controlArgs returns the arguments of the tools/call sent in ex.
+func controlArgs(ex *harness.Exchange) any {
+	var req struct {
+		Params struct {
+			Arguments any `json:"arguments"`
+		} `json:"params"`
+	}
+	if ex.Sent != nil {
+		_ = json.Unmarshal(ex.Sent.Raw, &req)
+	}
+	return req.Params.Arguments
 }
