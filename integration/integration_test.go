@@ -1,7 +1,8 @@
 // Package integration runs mcp-conform end to end against real MCP servers nobody here wrote
 // the protocol code of: the npm "everything" and "filesystem" servers (legacy revisions, stdio),
 // a server of ours on the TypeScript SDK @modelcontextprotocol/server 2.x with the official
-// conformance fixture surface, and servers of ours on go-sdk v1.8.0 (also with -tools-only: a
+// conformance fixture surface, one on @modelcontextprotocol/sdk 1.x serving Streamable HTTP
+// with sessions, and servers of ours on go-sdk v1.8.0 (also with -tools-only: a
 // server offering tools alone, which the rules of the features it does not offer must not fail)
 // and on mcp-go v1.2.1, over stdio and Streamable HTTP. Every verdict but na is pinned in
 // testdata/golden/<subject>.golden (`go test ./integration -update` rewrites them), so a new
