@@ -34,8 +34,9 @@ Feature: Deprecated features (deprecated)
     ping, logging/setLevel, resources/subscribe, resources/unsubscribe and the core tasks
     methods (tasks/get and tasks/cancel unless the tasks extension is advertised) sent as
     2026-07-28 requests get -32601, on HTTP with status 404. A server that also serves earlier
-    revisions and answers them otherwise is noted (info).
-    Given a connected server
+    revisions and answers them otherwise is noted (info). On a fresh connection: a server that
+    took logging/setLevel or resources/subscribe would change what later requests see.
+    Given a fresh connection
     When the client sends each method that 2026-07-28 removed
     Then each removed method was refused with method-not-found
 

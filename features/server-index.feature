@@ -69,10 +69,13 @@ Feature: Server features and capabilities (server/index)
   Scenario: Methods of an undeclared feature fail with method-not-found
     Spec: server/utilities/completion#Error Handling
     For each feature the server does not declare, one of its methods gets -32601, on
-    2026-07-28 Streamable HTTP with status 404 (streamable-http#Protocol Version Header).
-    Completions are CMPL-004's. A method answered with a result that offers the feature is
-    CAP-001..003's defect (offered but not declared) and is not judged here.
-    Given a connected server
+    2026-07-28 Streamable HTTP with status 404 (streamable-http#Protocol Version Header: a
+    method the server does not implement; graded a warning). Elsewhere no sentence makes it
+    normative (the completion page's -32601 line governs completion/complete only, which is
+    CMPL-004's), so another answer is info. A method answered with a result that offers the
+    feature is CAP-001..003's defect (offered but not declared) and is not judged here. On a
+    fresh connection (a legacy session of its own): logging/setLevel sets the session's level.
+    Given a fresh connection
     When the client calls a method of each feature the server does not declare
     Then each of those calls failed with method-not-found
 

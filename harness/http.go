@@ -86,10 +86,30 @@ type HTTP struct {
 
 	mu     sync.Mutex
 	frames []*Frame
-	// session is the Mcp-Session-Id a legacy server assigned in its reply to initialize
-	// (2025-11-25 basic/transports#Session Management); "" when none.
-	session string
+	// sess is the legacy session this connection holds since a successful initialize
+	// (2025-11-25 basic/transports#Session Management); zero before one.
+	sess Session
+	// shared marks a connection the runner shares between scenarios (SetShared).
+	shared bool
 }
+
+// Session is the legacy session an HTTP connection holds after a successful initialize: Open
+// once initialize got a result, ID the Mcp-Session-Id the server assigned in its reply ("" when
+// it assigned none) and Version the protocolVersion the result negotiated. Every later request on
+// the connection carries both (see SendStream), unless it opts out (WithoutSession).
+type Session struct {
+	Open    bool
+	ID      string
+	Version string
+}
+
+// Header names of a legacy session (2025-11-25 basic/transports#Session Management and
+// #Protocol Version Header).
+const HeaderSessionID = "Mcp-Session-Id"
+
+// WithoutSession is the Request.Omit (or DoOmit omit) list of a request that tests the absence
+// of the session headers: neither Mcp-Session-Id nor MCP-Protocol-Version is sent on it.
+var WithoutSession = []string{HeaderSessionID, HeaderProtocolVersion}
 
 // NewHTTP checks cfg (the URL must be absolute http or https) and returns the endpoint. No
 // connection is made until the first request.
@@ -138,8 +158,29 @@ func newHTTPClient(base *http.Client) (*http.Client, *http.Transport) {
 	return c, own
 }
 
+// Session returns the legacy session h holds (Open is false before a successful initialize).
+func (h *HTTP) Session() Session {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.sess
+}
+
+// SetShared marks h as shared between scenarios by the runner (see Stdio.SetShared).
+func (h *HTTP) SetShared() {
+	h.mu.Lock()
+	h.shared = true
+	h.mu.Unlock()
+}
+
+// Shared reports whether h was marked shared between scenarios.
+func (h *HTTP) Shared() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.shared
+}
+
 // Fresh returns a copy of h with a new connection pool (so its first request opens a new TCP
-// connection) and a new connection number.
+// connection) and a new connection number; it holds no session and is not shared.
 func (h *HTTP) Fresh() *HTTP {
 	n := &HTTP{cfg: h.cfg, url: h.url, rec: h.rec, conn: h.rec.NewConn()}
 	n.client, n.own = newHTTPClient(h.cfg.Client)
@@ -197,15 +238,8 @@ func (h *HTTP) Send(ctx context.Context, req Request) (*Exchange, error) {
 // it (ErrStreamEnded); a non-2xx status alone is not an error.
 func (h *HTTP) SendStream(ctx context.Context, req Request) (*Exchange, StreamInfo) {
 	hdr := h.compose(req.Header, req.Omit, true)
-	legacy := hdr.Get("MCP-Protocol-Version") != revisions.Modern().ID
-	h.mu.Lock()
-	session := h.session
-	h.mu.Unlock()
-	// A legacy session goes on under the id its initialize reply assigned: every later legacy
-	// POST on this connection carries it, unless the caller sets or omits the header itself.
-	// Modern requests never carry it (they are stateless).
-	if legacy && session != "" && req.Method != "initialize" && hdr.Get("Mcp-Session-Id") == "" && !omits(req.Omit, "Mcp-Session-Id") {
-		hdr.Set("Mcp-Session-Id", session)
+	if req.Method != "initialize" {
+		h.carrySession(hdr, req.Omit)
 	}
 	ex, info := h.roundTrip(ctx, rtSpec{
 		httpMethod:  http.MethodPost,
@@ -216,14 +250,57 @@ func (h *HTTP) SendStream(ctx context.Context, req Request) (*Exchange, StreamIn
 		isRequest:   !req.Notification,
 		intentional: req.Intentional,
 	})
-	if legacy && req.Method == "initialize" && ex.HTTP != nil && ex.HTTP.Status == http.StatusOK {
-		if id := ex.HTTP.Headers.Get("Mcp-Session-Id"); id != "" {
-			h.mu.Lock()
-			h.session = id
-			h.mu.Unlock()
-		}
+	if req.Method == "initialize" {
+		h.openSession(ex)
 	}
 	return ex, info
+}
+
+// carrySession adds the session's headers to hdr, the headers of a request on h: a legacy
+// session goes on under the id its initialize reply assigned and the version it negotiated, so
+// every later request on this connection carries Mcp-Session-Id and MCP-Protocol-Version
+// (2025-11-25 basic/transports#Session Management, #Protocol Version Header), the deliberately
+// malformed ones included. A header the caller sets itself (a wrong value on purpose) or omits
+// (WithoutSession) is left as the caller made it. A request the caller marks as modern (its
+// MCP-Protocol-Version is the modern revision, which has no sessions) carries no session id.
+func (h *HTTP) carrySession(hdr http.Header, omit []string) {
+	h.mu.Lock()
+	sess := h.sess
+	h.mu.Unlock()
+	if !sess.Open {
+		return
+	}
+	if v := hdr.Get(HeaderProtocolVersion); v != "" && v == revisions.Modern().ID && v != sess.Version {
+		return
+	}
+	if hdr.Get(HeaderProtocolVersion) == "" && !omits(omit, HeaderProtocolVersion) && sess.Version != "" {
+		hdr.Set(HeaderProtocolVersion, sess.Version)
+	}
+	if hdr.Get(HeaderSessionID) == "" && !omits(omit, HeaderSessionID) && sess.ID != "" {
+		hdr.Set(HeaderSessionID, sess.ID)
+	}
+}
+
+// openSession records the session an initialize exchange opened: a result with a
+// protocolVersion (any 2xx status) opens it, under the Mcp-Session-Id of the reply when there is
+// one. A failed initialize leaves the connection's session as it was.
+func (h *HTTP) openSession(ex *Exchange) {
+	if ex == nil || ex.Response == nil || ex.HTTP == nil || ex.HTTP.Status/100 != 2 {
+		return
+	}
+	msg, err := ParseMessage(ex.Response.Body())
+	if err != nil || msg.Kind != KindResult {
+		return
+	}
+	var ir struct {
+		ProtocolVersion string `json:"protocolVersion"`
+	}
+	if json.Unmarshal(msg.Result, &ir) != nil || ir.ProtocolVersion == "" {
+		return
+	}
+	h.mu.Lock()
+	h.sess = Session{Open: true, ID: ex.HTTP.Headers.Get(HeaderSessionID), Version: ir.ProtocolVersion}
+	h.mu.Unlock()
 }
 
 func omits(omit []string, name string) bool {
@@ -236,14 +313,23 @@ func omits(omit []string, name string) bool {
 }
 
 // Do sends an arbitrary HTTP request (GET, DELETE, a POST with odd headers) to the endpoint
-// with exactly header plus the user's headers, records both directions like Send, and reads the
-// answer: a JSON body as one frame, an SSE stream until it closes or QuietWindow passes without
-// an event, bounded by ctx. The first response-shaped message is the Response. The returned
-// error is the Exchange's Err (transport failures only).
+// with exactly header plus the user's headers and, on a connection that holds a session, the
+// session's headers (see DoOmit).
 func (h *HTTP) Do(ctx context.Context, method string, header http.Header, body []byte) (*Exchange, error) {
+	return h.DoOmit(ctx, method, header, nil, body)
+}
+
+// DoOmit is Do leaving out the header names in omit (WithoutSession: none of the session's
+// headers). It records both directions like Send and reads the answer: a JSON body as one
+// frame, an SSE stream until it closes or QuietWindow passes without an event, bounded by ctx.
+// The first response-shaped message is the Response. The returned error is the Exchange's Err
+// (transport failures only).
+func (h *HTTP) DoOmit(ctx context.Context, method string, header http.Header, omit []string, body []byte) (*Exchange, error) {
+	hdr := h.compose(header, omit, false)
+	h.carrySession(hdr, omit)
 	ex, _ := h.roundTrip(ctx, rtSpec{
 		httpMethod:  method,
-		header:      h.compose(header, nil, false),
+		header:      hdr,
 		body:        body,
 		anyResponse: true,
 	})

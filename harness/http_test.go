@@ -634,7 +634,7 @@ func TestHTTPLegacySessionIDIsSentBack(t *testing.T) {
 			w.Header().Set("Mcp-Session-Id", "sess-1")
 		}
 		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{}}`, id)
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":%q}}`, id, revisions.LatestLegacy().ID)
 	}))
 	defer srv.Close()
 	h := newHTTPFor(t, srv, HTTPConfig{Recorder: NewRecorder(time.Now())})
@@ -688,4 +688,94 @@ func requestID(t *testing.T, r *http.Request) string {
 	}
 	require.NoError(t, json.NewDecoder(r.Body).Decode(&m))
 	return string(m.ID)
+}
+
+// TestHTTPSessionHeadersOnEveryRequest: once initialize opened a session, every request on the
+// connection carries its Mcp-Session-Id and MCP-Protocol-Version, whatever the caller set: a
+// request built without headers, a deliberately malformed body, a notification, a GET and a
+// DELETE. A request that opts out (WithoutSession) carries neither, a header the caller sets
+// itself keeps the caller's value, and a failed initialize on another connection opens nothing.
+func TestHTTPSessionHeadersOnEveryRequest(t *testing.T) {
+	v := revisions.LatestLegacy().ID
+	type seen struct{ what, sid, ver string }
+	var mu sync.Mutex
+	var got []seen
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		_ = json.Unmarshal(b, &m)
+		what := r.Method + " " + m.Method
+		if json.Unmarshal(b, &m) != nil && r.Method == http.MethodPost {
+			what = "POST malformed"
+		}
+		mu.Lock()
+		got = append(got, seen{what, r.Header.Get("Mcp-Session-Id"), r.Header.Get("MCP-Protocol-Version")})
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		switch {
+		case m.Method == "initialize" && r.Header.Get("X-Fail") != "":
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32602,"message":"no"}}`, m.ID)
+		case m.Method == "initialize":
+			w.Header().Set("Mcp-Session-Id", "sess-9")
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":%q}}`, m.ID, v)
+		case len(m.ID) > 0:
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{}}`, m.ID)
+		case r.Method == http.MethodPost && what == "POST malformed":
+			w.WriteHeader(http.StatusBadRequest)
+			io.WriteString(w, `{"jsonrpc":"2.0","error":{"code":-32700,"message":"parse error"}}`)
+		default:
+			w.WriteHeader(http.StatusAccepted)
+		}
+	}))
+	defer srv.Close()
+	h := newHTTPFor(t, srv, HTTPConfig{Recorder: NewRecorder(time.Now())})
+	ctx := withTimeout(t, 10*time.Second)
+	assert.False(t, h.Session().Open)
+	_, err := h.Send(ctx, Request{Raw: InitializeRequest(1, v), ID: json.RawMessage("1"), Method: "initialize", Header: LegacyHeaders("")})
+	require.NoError(t, err)
+	assert.Equal(t, Session{Open: true, ID: "sess-9", Version: v}, h.Session())
+
+	_, err = h.Send(ctx, request(2, "tools/list", nil)) // no headers at all
+	require.NoError(t, err)
+	_, _ = h.Send(ctx, Request{Raw: []byte(`{"jsonrpc":"2.0",`), Intentional: true})
+	_, err = h.Send(ctx, Request{Raw: BuildRequest(nil, "notifications/initialized", nil), Method: "notifications/initialized", Notification: true})
+	require.NoError(t, err)
+	_, err = h.Do(ctx, http.MethodGet, http.Header{"Accept": {"text/event-stream"}}, nil)
+	require.NoError(t, err)
+	_, err = h.Do(ctx, http.MethodDelete, nil, nil)
+	require.NoError(t, err)
+	out := request(3, "ping", nil)
+	out.Header, out.Omit = LegacyHeaders(v), WithoutSession
+	_, err = h.Send(ctx, out)
+	require.NoError(t, err)
+	_, err = h.DoOmit(ctx, http.MethodGet, nil, WithoutSession, nil)
+	require.NoError(t, err)
+	wrong := request(4, "ping", nil)
+	wrong.Header = http.Header{"Mcp-Session-Id": {"not-mine"}, "Mcp-Protocol-Version": {"1999-01-01"}}
+	_, err = h.Send(ctx, wrong)
+	require.NoError(t, err)
+
+	other := h.Fresh()
+	_, _ = other.Send(ctx, Request{Raw: InitializeRequest(5, v), ID: json.RawMessage("5"), Method: "initialize", Header: http.Header{"X-Fail": {"1"}}})
+	assert.False(t, other.Session().Open, "a failed initialize opens no session")
+	_, err = other.Send(ctx, request(6, "ping", nil))
+	require.NoError(t, err)
+
+	assert.Equal(t, []seen{
+		{"POST initialize", "", ""},
+		{"POST tools/list", "sess-9", v},
+		{"POST malformed", "sess-9", v},
+		{"POST notifications/initialized", "sess-9", v},
+		{"GET ", "sess-9", v},
+		{"DELETE ", "sess-9", v},
+		{"POST ping", "", ""},
+		{"GET ", "", ""},
+		{"POST ping", "not-mine", "1999-01-01"},
+		{"POST initialize", "", ""},
+		{"POST ping", "", ""},
+	}, got)
 }

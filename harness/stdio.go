@@ -80,7 +80,9 @@ const (
 // terminated by a newline (end of output)", and "message split over N lines" for a message a
 // server spread over several lines (pretty-printed JSON), which is reassembled into one frame
 // and still delivered. Responses are delivered to the Send waiting for their id; other frames go
-// to the single pending request if there is exactly one, and to Unsolicited otherwise. Stderr
+// to the pending request they name (progress token, subscription id), else, on a connection not
+// shared between scenarios, to the single pending request if there is exactly one, and to
+// Unsolicited otherwise. Stderr
 // is drained continuously into a bounded tail. The child runs in its own process group, which
 // Close and the cancellation of the start context signal as a whole.
 type Stdio struct {
@@ -108,6 +110,7 @@ type Stdio struct {
 	deadErr     error
 	stdinBroken bool
 	closing     bool
+	shared      bool
 
 	exited     chan struct{}
 	readerDone chan struct{}
@@ -134,6 +137,8 @@ type waiter struct {
 	finished bool
 	// sent is when the waiter was registered (just before the request was written).
 	sent time.Time
+	// corr is how the server's other messages name this request (progress token, subscription).
+	corr Correlation
 }
 
 // StartStdio starts cfg.Argv as a child process in its own process group, with its stdin,
@@ -328,8 +333,9 @@ func (s *Stdio) WaitFrame(ctx context.Context, from int, match func(*Frame) bool
 }
 
 // Unsolicited returns the server frames that were attributed to no request: responses whose id
-// matches no pending request (late, duplicate or unknown ids) and frames read while zero or
-// several requests were pending.
+// matches no pending request (late, duplicate or unknown ids) and other messages that named no
+// pending request and, on a shared connection always, otherwise when zero or several requests
+// were pending.
 func (s *Stdio) Unsolicited() []*Frame {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -364,7 +370,8 @@ func (s *Stdio) Send(ctx context.Context, req Request) (*Exchange, error) {
 	}
 	var w *waiter
 	if !req.Notification {
-		w = &waiter{key: IDKey(req.ID), method: req.Method, id: req.ID, ex: ex, done: make(chan struct{}), sent: time.Now()}
+		w = &waiter{key: IDKey(req.ID), method: req.Method, id: req.ID, ex: ex, done: make(chan struct{}), sent: time.Now(),
+			corr: CorrelationOf(req.Raw, IDKey(req.ID))}
 		s.pending = append(s.pending, w)
 		if w.key != "" {
 			s.sentMethods[w.key] = req.Method
@@ -667,9 +674,7 @@ func (s *Stdio) deliver(fl framedLine) {
 		if fl.msg != nil {
 			f.Method = fl.msg.Method
 		}
-		if len(s.pending) == 1 {
-			target = s.pending[0]
-		}
+		target = s.accompanied(fl.msg)
 	}
 	s.mu.Unlock()
 
@@ -695,6 +700,39 @@ func (s *Stdio) deliver(fl framedLine) {
 	default:
 		s.unsolicited = append(s.unsolicited, f)
 	}
+}
+
+// accompanied returns the pending request a server message that is not a response goes with,
+// or nil. A message that names a pending request (its progress token, its subscription id) goes
+// with it. On a shared connection (SetShared) nothing else does: which request happens to be
+// pending when a notification arrives says nothing about whose it is. On a connection one
+// scenario owns, a message read while exactly one request is pending goes with that request.
+// s.mu must be held.
+func (s *Stdio) accompanied(msg *Message) *waiter {
+	for _, w := range s.pending {
+		if w.corr.Names(msg) {
+			return w
+		}
+	}
+	if !s.shared && len(s.pending) == 1 {
+		return s.pending[0]
+	}
+	return nil
+}
+
+// SetShared marks s as shared between scenarios by the runner: its server messages that are not
+// responses are attributed to a request only when they name it (see Unsolicited).
+func (s *Stdio) SetShared() {
+	s.mu.Lock()
+	s.shared = true
+	s.mu.Unlock()
+}
+
+// Shared reports whether s was marked shared between scenarios.
+func (s *Stdio) Shared() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.shared
 }
 
 // wait reaps the child and records how it ended.

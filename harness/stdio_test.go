@@ -759,3 +759,87 @@ func TestStdioSentinelOfASilentServerWaitsTheDeadline(t *testing.T) {
 	var te *TimeoutError
 	require.ErrorAs(t, err, &te)
 }
+
+// TestStdioSharedConnectionAttributesByTokenOnly: on a connection shared between scenarios, a
+// notification goes with a request only when it names it (its progress token, its subscription
+// id); one that names nothing is unsolicited even while a single request is pending, and one
+// naming another pending request goes to that request, not to the one whose reply it came with.
+func TestStdioSharedConnectionAttributesByTokenOnly(t *testing.T) {
+	rec := NewRecorder(time.Now())
+	bSent := make(chan struct{})
+	var once sync.Once
+	rec.OnFrame(func(f *Frame) {
+		if f.Dir == DirClientToServer && f.Method == "tools/call" && strings.Contains(string(f.Raw), `"b"`) {
+			once.Do(func() { close(bSent) })
+		}
+	})
+	s := startHostile(t, stdioOpts{rec: rec}, "echo")
+	s.SetShared()
+	require.True(t, s.Shared())
+
+	// b asks for progress with token "tok-b" and is never answered (an empty replies list).
+	bctx, bcancel := context.WithCancel(context.Background())
+	defer bcancel()
+	bDone := make(chan *Exchange, 1)
+	go func() {
+		ex, _ := s.Send(bctx, request("b", "tools/call", map[string]any{"replies": []string{}, "_meta": map[string]any{"progressToken": "tok-b"}}))
+		bDone <- ex
+	}()
+	select {
+	case <-bSent:
+	case <-time.After(10 * time.Second):
+		t.Fatal("request b was never written")
+	}
+	progress := func(tok string) string {
+		return `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"` + tok + `","progress":1}}`
+	}
+	replies := []string{
+		progress("tok-a"),
+		`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"whose?"}}`,
+		`{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"x://y","_meta":{"io.modelcontextprotocol/subscriptionId":"a"}}}`,
+		progress("tok-b"),
+		`{"jsonrpc":"2.0","id":"a","result":{}}`,
+	}
+	exA, err := s.Send(withTimeout(t, 10*time.Second), request("a", "tools/call", map[string]any{"replies": replies, "_meta": map[string]any{"progressToken": "tok-a"}}))
+	require.NoError(t, err)
+	var gotA []string
+	for _, f := range exA.Frames {
+		gotA = append(gotA, f.Method)
+	}
+	assert.Equal(t, []string{"notifications/progress", "notifications/resources/updated", "tools/call"}, gotA,
+		"a gets its own progress, its subscription's notification and its response")
+	require.Len(t, s.Unsolicited(), 1)
+	assert.Contains(t, string(s.Unsolicited()[0].Raw), "whose?", "a notification naming no request is unsolicited on a shared connection")
+	bcancel()
+	exB := <-bDone
+	require.Len(t, exB.Frames, 1, "b gets the progress notification with its token")
+	assert.Contains(t, string(exB.Frames[0].Raw), "tok-b")
+
+	// c is the only pending request: a log message that names nothing is still not c's.
+	exC, err := s.Send(withTimeout(t, 10*time.Second), request("c", "tools/call", map[string]any{"replies": []string{
+		`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"alone"}}`,
+		`{"jsonrpc":"2.0","id":"c","result":{}}`,
+	}}))
+	require.NoError(t, err)
+	assert.Equal(t, []*Frame{exC.Response}, exC.Frames, "the single pending request gets no notification that does not name it")
+	require.Len(t, s.Unsolicited(), 2)
+	assert.Contains(t, string(s.Unsolicited()[1].Raw), "alone")
+}
+
+func TestCorrelationNames(t *testing.T) {
+	c := CorrelationOf([]byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"_meta":{"progressToken":7}}}`), "7")
+	assert.Equal(t, Correlation{ID: "7", ProgressToken: "7"}, c)
+	for raw, want := range map[string]bool{
+		`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":7,"progress":1}}`:                true,
+		`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"7","progress":1}}`:              false,
+		`{"jsonrpc":"2.0","method":"notifications/x","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":7}}}`: true,
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}`:                                false,
+		`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}`:                      false,
+		`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":null}}`:                          false,
+	} {
+		msg, err := ParseMessage([]byte(raw))
+		require.NoError(t, err)
+		assert.Equal(t, want, c.Names(msg), raw)
+	}
+	assert.False(t, CorrelationOf([]byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`), "1").Names(&Message{Params: []byte(`{"progressToken":null}`)}))
+}

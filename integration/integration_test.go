@@ -1,7 +1,8 @@
 // Package integration runs mcp-conform end to end against real MCP servers nobody here wrote
 // the protocol code of: the npm "everything" and "filesystem" servers (legacy revisions, stdio),
 // a server of ours on the TypeScript SDK @modelcontextprotocol/server 2.x with the official
-// conformance fixture surface, and servers of ours on go-sdk v1.8.0 (also with -tools-only: a
+// conformance fixture surface, one on @modelcontextprotocol/sdk 1.x serving Streamable HTTP
+// with sessions, and servers of ours on go-sdk v1.8.0 (also with -tools-only: a
 // server offering tools alone, which the rules of the features it does not offer must not fail)
 // and on mcp-go v1.2.1, over stdio and Streamable HTTP. Every verdict but na is pinned in
 // testdata/golden/<subject>.golden (`go test ./integration -update` rewrites them), so a new
@@ -179,6 +180,20 @@ func TestTypeScriptSDKServer(t *testing.T) {
 	})
 }
 
+// TestTypeScriptSDKv1Sessions runs the whole suite on a server of ours on the TypeScript SDK
+// @modelcontextprotocol/sdk 1.x serving Streamable HTTP with sessions (a sessionIdGenerator): a
+// request that lost the session's Mcp-Session-Id is answered 400, so no rule may fail because
+// the suite sent one without it.
+func TestTypeScriptSDKv1Sessions(t *testing.T) {
+	t.Parallel()
+	script := nodeModule(t, "servers/ts-sessions/server.mjs")
+	nodeModule(t, "node_modules/@modelcontextprotocol/sdk")
+	url := testutil.StartHTTPServer(t, 60*time.Second, nodeBinary(t), script, "--port", "0")
+	r := run(t, "ts-sessions-http", steps.Config{Transport: "http", URL: url})
+	require.Contains(t, r.Revisions, "2025-11-25")
+	requireNoLostSession(t, r)
+}
+
 func TestGoSDKServer(t *testing.T) {
 	t.Parallel()
 	bin := buildSDKServer(t, "gosdk")
@@ -241,4 +256,37 @@ func TestServerFilesystemStdio(t *testing.T) {
 	root := t.TempDir()
 	r := run(t, "server-filesystem-stdio", steps.Config{Transport: "stdio", Command: []string{nodeBinary(t), entry, root}})
 	require.NotEmpty(t, r.Revisions)
+}
+
+// lostSession is what the ts-sessions server answers a request that came without the
+// Mcp-Session-Id of a live session.
+const lostSession = "No valid session ID provided"
+
+// requireNoLostSession fails the test if a fail or warn result cites a server frame refusing a
+// request for lacking its session id: the suite carries the session on every request it sends
+// in one, so such a refusal is the suite's fault, never a rule's evidence.
+func requireNoLostSession(t *testing.T, r *reports.Run) {
+	t.Helper()
+	lost := map[int]bool{}
+	for _, f := range r.Frames {
+		if f.Dir == "s2c" && strings.Contains(f.Raw, lostSession) {
+			lost[f.Seq] = true
+		}
+	}
+	var bad []string
+	for _, res := range r.Results {
+		for _, seq := range res.Frames {
+			if !lost[seq] {
+				continue
+			}
+			line := fmt.Sprintf("%s %s@%s cites frame %d: %s", res.Verdict, res.Rule, res.Revision, seq, res.Reason)
+			t.Logf("refused for lacking a session: %s", line)
+			if res.Verdict == reports.Fail || res.Verdict == reports.Warn {
+				bad = append(bad, line)
+			}
+			break
+		}
+	}
+	t.Logf("%d server frames of the run refused a request without a valid session id", len(lost))
+	require.Empty(t, bad, "no rule may fail or warn because the suite lost the session id")
 }

@@ -488,6 +488,11 @@ func (w *world) sendBare(ctx context.Context, method string) error {
 		hdr.Set("Accept", "text/event-stream")
 	}
 	hdr.Set(harness.HeaderProtocolVersion, w.s.t.revision)
+	if method == http.MethodDelete && h.Session().Open {
+		if err := refuseShared(h, "an HTTP DELETE, which ends the session,"); err != nil {
+			return err
+		}
+	}
 	cctx, cancel := context.WithTimeout(ctx, w.timeout()+w.s.env.cfg.QuietWindow)
 	defer cancel()
 	ex, err := h.Do(cctx, method, hdr, nil)
@@ -555,6 +560,9 @@ func (w *world) sendStream(ctx context.Context, req harness.Request, st *httpSta
 	h, ok := w.conn.(*harness.HTTP)
 	if !ok {
 		return fmt.Errorf("this step needs an HTTP connection")
+	}
+	if err := guardShared(h, req); err != nil {
+		return err
 	}
 	cctx, cancel := context.WithTimeout(ctx, w.timeout())
 	defer cancel()

@@ -201,6 +201,7 @@ func (w *world) sendLegacyShaped(ctx context.Context, req harness.Request) error
 	cctx, cancel := context.WithTimeout(ctx, w.timeout())
 	defer cancel()
 	req.Header = http.Header{}
+	req.Omit = append(req.Omit, harness.WithoutSession...) // the rule is about their absence
 	ex, _ := t.Send(cctx, req)
 	if ex == nil || ex.HTTP == nil {
 		if ex != nil && ex.Err != nil {

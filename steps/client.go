@@ -215,3 +215,49 @@ func (w *world) openOwnSession(ctx context.Context) error {
 	}
 	return w.send(ctx, w.build(call{Method: "notifications/initialized", Notification: true}))
 }
+
+// inSession makes a request of a scenario on a legacy Streamable HTTP target go in a session:
+// the scenario's fresh connection, not yet initialised, gets a session of its own first
+// (openOwnSession), since a legacy server rightly refuses a request outside any session (400,
+// 2025-11-25 basic/transports#Session Management) and that refusal is no evidence about the
+// request. The connection then carries the session's headers on every request (harness.HTTP),
+// the deliberately malformed ones included. Stdio, modern targets and connections already in
+// a session are left as they are.
+func (w *world) inSession(ctx context.Context) error {
+	h, ok := w.conn.(*harness.HTTP)
+	if !ok || w.s.t.modern || !w.fresh || h.Session().Open {
+		return nil
+	}
+	return w.openOwnSession(ctx)
+}
+
+// sessionStateMethods are the requests that change what later requests of the same session or
+// connection see: the log level of a legacy session (2025-11-25 server/utilities/logging
+// #Setting Log Level), a resource subscription (server/resources#Subscriptions), a
+// subscriptions/listen stream (2026-07-28), and initialize, which opens a new session (and, over
+// HTTP, replaces the one the connection carries).
+var sessionStateMethods = map[string]bool{
+	"logging/setLevel": true, "resources/subscribe": true, "resources/unsubscribe": true,
+	listenMethod: true, "initialize": true,
+}
+
+// refuseShared is the client's refusal to change session state on a connection the target's
+// scenarios share: such a request (sessionStateMethods, or an HTTP DELETE, which ends the
+// session) would change what every later scenario on it sees, so a scenario that sends one
+// takes a connection of its own (Given a fresh connection, openOwnSession). The refusal is the
+// suite's fault: the scenario's verdict is error, with this message.
+func refuseShared(conn harness.Transport, what string) error {
+	s, ok := conn.(interface{ Shared() bool })
+	if !ok || !s.Shared() {
+		return nil
+	}
+	return fmt.Errorf("suite bug: %s changes session state and was refused on the connection the scenarios share (connection %d); the scenario must send it on a connection of its own", what, conn.Conn())
+}
+
+// guardShared applies refuseShared to req when its method changes session state.
+func guardShared(conn harness.Transport, req harness.Request) error {
+	if !sessionStateMethods[req.Method] {
+		return nil
+	}
+	return refuseShared(conn, req.Method)
+}

@@ -380,8 +380,18 @@ func (s *suiteRun) sharedConn(ctx context.Context) (harness.Transport, error) {
 		}
 	}
 	s.env.addNote(note)
+	markShared(t)
 	s.t.shared = t
 	return t, nil
+}
+
+// markShared marks t as the connection a target's scenarios share: the harness then attributes
+// its notifications only by id, subscription id or progress token, and the client refuses to
+// send on it a request that changes session state (refuseShared).
+func markShared(t harness.Transport) {
+	if m, ok := t.(interface{ SetShared() }); ok {
+		m.SetShared()
+	}
 }
 
 func (e *env) addNote(n string) {
@@ -391,6 +401,7 @@ func (e *env) addNote(n string) {
 }
 
 func (e *env) runSuite(ctx context.Context, t *target) ([]reports.Result, error) {
+	markShared(t.shared)
 	s := &suiteRun{env: e, t: t, results: map[string]*reports.Result{}, rows: map[string]int{}}
 	opts := &godog.Options{
 		Format:         "progress",

@@ -163,6 +163,13 @@ func (w *world) probeUndeclared(ctx context.Context, st *stateWorld) error {
 	if why := w.s.t.capsUnknown; why != "" {
 		return w.setSkip(reports.Untestable, why)
 	}
+	if !w.s.t.modern {
+		// logging/setLevel, if the server takes it, sets the level of the session it is sent
+		// in: the probes go in a session of their own, never the one the scenarios share.
+		if err := w.openOwnSession(ctx); err != nil {
+			return err
+		}
+	}
 	rev := w.s.t.revision
 	var skipped []string
 	for _, p := range undeclaredProbes {
@@ -189,11 +196,35 @@ func (w *world) probeUndeclared(ctx context.Context, st *stateWorld) error {
 	return nil
 }
 
+// methodNotFoundBasis returns, for CAP-007 on w's target, the sentence that makes -32601 for a
+// method of an undeclared feature normative and the grade of a probe that gets something else.
+// Only 2026-07-28 Streamable HTTP has one: "If the server does not implement the requested RPC
+// method, it MUST respond with 404 Not Found and a JSON-RPC error with code -32601"
+// (streamable-http#Protocol Version Header); its condition, a method the server does not
+// implement, is what an undeclared capability suggests but cannot prove from outside, so a
+// miss is graded at the catalogue's SHOULD (warn), not fail. The -32601 line of the completion
+// page's Error Handling governs completion/complete alone (CMPL-004). On 2026-07-28 stdio only
+// the schema's MethodNotFoundError description (no keyword) names the case, and on a handshake
+// revision no sentence does (the lifecycle page even asks both parties to "only use
+// capabilities that were successfully negotiated", so the probe itself is outside the
+// protocol): there a miss is info.
+func (w *world) methodNotFoundBasis() (cite string, grade reports.Verdict) {
+	switch {
+	case w.s.t.modern && w.s.env.cfg.Transport == harness.TransportHTTP:
+		return "basic/transports/streamable-http#Protocol Version Header: a method the server does not implement gets 404 Not Found and -32601 (MUST; graded SHOULD, since an undeclared capability does not prove the method unimplemented)", ""
+	case w.s.t.modern:
+		return "only the schema's MethodNotFoundError description (no MUST or SHOULD) names an undeclared capability's method; observed as info", reports.Info
+	}
+	return "no sentence of " + w.s.t.revision + " makes -32601 normative for an undeclared feature's method (basic/lifecycle#Operation asks both parties to use only negotiated capabilities); observed as info", reports.Info
+}
+
 // expectMethodNotFound is CAP-007: every probe of an undeclared feature got -32601 (and HTTP
-// 404 on modern Streamable HTTP). A probe answered with a result that offers the feature is
-// not judged: offering an undeclared feature is the capability rule's defect (offeredRules),
-// and when every probe was such, CAP-007 is untestable naming that rule.
+// 404 on modern Streamable HTTP), graded by methodNotFoundBasis. A probe answered with a
+// result that offers the feature is not judged: offering an undeclared feature is the
+// capability rule's defect (offeredRules), and when every probe was such, CAP-007 is
+// untestable naming that rule.
 func (w *world) expectMethodNotFound(st *stateWorld) error {
+	cite, grade := w.methodNotFoundBasis()
 	var offered []string
 	for i, ex := range st.probes {
 		msg := responseOf(ex)
@@ -206,16 +237,16 @@ func (w *world) expectMethodNotFound(st *stateWorld) error {
 		if status {
 			want += " with HTTP 404"
 		}
-		want += " for " + sentMethod(ex) + " (its capability is not declared)"
+		want += " for " + sentMethod(ex) + " (its capability is not declared; " + cite + ")"
 		switch {
 		case msg == nil || msg.Kind != harness.KindError || msg.Error.Code != -32601:
-			return &Mismatch{Expected: want, Actual: describeExchange(ex), Frames: exchangeSeqs(ex)}
+			return &Mismatch{Expected: want, Actual: describeExchange(ex), Grade: grade, Frames: exchangeSeqs(ex)}
 		case status && (ex.HTTP == nil || ex.HTTP.Status != 404):
 			got := "no HTTP status"
 			if ex.HTTP != nil {
 				got = fmt.Sprintf("HTTP %d", ex.HTTP.Status)
 			}
-			return &Mismatch{Expected: want, Actual: "-32601 with " + got, Frames: exchangeSeqs(ex)}
+			return &Mismatch{Expected: want, Actual: "-32601 with " + got, Grade: grade, Frames: exchangeSeqs(ex)}
 		}
 	}
 	if len(offered) == len(st.probes) && len(offered) > 0 {

@@ -60,6 +60,9 @@ func (st *stdioScenario) openListen(ctx context.Context, w *world, required bool
 	}
 	req := w.build(call{Method: "subscriptions/listen", Era: eraModern, ID: fmt.Sprintf("listen-%d", w.s.env.ids.Next()),
 		Params: map[string]any{"notifications": map[string]any{"toolsListChanged": true}}})
+	if err := guardShared(w.conn, req); err != nil {
+		return nil, err
+	}
 	idRaw := req.ID
 	mark := len(s.Frames())
 	lctx, cancel := context.WithCancel(ctx)

@@ -354,6 +354,9 @@ func (w *world) send(ctx context.Context, req harness.Request) error {
 	if w.conn == nil {
 		return fmt.Errorf("feature bug: no connection (missing Given step)")
 	}
+	if err := guardShared(w.conn, req); err != nil {
+		return err
+	}
 	if req.Notification {
 		req.ID = nil
 	}
@@ -431,6 +434,9 @@ func (w *world) expand(doc string) (string, json.RawMessage) {
 }
 
 func (w *world) sendDoc(ctx context.Context, doc string, malformed, notification bool) error {
+	if err := w.inSession(ctx); err != nil {
+		return err
+	}
 	text, id := w.expand(doc)
 	raw := []byte(strings.TrimSpace(text))
 	var method string

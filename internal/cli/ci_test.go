@@ -87,14 +87,14 @@ func TestStrictWarnFailsJUnitAndSARIF(t *testing.T) {
 		level          string
 	}{false: {reports.ExitOK, 0, "warning"}, true: {reports.ExitFail, 1, "error"}} {
 		out := t.TempDir()
-		args := []string{"run", "--quiet-window", "300ms", "--rule", "CAP-007", "--out", out}
+		args := []string{"run", "--quiet-window", "300ms", "--rule", "LFEAT-005", "--out", out}
 		if strict {
 			args = append(args, "--strict")
 		}
-		code, _, stderr := mainOut(append(args, "--", self, referenceServerCmd, "-break", "CAP-007")...)
+		code, _, stderr := mainOut(append(args, "--", self, referenceServerCmd, "-break", "LFEAT-005")...)
 		require.Equal(t, want.code, code, stderr)
 		require.Equal(t, want.failures, junitFailures(t, filepath.Join(out, "junit.xml")), "strict=%v", strict)
-		require.Equal(t, []string{want.level}, levelsOf(readSARIF(t, filepath.Join(out, "results.sarif")))["CAP-007"], "strict=%v", strict)
+		require.Equal(t, []string{want.level}, levelsOf(readSARIF(t, filepath.Join(out, "results.sarif")))["LFEAT-005"], "strict=%v", strict)
 
 		junit, sarif := filepath.Join(out, "again.xml"), filepath.Join(out, "again.sarif")
 		rargs := []string{"report", filepath.Join(out, "results.json"), "--junit", junit, "--sarif", sarif}
@@ -104,7 +104,7 @@ func TestStrictWarnFailsJUnitAndSARIF(t *testing.T) {
 		code, _, stderr = mainOut(rargs...)
 		require.Equal(t, want.code, code, stderr)
 		require.Equal(t, want.failures, junitFailures(t, junit), "report strict=%v", strict)
-		require.Equal(t, []string{want.level}, levelsOf(readSARIF(t, sarif))["CAP-007"], "report strict=%v", strict)
+		require.Equal(t, []string{want.level}, levelsOf(readSARIF(t, sarif))["LFEAT-005"], "report strict=%v", strict)
 	}
 }
 
