@@ -31,7 +31,7 @@ func (e *env) detect(ctx context.Context) ([]*target, []string, string) {
 		}
 		pctx, cancel := context.WithTimeout(ctx, cfg.StartupTimeout)
 		began := time.Now()
-		probe, err = harness.ProbeModern(pctx, t, &e.ids)
+		probe, err = harness.ProbeModern(pctx, t, &e.ids, cfg.StartupTimeout)
 		cancel()
 		if probe != nil && probe.Exchange != nil && probe.Exchange.Response != nil {
 			e.startup = time.Since(began)
