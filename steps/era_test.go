@@ -255,6 +255,14 @@ func TestForcedRevisionNotServedAborts(t *testing.T) {
 	require.Empty(t, abort)
 	require.Len(t, targets, 1)
 	assert.Equal(t, forced, targets[0].revision)
+
+	// A forced modern revision the server refuses with UnsupportedProtocolVersion aborts too.
+	table := fakeModernTable()
+	f = fakeEra{Discover: map[string]string{table[0].ID: "-32022"}, Initialize: answered}
+	targets, _, abort = detectAgainst(t, f, harness.TransportHTTP, Config{Revision: table[0].ID}, table...)
+	require.Empty(t, targets)
+	assert.Contains(t, abort, "--revision "+table[0].ID+" was forced")
+	assert.Contains(t, abort, "-32022")
 }
 
 // fakeModern is a modern row the build does not have, newer than every real one: the table
