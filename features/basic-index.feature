@@ -117,12 +117,16 @@ Feature: Base protocol (basic/index)
     Spec: basic/index#_meta
     `io.modelcontextprotocol/protocolVersion` is required in every request's `_meta`; without it
     the request is malformed (-32602). Over HTTP the header stays, so -32020 is graded a warning.
+    On stdio nothing else names a version, and a dual-era server selects its behaviour from how
+    the client opens (basic/versioning#Compatibility Matrix: "A request carrying modern
+    per-request `_meta` is served statelessly according to this revision"): one that reads the
+    versionless request as legacy and answers with its legacy path's error is na.
     Given a connected server
     When the client sends the malformed message:
       """
       {"jsonrpc":"2.0","id":$id,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{}}}}
       """
-    Then the response is an error with code -32602 (code -32020 is a warning)
+    Then the versionless request is refused with -32602 (-32020 a warning) unless a dual-era server on stdio read it as legacy
 
   @rule:META-002 @MUST @since:2026-07-28
   Scenario: A request without client capabilities in _meta is rejected as invalid params

@@ -4,16 +4,26 @@ Feature: Versioning (basic/versioning)
   https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning
 
   @rule:VER-001 @MUST @since:2026-07-28
-  Scenario: Any request with an unsupported version gets UnsupportedProtocolVersion
+  Scenario Outline: Any request with an unsupported version gets UnsupportedProtocolVersion
     Spec: basic/versioning#Protocol Version Negotiation
     Not only discover: every request whose `_meta` names a version the server does not serve is
-    answered with -32022. On a fresh connection, so that no earlier request's version can be
-    carried over (STATE-001's); a server that serves discover at that version too fails
-    DISC-004, and this rule is untestable.
+    answered with -32022, "whether the version is unknown to the server, or is a known version
+    the server has chosen not to support". Both a future and a past unknown version are asked:
+    the page's own example refuses "1900-01-01" with a `supported` list naming a legacy revision,
+    so a dual-era server does not read a request that carries modern per-request `_meta` as
+    legacy for its date ("A request carrying modern per-request `_meta` is served statelessly
+    according to this revision", basic/versioning#Compatibility Matrix). On a fresh connection,
+    so that no earlier request's version can be carried over (STATE-001's); a server that serves
+    discover at that version too fails DISC-004, and the row is untestable.
     Given a fresh connection
-    And the server rejects a "server/discover" request with protocol version "2099-01-01" (DISC-004 judges that)
-    When the client sends a list request for a declared capability with protocol version "2099-01-01"
+    And the server rejects a "server/discover" request with protocol version "<version>" (DISC-004 judges that)
+    When the client sends a list request for a declared capability with protocol version "<version>"
     Then the response is an error with code -32022
+
+    Examples:
+      | version    |
+      | 2099-01-01 |
+      | 1900-01-01 |
 
   @rule:VER-002 @MUST @since:2026-07-28 @transport:http
   Scenario: Over HTTP the unsupported-version error has status 400

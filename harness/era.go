@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/mcp-conform/mcp-conform/revisions"
 )
@@ -54,21 +55,40 @@ func SendFor(ctx context.Context, t Transport, raw []byte, id any, method string
 	return t.Send(ctx, req)
 }
 
-// ProbeModern runs the modern era probe on t. ctx bounds the wait (the caller gives the
-// startup window for a fresh server). Per the spec the fallback is never keyed on one error
-// code: any error other than a recognised modern one, any non-2xx HTTP reply without such an
-// error, and silence mean legacy. A transport failure (process exited, connection refused) is
-// returned as an error, not read as legacy.
-func ProbeModern(ctx context.Context, t Transport, ids *IDs) (*Probe, error) {
+// ProbeModern runs the modern era probe on t with the preferred modern version
+// (revisions.Modern) and the startup window as the wait (ProbeDiscover).
+func ProbeModern(ctx context.Context, t Transport, ids *IDs, window time.Duration) (*Probe, error) {
+	return ProbeDiscover(ctx, t, ids, revisions.Modern().ID, window)
+}
+
+// ProbeDiscover runs the modern era probe on t: a `server/discover` whose `_meta` names
+// version. window bounds the wait (the caller gives the startup window for a fresh server);
+// silence is read as legacy only once window has passed: when ctx ends first (the run's
+// deadline, an interrupt) the probe returns an error, since a server not yet given its start is
+// not legacy. Per the spec the fallback is never keyed on one error code: any error other than
+// a recognised modern one, any non-2xx HTTP reply without such an error, and silence mean
+// legacy. A transport failure (process exited, connection refused) is returned as an error,
+// not read as legacy.
+func ProbeDiscover(ctx context.Context, t Transport, ids *IDs, version string, window time.Duration) (*Probe, error) {
+	wctx, cancel := context.WithTimeout(ctx, window)
+	defer cancel()
 	id := ids.Next()
-	ex, err := SendFor(ctx, t, ModernRequest(id, "server/discover", revisions.Modern().ID, nil), id, "server/discover", true, "")
+	ex, err := SendFor(wctx, t, ModernRequest(id, "server/discover", version, nil), id, "server/discover", true, "")
 	p := &Probe{Exchange: ex}
-	if err != nil && (ex == nil || ex.Response == nil) {
-		if errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			p.Reason = "no reply to server/discover within the startup window"
+	if ex == nil || ex.Response == nil {
+		if ctx.Err() != nil {
+			return p, fmt.Errorf("era probe: the run ended (%w) before the startup window (%s) passed, with no reply to server/discover", ctx.Err(), window)
+		}
+		if wctx.Err() != nil {
+			p.Reason = fmt.Sprintf("no reply to server/discover within the startup window (%s)", window)
 			return p, nil
 		}
+	}
+	if err != nil && (ex == nil || ex.Response == nil) {
 		return p, fmt.Errorf("era probe: %w", err)
+	}
+	if ex == nil {
+		return p, errors.New("era probe: the transport returned no exchange")
 	}
 	if ex.Response == nil {
 		if ex.HTTP != nil {

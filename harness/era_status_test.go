@@ -28,7 +28,7 @@ func TestEraProbeNamesTheHTTPStatus(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	var ids IDs
-	p, err := ProbeModern(ctx, h, &ids)
+	p, err := ProbeModern(ctx, h, &ids, 5*time.Second)
 	require.NoError(t, err)
 	require.False(t, p.Modern)
 	require.True(t, strings.HasPrefix(p.Reason, "HTTP 401: "), p.Reason)

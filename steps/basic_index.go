@@ -32,6 +32,7 @@ func registerBasicIndexSteps(sc *godog.ScenarioContext) {
 	step(sc, `^the response is an error with code (-?\d+) \(code (-?\d+) is a warning\)$`, func(ctx context.Context, code, soft int64) error {
 		return worldOf(ctx).expectCode(code, soft)
 	})
+	step(sc, `^the versionless request is refused with -32602 \(-32020 a warning\) unless a dual-era server on stdio read it as legacy$`, wc(versionlessRefused))
 	step(sc, `^the response id is exactly (.+)$`, func(ctx context.Context, want string) error {
 		return worldOf(ctx).expectID(json.RawMessage(want))
 	})
@@ -738,4 +739,35 @@ func (w *world) expectMalformedAnswered(code int64) error {
 		m.Expected += " (an HTTP 4xx without a JSON-RPC error is a warning)"
 	}
 	return m
+}
+
+// versionlessRefused judges META-001: a request whose `_meta` lacks the protocol version is
+// refused with -32602 (-32020 a warning over HTTP, where the header still names the version).
+// On stdio nothing else names a version, and a dual-era server "selects its behavior from how
+// the client opens: A request carrying modern per-request `_meta` is served statelessly
+// according to this revision" (basic/versioning#Compatibility Matrix): a request that declares
+// no version may take its legacy path, whose answer to a request before initialize is
+// implementation-defined (stdio#Backward Compatibility: "legacy servers respond to unknown
+// pre-`initialize` requests with implementation-defined errors (commonly `-32601` or
+// `-32602`)"). Such a server's other JSON-RPC error is na, with that reason; a result still
+// fails, and a modern-only server is held to -32602.
+func versionlessRefused(ctx context.Context, w *world) error {
+	err := w.expectCode(-32602, harness.CodeHeaderMismatch)
+	var m *Mismatch
+	if !errors.As(err, &m) || m.Grade == reports.Warn || w.s.env.cfg.Transport != harness.TransportStdio {
+		return err
+	}
+	msg, merr := w.responseMessage()
+	if merr != nil || msg.Kind != harness.KindError || w.discoverUnserved() != "" {
+		// A server that never gave a DiscoverResult answers every discover so: DISC-001's.
+		return err
+	}
+	dual, derr := dualEra(ctx, w)
+	if derr != nil {
+		return derr
+	}
+	if !dual {
+		return err
+	}
+	return w.setSkip(reports.NA, fmt.Sprintf("the server also speaks a legacy revision and answered the request without a protocol version with %s: a dual-era server serves a request as %s when it carries the modern per-request _meta (basic/versioning#Compatibility Matrix), and one that declares no version may take the legacy path, whose answer before initialize is implementation-defined (stdio#Backward Compatibility)", describe(msg), w.s.t.revision))
 }

@@ -488,9 +488,10 @@ func (st *stdioScenario) sendLegacyList(ctx context.Context, w *world) error {
 }
 
 // dualEra reports whether the server also speaks a legacy revision: its DiscoverResult lists
-// one, or, failing that, it answers initialize on a connection of its own.
+// one or initialize negotiated one in this run (target.negotiated), or, failing that, it
+// answers initialize on a connection of its own.
 func dualEra(ctx context.Context, w *world) (bool, error) {
-	for _, v := range w.s.t.supported {
+	for _, v := range append(append([]string(nil), w.s.t.supported...), w.s.t.negotiated...) {
 		if revisions.IsLegacy(v) {
 			return true, nil
 		}

@@ -64,6 +64,16 @@ func (c call) modern(w *world) bool {
 	return w.s.t.modern
 }
 
+// modernVersion returns the version a modern request on w's target names: the target's
+// revision on a modern target, the newest modern revision otherwise (a modern request sent to
+// a legacy target).
+func (w *world) modernVersion() string {
+	if w.s != nil && w.s.t != nil && w.s.t.modern {
+		return w.s.t.revision
+	}
+	return revisions.Modern().ID
+}
+
 // build makes the harness request for c: the JSON-RPC bytes, the id (raw JSON), the method
 // and, over HTTP, the headers.
 func (w *world) build(c call) harness.Request {
@@ -92,7 +102,7 @@ func (w *world) build(c call) harness.Request {
 	if modern {
 		v := c.Version
 		if v == "" {
-			v = revisions.Modern().ID
+			v = w.modernVersion()
 		}
 		meta = harness.ModernMeta(v)
 	}
@@ -136,7 +146,7 @@ func (w *world) setHeaders(req *harness.Request, modern bool, c call) {
 	case modern:
 		req.Header = harness.ModernHeaders(req.Raw)
 		if req.Header.Get(harness.HeaderProtocolVersion) == "" {
-			req.Header.Set(harness.HeaderProtocolVersion, revisions.Modern().ID)
+			req.Header.Set(harness.HeaderProtocolVersion, w.modernVersion())
 		}
 	default:
 		req.Header = harness.LegacyHeaders(w.s.t.revision)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/cucumber/godog"
@@ -44,11 +45,12 @@ func servesNoHandshakeEra(ctx context.Context, w *world) error {
 // advertises it.
 var removedMethods = []string{"ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe", "tasks/get", "tasks/result", "tasks/list", "tasks/cancel"}
 
-// legacyRevisions returns the handshake-era revisions the server's discover result lists.
+// legacyRevisions returns the handshake-era revisions the server serves: those its discover
+// result lists and those initialize negotiated in the same run (target.negotiated), each once.
 func (w *world) legacyRevisions() []string {
 	var out []string
-	for _, v := range w.s.t.supported {
-		if revisions.IsLegacy(v) {
+	for _, v := range append(append([]string(nil), w.s.t.supported...), w.s.t.negotiated...) {
+		if revisions.IsLegacy(v) && !slices.Contains(out, v) {
 			out = append(out, v)
 		}
 	}

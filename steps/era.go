@@ -13,7 +13,9 @@ import (
 	"github.com/mcp-conform/mcp-conform/revisions"
 )
 
-// detect runs era detection (DESIGN.md "Era handling") and returns the targets to test.
+// detect runs era detection (DESIGN.md "Era handling") and returns the targets to test: one
+// per modern revision of this build the server serves, and the legacy revision initialize
+// negotiates.
 func (e *env) detect(ctx context.Context) ([]*target, []string, string) {
 	cfg := e.cfg
 	var targets []*target
@@ -25,108 +27,32 @@ func (e *env) detect(ctx context.Context) ([]*target, []string, string) {
 	// cannot start leads with it.
 	hint := ""
 	if wantModern {
-		t, err := e.dial(ctx, revisions.Modern().ID)
-		if err != nil {
-			return nil, notes, "cannot start the server: " + err.Error()
+		var abort string
+		targets, notes, probe, hint, abort = e.detectModern(ctx)
+		if abort != "" {
+			return nil, notes, abort
 		}
-		pctx, cancel := context.WithTimeout(ctx, cfg.StartupTimeout)
-		began := time.Now()
-		probe, err = harness.ProbeModern(pctx, t, &e.ids)
-		cancel()
-		if probe != nil && probe.Exchange != nil && probe.Exchange.Response != nil {
-			e.startup = time.Since(began)
-		}
-		if ctx.Err() != nil {
-			return nil, notes, e.stopped() + " during the era probe" + e.stderrHint(t)
-		}
-		if probe != nil {
-			hint = replyHint(t, probe.Exchange)
-		}
-		switch {
-		case err != nil:
-			return nil, notes, "era probe failed: " + strings.TrimPrefix(err.Error(), "era probe: ") + e.stderrHint(t)
-		case probe.Modern:
-			notes = append(notes, "modern era detected: "+probe.Reason)
-			targets = append(targets, &target{revision: revisions.Modern().ID, modern: true, shared: t,
-				caps: capabilities(probe.Result), supported: probe.Supported, server: serverInfo(probe.Result, true)})
-		case cfg.Revision != "auto":
-			notes = append(notes, "revision forced to "+cfg.Revision+" although the era probe found no modern server: "+probe.Reason)
-			targets = append(targets, &target{revision: cfg.Revision, modern: true, shared: t, caps: map[string]json.RawMessage{},
-				capsUnknown: "the server's capabilities are unknown: server/discover gave no DiscoverResult (" + probe.Reason + "), which DISC-001 judges"})
-		default:
-			// A server whose discover is broken may still serve 2026-07-28 requests: it is then
-			// tested as modern (DISC-001 judges its discover), not as legacy-only.
-			sctx, cancel := context.WithTimeout(ctx, e.cfg.Timeout)
-			serves, err := harness.ProbeServes(sctx, t, &e.ids)
-			cancel()
-			switch {
-			case err == nil && serves.Modern:
-				notes = append(notes, "modern era detected although server/discover did not classify the server ("+probe.Reason+"): "+serves.Reason)
-				targets = append(targets, &target{revision: revisions.Modern().ID, modern: true, shared: t,
-					caps: map[string]json.RawMessage{}, supported: serves.Supported,
-					capsUnknown: "the server's capabilities are unknown: server/discover gave no DiscoverResult (" + probe.Reason + "), which DISC-001 judges"})
-			default:
-				notes = append(notes, "no modern era: "+probe.Reason)
-				e.release(t)
-			}
-		}
-	}
-	// A server that stayed silent through the startup window has had its start: the
-	// handshake gets the per-request timeout, so silence costs one startup timeout, not two.
-	handshakeWait := cfg.StartupTimeout
-	if probe != nil && !probe.Modern && probe.Exchange != nil && probe.Exchange.Response == nil && e.startup == 0 && cfg.Timeout < handshakeWait {
-		handshakeWait = cfg.Timeout
 	}
 	if wantLegacy {
-		ask := revisions.LatestLegacy().ID
-		if cfg.Revision != "auto" {
-			ask = cfg.Revision
+		tg, note, h, abort := e.detectLegacy(ctx, probe)
+		if abort != "" {
+			return targets, notes, abort
 		}
-		t, err := e.dial(ctx, ask)
-		if err != nil {
-			return targets, notes, "cannot start the server: " + err.Error()
-		}
-		hctx, cancel := context.WithTimeout(ctx, handshakeWait)
-		began := time.Now()
-		h, err := harness.Initialize(hctx, t, &e.ids, ask)
-		cancel()
-		if err == nil && e.startup == 0 {
-			e.startup = time.Since(began)
-		}
-		if ctx.Err() != nil {
-			return targets, notes, e.stopped() + " during the legacy handshake" + e.stderrHint(t)
-		}
+		notes = append(notes, note)
 		if hint == "" && h != nil {
-			hint = replyHint(t, h.Exchange)
+			hint = replyHint(h.shared, h.ex)
 		}
-		switch {
-		case err == nil && revisions.IsLegacy(h.Version):
-			e.setRev(t.Conn(), h.Version)
-			notes = append(notes, "legacy era: initialize negotiated "+h.Version)
-			var ir struct {
-				Capabilities map[string]json.RawMessage `json:"capabilities"`
-			}
-			_ = json.Unmarshal(h.Result, &ir)
-			if ir.Capabilities == nil {
-				ir.Capabilities = map[string]json.RawMessage{}
-			}
-			tg := &target{revision: h.Version, shared: t, caps: ir.Capabilities, server: serverInfo(h.Result, false)}
-			if probe != nil {
-				tg.supported = probe.Supported
-			}
+		if tg != nil {
 			for _, m := range targets {
-				if m.capsUnknown != "" && !slices.Contains(m.supported, h.Version) {
+				// The server answered initialize in this run: it also speaks that legacy
+				// revision, whatever its DiscoverResult listed.
+				m.negotiated = append(m.negotiated, tg.revision)
+				if m.capsUnknown != "" && !slices.Contains(m.supported, tg.revision) {
 					// No DiscoverResult listed the versions: the one initialize negotiated is served.
-					m.supported = append(m.supported, h.Version)
+					m.supported = append(m.supported, tg.revision)
 				}
 			}
 			targets = append(targets, tg)
-		case err == nil:
-			notes = append(notes, fmt.Sprintf("initialize negotiated %q, which is not a legacy revision this build knows", h.Version))
-			e.release(t)
-		default:
-			notes = append(notes, "no legacy era: "+err.Error())
-			e.release(t)
 		}
 	}
 	if len(targets) == 0 {
@@ -141,9 +67,236 @@ func (e *env) detect(ctx context.Context) ([]*target, []string, string) {
 		if len(conns) > 0 {
 			tail = e.stderrHint(conns[0])
 		}
-		return nil, notes, lead + "the server answered neither server/discover (" + revisions.Modern().ID + ") nor initialize (legacy revisions): " + strings.Join(notes, "; ") + tail
+		return nil, notes, lead + "the server answered neither server/discover (" + strings.Join(e.modernIDs(), ", ") + ") nor initialize (legacy revisions): " + strings.Join(notes, "; ") + tail
 	}
 	return targets, notes, ""
+}
+
+// knownModern returns the modern revisions this build knows, newest first (the table's, or
+// the test hook's).
+func (e *env) knownModern() []revisions.Revision {
+	if e.modernTable != nil {
+		return e.modernTable()
+	}
+	return revisions.Filter(revisions.Revision.Modern)
+}
+
+func (e *env) modernIDs() []string {
+	var out []string
+	for _, r := range e.knownModern() {
+		out = append(out, r.ID)
+	}
+	return out
+}
+
+// detectModern probes the server with server/discover at the preferred modern revision (the
+// forced one under --revision) and returns one target per modern revision to test, the notes,
+// the probe, a hint on a reply that is no MCP endpoint's, and why the run cannot start ("" when
+// it can).
+func (e *env) detectModern(ctx context.Context) (targets []*target, notes []string, probe *harness.Probe, hint, abort string) {
+	cfg := e.cfg
+	ask := e.knownModern()[0].ID
+	if cfg.Revision != "auto" {
+		ask = cfg.Revision
+	}
+	t, err := e.dial(ctx, ask)
+	if err != nil {
+		return nil, notes, nil, "", "cannot start the server: " + err.Error()
+	}
+	began := time.Now()
+	probe, err = harness.ProbeDiscover(ctx, t, &e.ids, ask, cfg.StartupTimeout)
+	if probe != nil && probe.Exchange != nil && probe.Exchange.Response != nil {
+		e.startup = time.Since(began)
+	}
+	if ctx.Err() != nil {
+		return nil, notes, probe, "", e.stopped() + " during the era probe" + e.stderrHint(t)
+	}
+	if probe != nil {
+		hint = replyHint(t, probe.Exchange)
+	}
+	unknown := "the server's capabilities are unknown: server/discover gave no DiscoverResult (" + probe.Reason + "), which DISC-001 judges"
+	switch {
+	case err != nil:
+		return nil, notes, probe, hint, "era probe failed: " + strings.TrimPrefix(err.Error(), "era probe: ") + e.stderrHint(t)
+	case probe.Modern && cfg.Revision != "auto" && probe.Result == nil && len(probe.Supported) > 0 && !slices.Contains(probe.Supported, cfg.Revision):
+		e.release(t)
+		return nil, notes, probe, hint, fmt.Sprintf("--revision %s was forced, but the server refused it with UnsupportedProtocolVersion (-32022), listing %s: rerun with --revision auto to test what the server serves", cfg.Revision, strings.Join(probe.Supported, ", "))
+	case probe.Modern:
+		notes = append(notes, "modern era detected: "+probe.Reason)
+		targets, more := e.modernTargets(ctx, t, probe, ask, unknown)
+		return targets, append(notes, more...), probe, hint, ""
+	case cfg.Revision != "auto":
+		notes = append(notes, "revision forced to "+cfg.Revision+" although the era probe found no modern server: "+probe.Reason)
+		return []*target{{revision: cfg.Revision, modern: true, shared: t, caps: map[string]json.RawMessage{}, capsUnknown: unknown}}, notes, probe, hint, ""
+	}
+	// A server whose discover is broken may still serve modern requests: it is then tested as
+	// modern (DISC-001 judges its discover), not as legacy-only.
+	sctx, cancel := context.WithTimeout(ctx, e.cfg.Timeout)
+	serves, err := harness.ProbeServes(sctx, t, &e.ids)
+	cancel()
+	if err == nil && serves.Modern {
+		notes = append(notes, "modern era detected although server/discover did not classify the server ("+probe.Reason+"): "+serves.Reason)
+		return []*target{{revision: ask, modern: true, shared: t, caps: map[string]json.RawMessage{}, supported: serves.Supported, capsUnknown: unknown}}, notes, probe, hint, ""
+	}
+	notes = append(notes, "no modern era: "+probe.Reason)
+	e.release(t)
+	return nil, notes, probe, hint, ""
+}
+
+// modernVersions returns, newest first, the revisions of known to test on a server the probe
+// found modern: those its DiscoverResult (or UnsupportedProtocolVersion error) lists, and the
+// asked one unless the server refused it with UnsupportedProtocolVersion; only forced when a
+// revision is forced ("auto" otherwise). A modern server that lists none of them is tested at
+// the asked revision, whose rules then judge its answers.
+func modernVersions(known []revisions.Revision, probe *harness.Probe, asked, forced string) []string {
+	refused := probe.Result == nil && len(probe.Supported) > 0 // only -32022 carries a list without a result
+	var out []string
+	for _, r := range known {
+		served := slices.Contains(probe.Supported, r.ID) || (r.ID == asked && !refused)
+		if served && (forced == "auto" || r.ID == forced) {
+			out = append(out, r.ID)
+		}
+	}
+	if len(out) == 0 {
+		out = []string{asked}
+	}
+	return out
+}
+
+// modernTargets returns one target per modern revision to test (modernVersions). The probe's
+// connection t serves the first; each other revision gets a connection of its own and a
+// server/discover at that revision for its capabilities. A revision without a DiscoverResult
+// (the probe answered with a modern error, or its own discover gave none) has unknown
+// capabilities (target.capsUnknown: the rules gated on one are untestable naming DISC-001).
+func (e *env) modernTargets(ctx context.Context, t harness.Transport, probe *harness.Probe, asked, unknown string) ([]*target, []string) {
+	var targets []*target
+	var notes []string
+	for i, v := range modernVersions(e.knownModern(), probe, asked, e.cfg.Revision) {
+		tg := &target{revision: v, modern: true, supported: probe.Supported}
+		p := probe
+		if i == 0 {
+			tg.shared = t
+			e.setRev(t.Conn(), v)
+		} else {
+			c, err := e.dial(ctx, v)
+			if err != nil {
+				notes = append(notes, "cannot test "+v+": "+err.Error())
+				continue
+			}
+			tg.shared = c
+		}
+		if v != asked {
+			// A fresh process gets the startup window for its first reply; the probe's own
+			// process has had its start.
+			wait := e.cfg.Timeout
+			if i > 0 && e.cfg.Transport == harness.TransportStdio {
+				wait = e.cfg.StartupTimeout
+			}
+			var err error
+			p, err = harness.ProbeDiscover(ctx, tg.shared, &e.ids, v, wait)
+			if err != nil {
+				notes = append(notes, "cannot test "+v+": "+strings.TrimPrefix(err.Error(), "era probe: "))
+				if i > 0 {
+					e.release(tg.shared)
+				} else {
+					targets = append(targets, &target{revision: v, modern: true, shared: t, caps: map[string]json.RawMessage{}, supported: probe.Supported, capsUnknown: unknown})
+				}
+				continue
+			}
+			notes = append(notes, "server/discover at "+v+": "+p.Reason)
+		}
+		if p.Result != nil {
+			tg.caps, tg.server = capabilities(p.Result), serverInfo(p.Result, true)
+			if p.Supported != nil {
+				tg.supported = p.Supported
+			}
+		} else {
+			tg.caps = map[string]json.RawMessage{}
+			tg.capsUnknown = "the server's capabilities are unknown: server/discover at " + v + " gave no DiscoverResult (" + p.Reason + "), which DISC-001 judges"
+		}
+		targets = append(targets, tg)
+	}
+	return targets, notes
+}
+
+// legacyHandshake is the connection and exchange of the legacy handshake, for replyHint.
+type legacyHandshake struct {
+	shared harness.Transport
+	ex     *harness.Exchange
+}
+
+// detectLegacy sends initialize asking for the newest legacy revision (the forced one under
+// --revision) on a connection of its own and returns the legacy target (nil when there is
+// none), the note saying what happened, the handshake, and why the run cannot go on ("" when
+// it can). A forced revision the server answers with another version aborts the run: the
+// server does not serve it (basic/lifecycle#Version Negotiation), and testing the other one
+// in its place would gate the wrong revision.
+func (e *env) detectLegacy(ctx context.Context, probe *harness.Probe) (*target, string, *legacyHandshake, string) {
+	cfg := e.cfg
+	ask := revisions.LatestLegacy().ID
+	if cfg.Revision != "auto" {
+		ask = cfg.Revision
+	}
+	t, err := e.dial(ctx, ask)
+	if err != nil {
+		return nil, "", nil, "cannot start the server: " + err.Error()
+	}
+	hctx, cancel := context.WithTimeout(ctx, e.handshakeWait(probe))
+	began := time.Now()
+	h, err := harness.Initialize(hctx, t, &e.ids, ask)
+	cancel()
+	if err == nil && e.startup == 0 {
+		e.startup = time.Since(began)
+	}
+	if ctx.Err() != nil {
+		return nil, "", nil, e.stopped() + " during the legacy handshake" + e.stderrHint(t)
+	}
+	var lh *legacyHandshake
+	if h != nil {
+		lh = &legacyHandshake{shared: t, ex: h.Exchange}
+	}
+	switch {
+	case err == nil && cfg.Revision != "auto" && h.Version != cfg.Revision:
+		e.release(t)
+		return nil, "", lh, fmt.Sprintf("--revision %s was forced, but the server's initialize answered protocolVersion %q: it does not serve %s (a server that does not support the requested version answers another one it supports, basic/lifecycle#Version Negotiation), and testing %q instead would not gate the revision asked for; rerun with --revision auto to test what the server serves", cfg.Revision, h.Version, cfg.Revision, h.Version)
+	case err == nil && revisions.IsLegacy(h.Version):
+		e.setRev(t.Conn(), h.Version)
+		var ir struct {
+			Capabilities map[string]json.RawMessage `json:"capabilities"`
+		}
+		_ = json.Unmarshal(h.Result, &ir)
+		if ir.Capabilities == nil {
+			ir.Capabilities = map[string]json.RawMessage{}
+		}
+		tg := &target{revision: h.Version, shared: t, caps: ir.Capabilities, server: serverInfo(h.Result, false)}
+		if probe != nil {
+			tg.supported = probe.Supported
+		}
+		return tg, "legacy era: initialize negotiated " + h.Version, lh, ""
+	case err == nil:
+		e.release(t)
+		return nil, fmt.Sprintf("initialize negotiated %q, which is not a legacy revision this build knows", h.Version), lh, ""
+	default:
+		e.release(t)
+		return nil, "no legacy era: " + err.Error(), lh, ""
+	}
+}
+
+// handshakeWait bounds the first reply to initialize. On stdio the handshake runs on a freshly
+// started process, whose first frame gets the startup window (--startup-timeout) whatever the
+// probe's process did. Over HTTP the endpoint is the one the probe reached: after a probe that
+// got no reply through the whole startup window the server has had its start, and the
+// handshake gets the request timeout, so silence costs one startup timeout, not two.
+func (e *env) handshakeWait(probe *harness.Probe) time.Duration {
+	cfg := e.cfg
+	if cfg.Transport == harness.TransportStdio {
+		return cfg.StartupTimeout
+	}
+	silent := probe != nil && !probe.Modern && probe.Exchange != nil && probe.Exchange.Response == nil && e.startup == 0
+	if silent && cfg.Timeout < cfg.StartupTimeout {
+		return cfg.Timeout
+	}
+	return cfg.StartupTimeout
 }
 
 func (e *env) stderrHint(t harness.Transport) string {

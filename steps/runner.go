@@ -87,6 +87,9 @@ type env struct {
 	// absences holds, per result ("rule@revision"), the replies its scenario concluded would
 	// not come (lateReply looks for them after the run).
 	absences map[string][]absence
+	// modernTable, when set (tests), replaces the modern rows of the revisions table era
+	// detection reads (knownModern).
+	modernTable func() []revisions.Revision
 }
 
 // target is one (revision, transport) the run tests: the shared connection its scenarios use
@@ -102,7 +105,10 @@ type target struct {
 	capsUnknown string
 	// supported lists the versions a modern server advertised (for LEG-002).
 	supported []string
-	server    *reports.Server
+	// negotiated lists, on a modern target, the legacy revisions initialize negotiated in the
+	// same run: the server also speaks them, whatever supported lists.
+	negotiated []string
+	server     *reports.Server
 	// once holds the effects of steps done once per target (key -> *onceResult).
 	once sync.Map
 }

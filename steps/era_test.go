@@ -1,0 +1,366 @@
+package steps
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcp-conform/mcp-conform/harness"
+	"github.com/mcp-conform/mcp-conform/internal/testutil"
+	"github.com/mcp-conform/mcp-conform/reports"
+	"github.com/mcp-conform/mcp-conform/revisions"
+)
+
+// fakeEraEnv names the environment variable that turns this test binary into a scripted
+// stdio server (fakeEra as JSON): era detection is tested against real child processes.
+const fakeEraEnv = "MCP_CONFORM_FAKE_ERA"
+
+func init() {
+	if script := os.Getenv(fakeEraEnv); script != "" {
+		var f fakeEra
+		if err := json.Unmarshal([]byte(script), &f); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		f.serveStdio(os.Stdin, os.Stdout)
+		os.Exit(0)
+	}
+}
+
+// fakeEra is a scripted server for era detection. Discover maps the version a server/discover
+// names to its reply: a JSON result object, an error code ("-32021"), or "silent"; a version
+// not listed gets "-32601". Initialize is the protocolVersion an initialize is answered with
+// ("" refuses it with -32601), InitDelayMs how long after the process started it answers.
+type fakeEra struct {
+	Discover    map[string]string `json:"discover"`
+	Initialize  string            `json:"initialize"`
+	InitDelayMs int               `json:"initDelayMs"`
+}
+
+// reply returns the JSON-RPC reply to the request line, or "" for none.
+func (f fakeEra) reply(line []byte, started time.Time) string {
+	var req struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+		Params struct {
+			Meta map[string]any `json:"_meta"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(line, &req) != nil || req.ID == nil {
+		return ""
+	}
+	errorReply := func(code string) string {
+		data := ""
+		if code == "-32022" {
+			data = `,"data":{"supported":["2026-07-28"],"requested":"x"}`
+		}
+		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":{"code":%s,"message":"scripted"%s}}`, req.ID, code, data)
+	}
+	switch req.Method {
+	case "server/discover":
+		v, _ := req.Params.Meta[harness.MetaProtocolVersion].(string)
+		a, ok := f.Discover[v]
+		switch {
+		case !ok:
+			return errorReply("-32601")
+		case a == "silent":
+			return ""
+		case strings.HasPrefix(a, "{"):
+			return fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":%s}`, req.ID, a)
+		}
+		return errorReply(a)
+	case "initialize":
+		if f.Initialize == "" {
+			return errorReply("-32601")
+		}
+		time.Sleep(time.Until(started.Add(time.Duration(f.InitDelayMs) * time.Millisecond)))
+		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":%q,"capabilities":{"tools":{}},"serverInfo":{"name":"fake","version":"1"}}}`, req.ID, f.Initialize)
+	}
+	return errorReply("-32601")
+}
+
+func (f fakeEra) serveStdio(in io.Reader, out io.Writer) {
+	started := time.Now()
+	sc := bufio.NewScanner(in)
+	for sc.Scan() {
+		if r := f.reply(sc.Bytes(), started); r != "" {
+			fmt.Fprintln(out, r)
+		}
+	}
+}
+
+// handler serves f over HTTP: a reply that is an error goes with 400 (modern errors) or 404
+// (-32601), like a Streamable HTTP server; silence is a 202 without a body.
+func (f fakeEra) handler() http.HandlerFunc {
+	started := time.Now()
+	return func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		reply := f.reply(body, started)
+		if reply == "" {
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		switch {
+		case strings.Contains(reply, `"code":-32601`):
+			w.WriteHeader(http.StatusNotFound)
+		case strings.Contains(reply, `"error"`):
+			w.WriteHeader(http.StatusBadRequest)
+		}
+		io.WriteString(w, reply)
+	}
+}
+
+// detectAgainst runs era detection against f, over stdio (this binary, re-executed) or HTTP,
+// and returns the targets, the notes and why the run cannot start.
+func detectAgainst(t *testing.T, f fakeEra, transport string, cfg Config, table ...revisions.Revision) ([]*target, []string, string) {
+	t.Helper()
+	cfg.Transport = transport
+	if cfg.Revision == "" {
+		cfg.Revision = "auto"
+	}
+	if cfg.StartupTimeout == 0 {
+		cfg.StartupTimeout = 5 * time.Second
+	}
+	if cfg.Timeout == 0 {
+		cfg.Timeout = 5 * time.Second
+	}
+	cfg.QuietWindow, cfg.MaxFrame, cfg.ShutdownGrace = 100*time.Millisecond, 1<<20, time.Second
+	switch transport {
+	case harness.TransportStdio:
+		script, err := json.Marshal(f)
+		require.NoError(t, err)
+		exe, err := os.Executable()
+		require.NoError(t, err)
+		cfg.Command = []string{"env", fakeEraEnv + "=" + string(script), exe}
+	default:
+		srv := httptest.NewServer(f.handler())
+		t.Cleanup(srv.Close)
+		cfg.URL = srv.URL + "/mcp"
+	}
+	e := &env{cfg: cfg, rec: harness.NewRecorder(time.Now()), rules: map[string]Rule{}, connRev: map[int]string{},
+		stopped: func() string { return "stopped" }}
+	if len(table) > 0 {
+		e.modernTable = func() []revisions.Revision { return table }
+	}
+	t.Cleanup(e.closeAll)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	return e.detect(ctx)
+}
+
+const discoverResult = `{"supportedVersions":["2026-07-28","2025-11-25"],"capabilities":{"tools":{}},"resultType":"complete","ttlMs":0,"cacheScope":"public"}`
+
+// TestDetectModernErrorLeavesCapabilitiesUnknown: a server/discover answered with a recognised
+// modern error (-32020, -32021, -32022) makes the server modern, but no DiscoverResult said
+// what it declares: the target's capabilities are unknown, naming DISC-001, so gated rules
+// are untestable, not na "not declared".
+func TestDetectModernErrorLeavesCapabilitiesUnknown(t *testing.T) {
+	for _, code := range []string{"-32020", "-32021", "-32022"} {
+		for _, transport := range []string{harness.TransportHTTP, harness.TransportStdio} {
+			t.Run(code+"/"+transport, func(t *testing.T) {
+				f := fakeEra{Discover: map[string]string{revisions.Modern().ID: code}}
+				targets, notes, abort := detectAgainst(t, f, transport, Config{})
+				require.Empty(t, abort)
+				require.Len(t, targets, 1, notes)
+				tg := targets[0]
+				assert.True(t, tg.modern)
+				assert.Equal(t, revisions.Modern().ID, tg.revision)
+				assert.Contains(t, tg.capsUnknown, "DISC-001")
+				assert.Contains(t, tg.capsUnknown, code)
+				w := newWorld(&suiteRun{env: &env{}, t: tg}, false)
+				require.ErrorIs(t, w.undeclared("the server does not declare tools"), errSkip)
+				assert.Equal(t, reports.Untestable, w.skip.verdict)
+				assert.Contains(t, w.skip.reason, "DISC-001")
+			})
+		}
+	}
+	// A DiscoverResult still gives the capabilities it declares.
+	f := fakeEra{Discover: map[string]string{revisions.Modern().ID: discoverResult}}
+	targets, _, abort := detectAgainst(t, f, harness.TransportHTTP, Config{})
+	require.Empty(t, abort)
+	require.Len(t, targets, 1)
+	assert.Empty(t, targets[0].capsUnknown)
+	assert.Contains(t, targets[0].caps, "tools")
+}
+
+// TestLegacyHandshakeGetsTheStartupWindow: after a probe that got no reply within the startup
+// window, the legacy handshake on stdio runs on a freshly started process, whose first reply
+// gets --startup-timeout, not --timeout: a server slower to start than --timeout is found.
+func TestLegacyHandshakeGetsTheStartupWindow(t *testing.T) {
+	f := fakeEra{Discover: map[string]string{revisions.Modern().ID: "silent"}, Initialize: revisions.LatestLegacy().ID, InitDelayMs: 1200}
+	targets, notes, abort := detectAgainst(t, f, harness.TransportStdio, Config{StartupTimeout: 3 * time.Second, Timeout: 300 * time.Millisecond})
+	require.Empty(t, abort, notes)
+	require.Len(t, targets, 1, notes)
+	assert.Equal(t, revisions.LatestLegacy().ID, targets[0].revision)
+	assert.False(t, targets[0].modern)
+}
+
+// TestHandshakeWait: over HTTP the endpoint the probe reached has had its start; after a
+// silent probe the handshake gets --timeout. On stdio it is a new process: --startup-timeout.
+func TestHandshakeWait(t *testing.T) {
+	silent := &harness.Probe{Exchange: &harness.Exchange{}}
+	answered := &harness.Probe{Exchange: &harness.Exchange{Response: &harness.Frame{}}}
+	for _, c := range []struct {
+		transport string
+		probe     *harness.Probe
+		want      time.Duration
+	}{
+		{harness.TransportStdio, silent, time.Minute},
+		{harness.TransportStdio, answered, time.Minute},
+		{harness.TransportStdio, nil, time.Minute},
+		{harness.TransportHTTP, silent, time.Second},
+		{harness.TransportHTTP, answered, time.Minute},
+		{harness.TransportHTTP, nil, time.Minute},
+	} {
+		e := &env{cfg: Config{Transport: c.transport, StartupTimeout: time.Minute, Timeout: time.Second}}
+		assert.Equal(t, c.want, e.handshakeWait(c.probe), "%s %v", c.transport, c.probe)
+	}
+}
+
+// TestForcedRevisionNotServedAborts: --revision names a legacy revision the server answers
+// initialize with another version for: the run does not test that other revision in its
+// place; it aborts (exit 3) naming what the server answered. A forced revision the server
+// negotiates is tested.
+func TestForcedRevisionNotServedAborts(t *testing.T) {
+	legacy := revisions.Legacy()
+	forced, answered := legacy[1].ID, legacy[0].ID
+	f := fakeEra{Initialize: answered}
+	targets, _, abort := detectAgainst(t, f, harness.TransportHTTP, Config{Revision: forced})
+	require.Empty(t, targets)
+	assert.Contains(t, abort, "--revision "+forced+" was forced")
+	assert.Contains(t, abort, fmt.Sprintf("protocolVersion %q", answered))
+
+	srv := httptest.NewServer(f.handler())
+	t.Cleanup(srv.Close)
+	run, err := Run(context.Background(), Config{Transport: harness.TransportHTTP, URL: srv.URL + "/mcp", Revision: forced,
+		StartupTimeout: 5 * time.Second, Timeout: 5 * time.Second, QuietWindow: 100 * time.Millisecond, RunTimeout: 30 * time.Second,
+		MaxFrame: 1 << 20, Schemas: testutil.Schemas(t)})
+	require.NoError(t, err)
+	assert.Contains(t, run.Aborted, answered)
+	assert.Equal(t, reports.ExitError, reports.ExitCode(run, false, 0))
+
+	targets, _, abort = detectAgainst(t, fakeEra{Initialize: forced}, harness.TransportHTTP, Config{Revision: forced})
+	require.Empty(t, abort)
+	require.Len(t, targets, 1)
+	assert.Equal(t, forced, targets[0].revision)
+
+	// A forced modern revision the server refuses with UnsupportedProtocolVersion aborts too.
+	table := fakeModernTable()
+	f = fakeEra{Discover: map[string]string{table[0].ID: "-32022"}, Initialize: answered}
+	targets, _, abort = detectAgainst(t, f, harness.TransportHTTP, Config{Revision: table[0].ID}, table...)
+	require.Empty(t, targets)
+	assert.Contains(t, abort, "--revision "+table[0].ID+" was forced")
+	assert.Contains(t, abort, "-32022")
+}
+
+// fakeModern is a modern row the build does not have, newer than every real one: the table
+// a test hook gives era detection to prove it makes one target per modern revision.
+func fakeModernTable() []revisions.Revision {
+	future := revisions.Modern()
+	future.ID = "2099-01-01"
+	return append([]revisions.Revision{future}, revisions.Filter(revisions.Revision.Modern)...)
+}
+
+// TestDetectOneTargetPerModernRevision: with two modern revisions in the table (a test hook),
+// a server whose DiscoverResult lists both gets a target for each, with the capabilities its
+// own server/discover at that revision declares, on a connection of its own; a revision the
+// server does not list gets none. Each modern target knows the legacy revision initialize
+// negotiated in the same run.
+func TestDetectOneTargetPerModernRevision(t *testing.T) {
+	table := fakeModernTable()
+	newer, older := table[0].ID, table[1].ID
+	both := `{"supportedVersions":["` + newer + `","` + older + `","2025-11-25"],"capabilities":{"tools":{}},"resultType":"complete","ttlMs":0,"cacheScope":"public"}`
+	olderCaps := `{"supportedVersions":["` + newer + `","` + older + `","2025-11-25"],"capabilities":{"prompts":{}},"resultType":"complete","ttlMs":0,"cacheScope":"public"}`
+	for _, transport := range []string{harness.TransportHTTP, harness.TransportStdio} {
+		t.Run(transport, func(t *testing.T) {
+			f := fakeEra{Discover: map[string]string{newer: both, older: olderCaps}, Initialize: revisions.LatestLegacy().ID}
+			targets, notes, abort := detectAgainst(t, f, transport, Config{}, table...)
+			require.Empty(t, abort)
+			require.Len(t, targets, 3, notes)
+			assert.Equal(t, newer, targets[0].revision)
+			assert.Contains(t, targets[0].caps, "tools")
+			assert.Equal(t, older, targets[1].revision)
+			assert.Contains(t, targets[1].caps, "prompts")
+			assert.True(t, targets[0].modern && targets[1].modern)
+			assert.NotEqual(t, targets[0].shared.Conn(), targets[1].shared.Conn())
+			assert.Equal(t, revisions.LatestLegacy().ID, targets[2].revision)
+			for _, tg := range targets[:2] {
+				assert.Equal(t, []string{revisions.LatestLegacy().ID}, tg.negotiated)
+				w := newWorld(&suiteRun{env: &env{cfg: Config{Transport: transport}}, t: tg}, false)
+				assert.Equal(t, tg.revision, decodeMeta(t, w.build(call{Method: "tools/list"}))[harness.MetaProtocolVersion])
+			}
+		})
+	}
+	// A server that lists only the older one: the probe at the newer gets -32022, and the
+	// older is tested alone.
+	f := fakeEra{Discover: map[string]string{newer: "-32022", older: olderCaps}}
+	targets, notes, abort := detectAgainst(t, f, harness.TransportHTTP, Config{}, table...)
+	require.Empty(t, abort)
+	require.Len(t, targets, 1, notes)
+	assert.Equal(t, older, targets[0].revision)
+	assert.Contains(t, targets[0].caps, "prompts")
+	assert.Empty(t, targets[0].capsUnknown)
+}
+
+func decodeMeta(t *testing.T, req harness.Request) map[string]any {
+	var m struct {
+		Params struct {
+			Meta map[string]any `json:"_meta"`
+		} `json:"params"`
+	}
+	require.NoError(t, json.Unmarshal(req.Raw, &m))
+	return m.Params.Meta
+}
+
+// TestModernVersions: the modern revisions to test are those of the table the server lists,
+// plus the asked one unless -32022 refused it; only the forced one under --revision; the asked
+// one when the server lists none the build knows.
+func TestModernVersions(t *testing.T) {
+	table := fakeModernTable()
+	newer, older := table[0].ID, table[1].ID
+	result := json.RawMessage(`{}`)
+	for _, c := range []struct {
+		name   string
+		probe  harness.Probe
+		forced string
+		want   []string
+	}{
+		{"result listing both", harness.Probe{Supported: []string{older, newer}, Result: result}, "auto", []string{newer, older}},
+		{"result listing the asked only", harness.Probe{Supported: []string{newer}, Result: result}, "auto", []string{newer}},
+		{"result not listing the asked", harness.Probe{Supported: []string{older}, Result: result}, "auto", []string{newer, older}},
+		{"-32022 listing the older", harness.Probe{Supported: []string{older, "2025-11-25"}}, "auto", []string{older}},
+		{"-32022 listing none known", harness.Probe{Supported: []string{"2030-01-01"}}, "auto", []string{newer}},
+		{"-32021 (no list)", harness.Probe{}, "auto", []string{newer}},
+		{"forced older", harness.Probe{Supported: []string{older, newer}, Result: result}, older, []string{older}},
+	} {
+		assert.Equal(t, c.want, modernVersions(table, &c.probe, newer, c.forced), c.name)
+	}
+}
+
+// TestDualEraServerIsNotNew: DEP-001 and the other adoption rules judge only servers that
+// serve no handshake-era revision; a server whose initialize negotiated one in the same run
+// is an existing implementation even when its DiscoverResult lists no legacy version.
+func TestDualEraServerIsNotNew(t *testing.T) {
+	modern := revisions.Modern().ID
+	legacy := revisions.LatestLegacy().ID
+	w := newWorld(&suiteRun{env: &env{}, t: &target{revision: modern, modern: true, supported: []string{modern}, negotiated: []string{legacy}}}, false)
+	require.ErrorIs(t, servesNoHandshakeEra(context.Background(), w), errSkip)
+	assert.Equal(t, reports.NA, w.skip.verdict)
+	assert.Contains(t, w.skip.reason, legacy)
+	w = newWorld(&suiteRun{env: &env{}, t: &target{revision: modern, modern: true, supported: []string{modern, legacy}, negotiated: []string{legacy}}}, false)
+	assert.Equal(t, []string{legacy}, w.legacyRevisions(), "listed and negotiated count once")
+	w = newWorld(&suiteRun{env: &env{}, t: &target{revision: modern, modern: true, supported: []string{modern}}}, false)
+	require.NoError(t, servesNoHandshakeEra(context.Background(), w))
+}
