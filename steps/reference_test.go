@@ -216,14 +216,6 @@ func TestReferencePasses(t *testing.T) {
 	}
 }
 
-// breakConcurrency is how many scenarios of one TestReferenceBreaks run (the baselines' and
-// each break's) are in flight at once: the product's default. At one at a time a run spends
-// most of its wall time waiting (quiet windows after notifications and sentinels, the 1 s holds
-// of subscriptions/listen streams), and those waits add up over ~320 runs; concurrent
-// scenarios overlap them. TestReferenceVerdictsIndependentOfConcurrency proves the unbroken
-// fixture's verdicts do not depend on it, and baseline and break runs use the same value.
-const breakConcurrency = steps.DefaultConcurrency
-
 func TestReferenceBreaks(t *testing.T) {
 	rules, err := steps.Catalog()
 	require.NoError(t, err)
@@ -239,7 +231,7 @@ func TestReferenceBreaks(t *testing.T) {
 		if b, ok := baselines[transport]; ok {
 			return b
 		}
-		b := verdicts(runReferenceWith(t, transport, "", 0, breakConcurrency))
+		b := verdicts(runReference(t, transport, ""))
 		baselines[transport] = b
 		return b
 	}
@@ -260,7 +252,7 @@ func TestReferenceBreaks(t *testing.T) {
 				if bc.Verdict != "" {
 					want = bc.Verdict
 				}
-				run := runReferenceWith(t, transport, bc.Revision, 0, breakConcurrency, bc.Rule)
+				run := runReference(t, transport, bc.Revision, bc.Rule)
 				got := verdicts(run)
 				var base map[string]reports.Verdict
 				if !bc.EraDefeated {
