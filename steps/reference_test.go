@@ -281,7 +281,8 @@ func TestReferenceBreaks(t *testing.T) {
 					if strings.HasPrefix(key, bc.Rule+"@") {
 						continue
 					}
-					if exp, listed := bc.SideEffects[key]; listed {
+					rule, rev, _ := strings.Cut(key, "@")
+					if exp, listed := bc.SideEffects[refserver.EffectKey(rule, rev)]; listed {
 						if v != reports.NA || base[key] != reports.NA { // na: not on this transport
 							// A listed na may stay at its baseline on a transport that gives the
 							// rule another subject (MSG-010 sees other notifications on stdio).
@@ -310,7 +311,8 @@ func TestReferenceBreaks(t *testing.T) {
 }
 
 // TestBreakTableCoversEveryRule: a rule at MUST or SHOULD level needs a break (MAY rules need
-// none), and every break of the reference fixture's table names a rule of the catalog.
+// none), and every break of the reference fixture's table, and every side effect it lists,
+// names a rule of the catalog.
 func TestBreakTableCoversEveryRule(t *testing.T) {
 	rules, err := steps.Catalog()
 	require.NoError(t, err)
@@ -322,6 +324,10 @@ func TestBreakTableCoversEveryRule(t *testing.T) {
 	for _, bc := range refserver.BreakTable() {
 		listed[bc.Rule] = true
 		require.True(t, known[bc.Rule], "the break table names unknown rule %s", bc.Rule)
+		for key := range bc.SideEffects {
+			rule, _, _ := strings.Cut(key, "@")
+			require.True(t, known[rule], "break %s lists a side effect on unknown rule %s", bc.Rule, key)
+		}
 	}
 	for _, r := range rules {
 		if r.Level == "MAY" || r.Level == "PROBE" {
