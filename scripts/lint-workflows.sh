@@ -640,9 +640,9 @@ annotation fail '^::error title=META-001 MUST%3A [^:]*::.+ \[2026-07-28 stdio(, 
 expect fail "$ws/mcp-conform-report/results.json" '.target.command == [$ref, "-break", "META-001"]' --arg ref "$ref"
 
 # --strict: a broken SHOULD rule is an ::error annotation and a JUnit failure, as it fails the run.
-run_case strict "command=$ref -break CAP-007" "args=--strict --rule CAP-007" out=strict
-expect strict "$tmp/strict.json" '.exitCode == 1 and .outputs.warn == "1" and (.stepSummary | test("\\| CAP-007 \\| [0-9-]+ \\| stdio \\| warn \\(strict: fails\\) \\|"))'
-annotation strict '^::error title=CAP-007 SHOULD%3A '
+run_case strict "command=$ref -break LFEAT-005" "args=--strict --rule LFEAT-005" out=strict
+expect strict "$tmp/strict.json" '.exitCode == 1 and .outputs.warn == "1" and (.stepSummary | test("\\| LFEAT-005 \\| [0-9-]+ \\| stdio \\| warn \\(strict: fails\\) \\|"))'
+annotation strict '^::error title=LFEAT-005 SHOULD%3A '
 grep -Eq '<testsuites [^>]*failures="1"' "$ws/strict/junit.xml" || fail "case strict: junit.xml does not count the warn as a failure"
 
 # Nothing is expanded or unquoted: one argument per line keeps blanks, $, *, ~ and quotes.
