@@ -173,10 +173,10 @@ func stderrIsUTF8(ctx context.Context, w *world) error {
 		_ = t.Close() // the scenario's own process: shut down, its stderr read to the end
 	}
 	w.s.env.mu.Lock()
-	conns := append([]harness.Transport{}, w.s.env.conns...)
+	conns := append([]Conn{}, w.s.env.conns...)
 	w.s.env.mu.Unlock()
 	for _, t := range conns {
-		if s, ok := t.(*harness.Stdio); ok && s.StderrInvalidUTF8() {
+		if s, ok := t.Process(); ok && s.StderrInvalidUTF8() {
 			tail := s.StderrTail()
 			if !utf8.ValidString(tail) {
 				tail = strings.ToValidUTF8(tail, "\uFFFD")
@@ -273,7 +273,7 @@ func (st *stdioScenario) expectPipelined(ctx context.Context, w *world) error {
 
 // quiet waits the quiet window (or until ctx ends or the server dies): the time the suite
 // gives a server to show that nothing more arrives.
-func quiet(ctx context.Context, d time.Duration, s *harness.Stdio) {
+func quiet(ctx context.Context, d time.Duration, s Process) {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
@@ -464,9 +464,9 @@ func (st *stdioScenario) expectSubscriptionIDs(w *world) error {
 func noLostRequests(ctx context.Context, w *world) error {
 	e := w.s.env
 	e.mu.Lock()
-	var procs []*harness.Stdio
+	var procs []Process
 	for _, t := range e.conns {
-		if s, ok := t.(*harness.Stdio); ok && e.connRev[s.Conn()] == w.s.t.revision {
+		if s, ok := t.Process(); ok && e.connRev[s.Conn()] == w.s.t.revision {
 			procs = append(procs, s)
 		}
 	}

@@ -479,7 +479,7 @@ func callToolIntegerSpelling(ctx context.Context, body, header string) error {
 // sendBare sends an HTTP request without body (GET, DELETE) to the endpoint with the
 // MCP-Protocol-Version of the revision under test (and Accept: text/event-stream for GET).
 func (w *world) sendBare(ctx context.Context, method string) error {
-	h, ok := w.conn.(*harness.HTTP)
+	h, ok := w.conn.Endpoint()
 	if !ok {
 		return fmt.Errorf("this step needs an HTTP connection")
 	}
@@ -489,7 +489,7 @@ func (w *world) sendBare(ctx context.Context, method string) error {
 	}
 	hdr.Set(harness.HeaderProtocolVersion, w.s.t.revision)
 	if method == http.MethodDelete && h.Session().Open {
-		if err := refuseShared(h, "an HTTP DELETE, which ends the session,"); err != nil {
+		if err := refuseShared(w.conn, "an HTTP DELETE, which ends the session,"); err != nil {
 			return err
 		}
 	}
@@ -557,11 +557,11 @@ func (w *world) callTool(ctx context.Context, tool string, progress, logs bool) 
 
 // sendStream is world.send over HTTP keeping how the reply was read (SSE or not, how it ended).
 func (w *world) sendStream(ctx context.Context, req harness.Request, st *httpState) error {
-	h, ok := w.conn.(*harness.HTTP)
+	h, ok := w.conn.Endpoint()
 	if !ok {
 		return fmt.Errorf("this step needs an HTTP connection")
 	}
-	if err := guardShared(h, req); err != nil {
+	if err := guardShared(w.conn, req); err != nil {
 		return err
 	}
 	cctx, cancel := context.WithTimeout(ctx, w.timeout())
@@ -578,7 +578,7 @@ func (w *world) sendStream(ctx context.Context, req harness.Request, st *httpSta
 // sendAtOnce sends n modern requests concurrently: calls of tool with progress (answered with an
 // SSE stream by servers that stream progress), server/discover and list requests.
 func (w *world) sendAtOnce(ctx context.Context, n int, tool string) error {
-	h, ok := w.conn.(*harness.HTTP)
+	h, ok := w.conn.Endpoint()
 	if !ok {
 		return fmt.Errorf("this step needs an HTTP connection")
 	}

@@ -234,7 +234,7 @@ func (w *world) openOwnSession(ctx context.Context) error {
 // the deliberately malformed ones included. Stdio, modern targets and connections already in
 // a session are left as they are.
 func (w *world) inSession(ctx context.Context) error {
-	h, ok := w.conn.(*harness.HTTP)
+	h, ok := w.conn.Endpoint()
 	if !ok || w.s.t.modern || !w.fresh || h.Session().Open {
 		return nil
 	}
@@ -256,16 +256,15 @@ var sessionStateMethods = map[string]bool{
 // session) would change what every later scenario on it sees, so a scenario that sends one
 // takes a connection of its own (Given a fresh connection, openOwnSession). The refusal is the
 // suite's fault: the scenario's verdict is error, with this message.
-func refuseShared(conn harness.Transport, what string) error {
-	s, ok := conn.(interface{ Shared() bool })
-	if !ok || !s.Shared() {
+func refuseShared(conn Conn, what string) error {
+	if !conn.Shared() {
 		return nil
 	}
 	return fmt.Errorf("suite bug: %s changes session state and was refused on the connection the scenarios share (connection %d); the scenario must send it on a connection of its own", what, conn.Conn())
 }
 
 // guardShared applies refuseShared to req when its method changes session state.
-func guardShared(conn harness.Transport, req harness.Request) error {
+func guardShared(conn Conn, req harness.Request) error {
 	if !sessionStateMethods[req.Method] {
 		return nil
 	}

@@ -122,7 +122,7 @@ func openLegacySSE(ctx context.Context, w *world) error {
 		return fmt.Errorf("cannot open a connection for the HTTP+SSE probe: %w", err)
 	}
 	w.own = append(w.own, t)
-	h, ok := t.(*harness.HTTP)
+	h, ok := t.Endpoint()
 	if !ok {
 		return fmt.Errorf("this step needs an HTTP connection")
 	}

@@ -64,7 +64,7 @@ func (w *world) holdListen(ctx context.Context, during func(context.Context) err
 		return fmt.Errorf("cannot open a connection for the listen stream: %w", err)
 	}
 	w.own = append(w.own, t)
-	h, ok := t.(*harness.HTTP)
+	h, ok := t.Endpoint()
 	if !ok {
 		return fmt.Errorf("this step needs an HTTP connection")
 	}

@@ -73,7 +73,7 @@ func sessionWorld(t *testing.T, srv *httptest.Server) (*world, *harness.HTTP) {
 	h, err := harness.NewHTTP(harness.HTTPConfig{URL: srv.URL, QuietWindow: 100 * time.Millisecond})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = h.Close() })
-	w.conn, w.fresh = h, true
+	w.conn, w.fresh = Wrap(h), true
 	return w, h
 }
 

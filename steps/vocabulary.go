@@ -330,8 +330,8 @@ func harmless(w *world) string {
 	return "ping"
 }
 
-func (w *world) stdio() (*harness.Stdio, error) {
-	s, ok := w.conn.(*harness.Stdio)
+func (w *world) stdio() (Process, error) {
+	s, ok := w.conn.Process()
 	if !ok {
 		return nil, fmt.Errorf("this step needs a stdio connection")
 	}

@@ -44,8 +44,8 @@ type world struct {
 	outlineRow bool
 	started    time.Time
 
-	conn      harness.Transport
-	own       []harness.Transport
+	conn      Conn
+	own       []Conn
 	fresh     bool
 	exchanges []*harness.Exchange
 	last      *harness.Exchange
