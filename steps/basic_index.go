@@ -295,7 +295,7 @@ func provokeErrors(ctx context.Context, w *world) error {
 	if err := w.sendDoc(ctx, doc, true, false); err != nil {
 		return err
 	}
-	if !w.s.t.modern {
+	if !w.t.Modern {
 		return nil
 	}
 	if err := w.sendDoc(ctx, `{"jsonrpc":"2.0","id":$id,"method":"`+list+`","params":{}}`, true, false); err != nil {
@@ -314,7 +314,7 @@ func echoNonASCII(ctx context.Context, w *world) error {
 	if _, failed := listProblem(err); err != nil && !failed {
 		return err
 	}
-	echo := w.s.env.fixtureName("test_echo")
+	echo := w.opts.fixtureName("test_echo")
 	arg := ""
 	for _, raw := range lt.Raw {
 		var t map[string]json.RawMessage
@@ -468,7 +468,7 @@ func (w *world) expectRequiredCapabilities(st *stateWorld) error {
 func (w *world) versionCarryOver(ctx context.Context, st *stateWorld) error {
 	method := harmless(w)
 	for _, lm := range listMethods {
-		if _, ok := w.s.t.caps[lm.capability]; ok {
+		if _, ok := w.t.Caps[lm.capability]; ok {
 			method = lm.method
 			break
 		}
@@ -653,7 +653,7 @@ func replyOutcome(ex *harness.Exchange) string {
 func (w *world) asTwoClients(ctx context.Context, st *stateWorld, a, b string) error {
 	methods := []string{"server/discover"}
 	for _, lm := range listMethods {
-		if _, ok := w.s.t.caps[lm.capability]; ok {
+		if _, ok := w.t.Caps[lm.capability]; ok {
 			methods = append(methods, lm.method)
 		}
 	}
@@ -754,7 +754,7 @@ func (w *world) expectMalformedAnswered(code int64) error {
 func versionlessRefused(ctx context.Context, w *world) error {
 	err := w.expectCode(-32602, harness.CodeHeaderMismatch)
 	var m *Mismatch
-	if !errors.As(err, &m) || m.Grade == reports.Warn || w.s.env.cfg.Transport != harness.TransportStdio {
+	if !errors.As(err, &m) || m.Grade == reports.Warn || w.opts.Transport != harness.TransportStdio {
 		return err
 	}
 	msg, merr := w.responseMessage()
@@ -769,5 +769,5 @@ func versionlessRefused(ctx context.Context, w *world) error {
 	if !dual {
 		return err
 	}
-	return w.setSkip(reports.NA, fmt.Sprintf("the server also speaks a legacy revision and answered the request without a protocol version with %s: a dual-era server serves a request as %s when it carries the modern per-request _meta (basic/versioning#Compatibility Matrix), and one that declares no version may take the legacy path, whose answer before initialize is implementation-defined (stdio#Backward Compatibility)", describe(msg), w.s.t.revision))
+	return w.setSkip(reports.NA, fmt.Sprintf("the server also speaks a legacy revision and answered the request without a protocol version with %s: a dual-era server serves a request as %s when it carries the modern per-request _meta (basic/versioning#Compatibility Matrix), and one that declares no version may take the legacy path, whose answer before initialize is implementation-defined (stdio#Backward Compatibility)", describe(msg), w.t.Revision))
 }

@@ -311,7 +311,7 @@ func listenWhileCallingFixture(ctx context.Context, tool string) error {
 }
 
 func sendWithForeignOrigin(ctx context.Context, w *world) error {
-	if why := nonLoopback(w.s.env.cfg.URL); why != "" {
+	if why := nonLoopback(w.opts.URL); why != "" {
 		return w.setSkip(reports.Untestable, why)
 	}
 	return w.sendMethod(ctx, harmless(w), "", nil, func(h http.Header) []string { h.Set("Origin", foreignOrigin); return nil })
@@ -487,13 +487,13 @@ func (w *world) sendBare(ctx context.Context, method string) error {
 	if method == http.MethodGet {
 		hdr.Set("Accept", "text/event-stream")
 	}
-	hdr.Set(harness.HeaderProtocolVersion, w.s.t.revision)
+	hdr.Set(harness.HeaderProtocolVersion, w.t.Revision)
 	if method == http.MethodDelete && h.Session().Open {
 		if err := refuseShared(w.conn, "an HTTP DELETE, which ends the session,"); err != nil {
 			return err
 		}
 	}
-	cctx, cancel := context.WithTimeout(ctx, w.timeout()+w.s.env.cfg.QuietWindow)
+	cctx, cancel := context.WithTimeout(ctx, w.timeout()+w.opts.QuietWindow)
 	defer cancel()
 	ex, err := h.Do(cctx, method, hdr, nil)
 	if ex == nil || ex.HTTP == nil {
@@ -519,7 +519,7 @@ func expect405(ctx context.Context, w *world) error {
 		return nil
 	}
 	var legacy []string
-	for _, v := range w.s.t.supported {
+	for _, v := range w.t.Supported {
 		if revisions.IsLegacy(v) {
 			legacy = append(legacy, v)
 		}
@@ -541,12 +541,12 @@ func refusable(status int) bool {
 // progress with a fresh string progressToken and, when logs is set, for log messages at level
 // debug, and keeps how its reply stream ended.
 func (w *world) callTool(ctx context.Context, tool string, progress, logs bool) error {
-	id := w.s.env.ids.Next()
+	id := w.env.IDs().Next()
 	meta := map[string]any{}
 	if progress {
 		meta[progressMeta] = fmt.Sprintf("mcpconform-progress-%d", id)
 	}
-	if logs && w.s.t.modern {
+	if logs && w.t.Modern {
 		meta[logLevelMeta] = "debug"
 	}
 	c := w.fixtureToolCall(tool, nil, meta)
@@ -584,13 +584,13 @@ func (w *world) sendAtOnce(ctx context.Context, n int, tool string) error {
 	}
 	methods := []string{"tools/call", harmless(w)}
 	for _, lm := range listMethods {
-		if _, ok := w.s.t.caps[lm.capability]; ok {
+		if _, ok := w.t.Caps[lm.capability]; ok {
 			methods = append(methods, lm.method)
 		}
 	}
 	reqs := make([]harness.Request, n)
 	for i := range reqs {
-		id := w.s.env.ids.Next()
+		id := w.env.IDs().Next()
 		method := methods[i%len(methods)]
 		c := call{Method: method}
 		if method == "tools/call" {
@@ -639,7 +639,7 @@ func (w *world) streamsEnded(st *httpState) error {
 		}
 		n++
 		if info.End != harness.EndEOF || info.EventsAfterResponse > 0 {
-			actual := fmt.Sprintf("the stream was still open %s after the response", w.s.env.cfg.QuietWindow)
+			actual := fmt.Sprintf("the stream was still open %s after the response", w.opts.QuietWindow)
 			if info.EventsAfterResponse > 0 {
 				actual = fmt.Sprintf("%d events after the response", info.EventsAfterResponse)
 			}
@@ -734,7 +734,7 @@ func sendRefusable(ctx context.Context, w *world) error {
 	if err := w.sendMethod(ctx, "server/discover", revisions.Future, nil, nil); err != nil {
 		return err
 	}
-	if _, ok := w.s.t.caps["prompts"]; ok {
+	if _, ok := w.t.Caps["prompts"]; ok {
 		doc := `{"jsonrpc":"2.0","id":$id,"method":"prompts/get","params":{"name":"` + unknownPrompt + `","_meta":$meta}}`
 		if err := w.sendDoc(ctx, doc, false, false); err != nil {
 			return err

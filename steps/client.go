@@ -61,15 +61,15 @@ func (c call) modern(w *world) bool {
 	case eraPlain:
 		return false
 	}
-	return w.s.t.modern
+	return w.t.Modern
 }
 
 // modernVersion returns the version a modern request on w's target names: the target's
 // revision on a modern target, the newest modern revision otherwise (a modern request sent to
 // a legacy target).
 func (w *world) modernVersion() string {
-	if w.s != nil && w.s.t != nil && w.s.t.modern {
-		return w.s.t.revision
+	if w.session != nil && w.t.Modern {
+		return w.t.Revision
 	}
 	return revisions.Modern().ID
 }
@@ -83,7 +83,7 @@ func (w *world) build(c call) harness.Request {
 	if !c.Notification {
 		idv = c.ID
 		if idv == nil {
-			n := w.s.env.ids.Next()
+			n := w.env.IDs().Next()
 			idv, idRaw = n, json.RawMessage(strconv.FormatInt(n, 10))
 		} else if raw, ok := idv.(json.RawMessage); ok {
 			idRaw = raw
@@ -129,7 +129,7 @@ func (w *world) build(c call) harness.Request {
 // derived from the bytes.
 func (w *world) buildRaw(raw []byte, id json.RawMessage, method string, intentional, notification bool) harness.Request {
 	req := harness.Request{Raw: raw, ID: id, Method: method, Intentional: intentional, Notification: notification}
-	w.setHeaders(&req, w.s.t.modern, call{})
+	w.setHeaders(&req, w.t.Modern, call{})
 	return req
 }
 
@@ -137,7 +137,7 @@ func (w *world) buildRaw(raw []byte, id json.RawMessage, method string, intentio
 // ones a conforming client derives from the body (modern) or the legacy headers of the
 // target's revision, then c.EditHeaders; a name the edit removes is omitted.
 func (w *world) setHeaders(req *harness.Request, modern bool, c call) {
-	if w.s.env.cfg.Transport != harness.TransportHTTP {
+	if w.opts.Transport != harness.TransportHTTP {
 		return
 	}
 	switch {
@@ -149,7 +149,7 @@ func (w *world) setHeaders(req *harness.Request, modern bool, c call) {
 			req.Header.Set(harness.HeaderProtocolVersion, w.modernVersion())
 		}
 	default:
-		req.Header = harness.LegacyHeaders(w.s.t.revision)
+		req.Header = harness.LegacyHeaders(w.t.Revision)
 	}
 	if c.EditHeaders != nil {
 		before := req.Header.Clone()
@@ -165,9 +165,9 @@ func (w *world) setHeaders(req *harness.Request, modern bool, c call) {
 // initializeCall is the legacy `initialize` request asking for protocol version v, with empty
 // client capabilities (2025-11-25 basic/lifecycle#Initialization).
 func (w *world) initializeCall(v string) harness.Request {
-	id := w.s.env.ids.Next()
+	id := w.env.IDs().Next()
 	req := harness.Request{Raw: harness.InitializeRequest(id, v), ID: json.RawMessage(strconv.FormatInt(id, 10)), Method: "initialize"}
-	if w.s.env.cfg.Transport == harness.TransportHTTP {
+	if w.opts.Transport == harness.TransportHTTP {
 		req.Header = harness.LegacyHeaders("")
 	}
 	return req
@@ -193,13 +193,13 @@ func (w *world) toolsCall(name any, args any, meta map[string]any) call {
 // fixtureToolCall calls the fixture tool fixture (FixtureTools) by the server's name for it
 // (--fixture-map); fixture tools are always callable under --call-tools.
 func (w *world) fixtureToolCall(fixture string, args any, meta map[string]any) call {
-	return w.toolsCall(w.s.env.fixtureName(fixture), args, meta)
+	return w.toolsCall(w.opts.fixtureName(fixture), args, meta)
 }
 
 // listedToolCall calls tool, an entry of the server's tools/list, when the --call-tools policy
 // allows it; otherwise ok is false and why is the reason an untestable verdict gives.
 func (w *world) listedToolCall(tool map[string]any, args any, meta map[string]any) (c call, ok bool, why string) {
-	if ok, why := w.s.env.mayCall(tool); !ok {
+	if ok, why := w.opts.mayCall(tool); !ok {
 		return call{}, false, why
 	}
 	return w.toolsCall(tool["name"], args, meta), true, ""
@@ -214,10 +214,10 @@ func (w *world) openOwnSession(ctx context.Context) error {
 	if w.conn == nil || !w.fresh {
 		return fmt.Errorf("feature bug: a session of its own needs a fresh connection (Given a fresh connection)")
 	}
-	if w.s.t.modern {
+	if w.t.Modern {
 		return fmt.Errorf("feature bug: a session of its own needs a legacy target")
 	}
-	if err := w.initialize(ctx, w.s.t.revision); err != nil {
+	if err := w.initialize(ctx, w.t.Revision); err != nil {
 		return err
 	}
 	if msg := responseOf(w.last); msg == nil || msg.Kind != harness.KindResult {
@@ -235,7 +235,7 @@ func (w *world) openOwnSession(ctx context.Context) error {
 // a session are left as they are.
 func (w *world) inSession(ctx context.Context) error {
 	h, ok := w.conn.Endpoint()
-	if !ok || w.s.t.modern || !w.fresh || h.Session().Open {
+	if !ok || w.t.Modern || !w.fresh || h.Session().Open {
 		return nil
 	}
 	return w.openOwnSession(ctx)

@@ -43,7 +43,7 @@ const (
 // listenHold is how long the suite keeps a subscriptions/listen stream open to see that the
 // server keeps it open too.
 func (w *world) listenHold() time.Duration {
-	return max(time.Second, 2*w.s.env.cfg.QuietWindow)
+	return max(time.Second, 2*w.opts.QuietWindow)
 }
 
 // holdListen POSTs subscriptions/listen on a connection of its own and, once the first event
@@ -51,7 +51,7 @@ func (w *world) listenHold() time.Duration {
 // it. Reading always ends: at the request timeout when no event comes, when the server closes
 // the stream, or when the suite closes it.
 func (w *world) holdListen(ctx context.Context, during func(context.Context) error, hold time.Duration) error {
-	if !w.s.t.modern {
+	if !w.t.Modern {
 		// subscriptions/listen is a method of the modern revision only: a legacy target
 		// (HTTP-006 holds since 2025-03-26) gets the rest of the scenario without it.
 		if during != nil {
@@ -59,7 +59,7 @@ func (w *world) holdListen(ctx context.Context, during func(context.Context) err
 		}
 		return nil
 	}
-	t, err := w.s.env.dial(ctx, w.s.t.revision)
+	t, err := w.env.Dial(ctx, w.t.Revision)
 	if err != nil {
 		return fmt.Errorf("cannot open a connection for the listen stream: %w", err)
 	}
@@ -69,7 +69,7 @@ func (w *world) holdListen(ctx context.Context, during func(context.Context) err
 		return fmt.Errorf("this step needs an HTTP connection")
 	}
 	filter := map[string]any{}
-	if _, ok := w.s.t.caps["tools"]; ok {
+	if _, ok := w.t.Caps["tools"]; ok {
 		filter["toolsListChanged"] = true
 	}
 	req := w.build(call{Method: listenMethod, Era: eraModern, Params: map[string]any{"notifications": filter}})
@@ -79,7 +79,7 @@ func (w *world) holdListen(ctx context.Context, during func(context.Context) err
 	conn := h.Conn()
 	// The observer stays registered for the rest of the run; after the first event it only
 	// compares a connection number.
-	w.s.env.rec.OnFrame(func(f *harness.Frame) {
+	w.env.Recorder().OnFrame(func(f *harness.Frame) {
 		if f.Conn == conn && f.Dir == harness.DirServerToClient {
 			once.Do(func() { close(first) })
 		}

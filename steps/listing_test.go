@@ -48,7 +48,7 @@ func (p *pager) Send(_ context.Context, req harness.Request) (*harness.Exchange,
 
 func pagerWorld(next func(int) string) *world {
 	w := clientWorld(harness.TransportStdio, revisions.Modern().ID)
-	w.s.env.cfg.Timeout = time.Second
+	w.opts.Timeout = time.Second
 	w.conn = Wrap(&pager{next: next})
 	return w
 }

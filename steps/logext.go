@@ -36,7 +36,7 @@ func (w *world) listOrDiscover() string {
 // serverExtensions returns capabilities.extensions of the server's discover result.
 func (w *world) serverExtensions() map[string]json.RawMessage {
 	var ext map[string]json.RawMessage
-	_ = json.Unmarshal(w.s.t.caps["extensions"], &ext)
+	_ = json.Unmarshal(w.t.Caps["extensions"], &ext)
 	return ext
 }
 

@@ -48,7 +48,7 @@ func (w *world) listed(member string) []map[string]json.RawMessage {
 }
 
 func (w *world) declares(capability string) bool {
-	_, ok := w.s.t.caps[capability]
+	_, ok := w.t.Caps[capability]
 	return ok
 }
 

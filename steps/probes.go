@@ -59,7 +59,7 @@ const largeProbeBytes = 4 << 20
 // probeHeader sends the harmless request over HTTP with header name set to *value, or
 // without it when value is nil.
 func (w *world) probeHeader(ctx context.Context, name string, value *string) error {
-	if w.s.env.cfg.Transport != harness.TransportHTTP {
+	if w.opts.Transport != harness.TransportHTTP {
 		return fmt.Errorf("feature bug: header probes need an HTTP target (tag the scenario @transport:http)")
 	}
 	return w.sendMethod(ctx, harmless(w), "", nil, func(h http.Header) []string {

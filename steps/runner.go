@@ -689,7 +689,7 @@ func (s *suiteRun) verdict(w *world, err error) (v reports.Verdict, reason, expe
 // implement server/discover), not the scenario rule's. It returns "" otherwise, and always for
 // DISC-001 itself.
 func (w *world) discoverUnserved() string {
-	if w.s.t.capsUnknown == "" || w.rule.ID == "DISC-001" {
+	if w.t.CapsUnknown == "" || w.rule.ID == "DISC-001" {
 		return ""
 	}
 	for _, ex := range w.exchanges {

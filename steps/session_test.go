@@ -69,7 +69,7 @@ func (s *sessionServer) requests() []string {
 func sessionWorld(t *testing.T, srv *httptest.Server) (*world, *harness.HTTP) {
 	t.Helper()
 	w := clientWorld(harness.TransportHTTP, revisions.LatestLegacy().ID)
-	w.s.env.cfg.Timeout, w.s.env.cfg.QuietWindow = 10*time.Second, 100*time.Millisecond
+	w.opts.Timeout, w.opts.QuietWindow = 10*time.Second, 100*time.Millisecond
 	h, err := harness.NewHTTP(harness.HTTPConfig{URL: srv.URL, QuietWindow: 100 * time.Millisecond})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = h.Close() })
