@@ -100,7 +100,7 @@ func sendHarmlessWithID(ctx context.Context, id string) error {
 	if !json.Valid([]byte(id)) {
 		return fmt.Errorf("feature bug: id %s is not JSON", id)
 	}
-	return w.sendMethod(ctx, harmless(w), "", json.RawMessage(id), nil)
+	return w.sendMethod(ctx, w.harmless(), "", json.RawMessage(id), nil)
 }
 
 func responseHasNoNullID(ctx context.Context, w *world) error {
@@ -283,7 +283,7 @@ func provokeErrors(ctx context.Context, w *world) error {
 			return err
 		}
 	}
-	list := harmless(w)
+	list := w.harmless()
 	for _, lm := range listMethods {
 		if w.declares(lm.capability) {
 			list = lm.method
@@ -360,11 +360,11 @@ func echoNonASCII(ctx context.Context, w *world) error {
 
 // sendConcurrently sends n requests at once on the scenario's connection, each with a fresh id:
 // the harmless request and the declared list requests in turn.
-func (w *world) sendConcurrently(ctx context.Context, n int) error {
+func (w *session) sendConcurrently(ctx context.Context, n int) error {
 	if w.conn == nil {
 		return fmt.Errorf("feature bug: no connection (missing Given step)")
 	}
-	methods := []string{harmless(w)}
+	methods := []string{w.harmless()}
 	for _, lm := range listMethods {
 		if w.declares(lm.capability) {
 			methods = append(methods, lm.method)
@@ -466,7 +466,7 @@ func (w *world) expectRequiredCapabilities(st *stateWorld) error {
 // request with an unsupported version (the control), one with the supported version, then the
 // unsupported one again.
 func (w *world) versionCarryOver(ctx context.Context, st *stateWorld) error {
-	method := harmless(w)
+	method := w.harmless()
 	for _, lm := range listMethods {
 		if _, ok := w.t.Caps[lm.capability]; ok {
 			method = lm.method
@@ -762,7 +762,7 @@ func versionlessRefused(ctx context.Context, w *world) error {
 		// A server that never gave a DiscoverResult answers every discover so: DISC-001's.
 		return err
 	}
-	dual, derr := dualEra(ctx, w)
+	dual, derr := w.dualEra(ctx)
 	if derr != nil {
 		return derr
 	}

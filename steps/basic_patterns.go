@@ -35,7 +35,7 @@ func (w *world) listenAcknowledged(ctx context.Context) error {
 	var key string
 	var seqs []int
 	if w.opts.Transport == harness.TransportHTTP {
-		lr := w.http.listen
+		lr := w.listen
 		if lr == nil || lr.ex == nil || lr.ex.Sent == nil {
 			return fmt.Errorf("feature bug: no subscriptions/listen stream was opened")
 		}

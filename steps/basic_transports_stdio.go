@@ -196,7 +196,7 @@ func (st *stdioScenario) pipeline(ctx context.Context, w *world, n int) error {
 	if w.conn == nil {
 		return fmt.Errorf("feature bug: no connection (missing Given step)")
 	}
-	method := harmless(w)
+	method := w.harmless()
 	reqs := make([]harness.Request, n)
 	for i := range reqs {
 		// Integer and string ids alternate: correlation must keep them apart.

@@ -120,7 +120,7 @@ func sendsLegacyListRequest(ctx context.Context) error {
 }
 
 func dualEraReplyIsModern(ctx context.Context, w *world) error {
-	dual, err := dualEra(ctx, w)
+	dual, err := w.dualEra(ctx)
 	if err != nil {
 		return err
 	}
@@ -192,7 +192,7 @@ func isJSONObject(raw json.RawMessage) bool {
 // sendLegacyShaped POSTs raw the way a 2025-06-18..2025-11-25 client opens (no
 // MCP-Protocol-Version, no Mcp-Method) on a connection of its own whose frames are validated
 // against the legacy schema, so they do not count as modern traffic.
-func (w *world) sendLegacyShaped(ctx context.Context, req harness.Request) error {
+func (w *session) sendLegacyShaped(ctx context.Context, req harness.Request) error {
 	t, err := w.env.Dial(ctx, revisions.LatestLegacy().ID)
 	if err != nil {
 		return fmt.Errorf("cannot open a connection: %w", err)
@@ -490,7 +490,7 @@ func (st *stdioScenario) sendLegacyList(ctx context.Context, w *world) error {
 // dualEra reports whether the server also speaks a legacy revision: its DiscoverResult lists
 // one or initialize negotiated one in this run (target.negotiated), or, failing that, it
 // answers initialize on a connection of its own.
-func dualEra(ctx context.Context, w *world) (bool, error) {
+func (w *session) dualEra(ctx context.Context) (bool, error) {
 	for _, v := range append(append([]string(nil), w.t.Supported...), w.t.Negotiated...) {
 		if revisions.IsLegacy(v) {
 			return true, nil

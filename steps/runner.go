@@ -479,6 +479,16 @@ func (s *suiteRun) initScenario(sc *godog.ScenarioContext) {
 			w.judgeSteps = append(w.judgeSteps, len(w.steps))
 			w.judgeAsked = false
 		}
+		var o *outcome
+		if errors.As(err, &o) {
+			// A step ended the scenario with na or untestable (a skip): record the outcome and
+			// tell godog to skip the rest.
+			if w.skip == nil {
+				w.skip = o
+			}
+			w.steps = append(w.steps, reports.Step{Text: st.Text, Status: godog.StepSkipped.String()})
+			return ctx, errSkip
+		}
 		w.steps = append(w.steps, reports.Step{Text: st.Text, Status: status.String()})
 		return ctx, nil
 	})

@@ -71,7 +71,7 @@ func sendsListRequestEach(ctx context.Context, w *world) error {
 		}
 	}
 	if !sent {
-		return w.sendMethod(ctx, harmless(w), "", nil, nil)
+		return w.sendMethod(ctx, w.harmless(), "", nil, nil)
 	}
 	return nil
 }

@@ -94,7 +94,7 @@ func listsEveryToolCalls(ctx context.Context) error {
 		return err
 	}
 	// A client starts a connection with server/discover; the tool set must not depend on it.
-	if err := w.sendMethod(ctx, harmless(w), "", nil, nil); err != nil {
+	if err := w.sendMethod(ctx, w.harmless(), "", nil, nil); err != nil {
 		return err
 	}
 	st.listings = append(st.listings, w.toolListing(ctx))

@@ -3,6 +3,7 @@ package steps
 import (
 	"context"
 	"encoding/json"
+	"sync"
 	"time"
 
 	"github.com/mcp-conform/mcp-conform/harness"
@@ -27,6 +28,13 @@ type session struct {
 	seqs      map[int]bool
 	// absent are the replies this scenario concluded would not come, by a sentinel.
 	absent []absence
+
+	// streamsMu guards how each SSE reply was read, the requests sent at once and the listen
+	// stream held (Streamable HTTP).
+	streamsMu  sync.Mutex
+	streams    map[*harness.Exchange]harness.StreamInfo
+	concurrent []*harness.Exchange
+	listen     *listenRun
 }
 
 // Target is what the client knows of the (revision, transport) under test: the revision, its
@@ -126,5 +134,6 @@ func (c Config) options() Options {
 }
 
 func newSession(s *suiteRun) *session {
-	return &session{env: s, t: s.t.view(), opts: s.env.cfg.options(), seqs: map[int]bool{}}
+	return &session{env: s, t: s.t.view(), opts: s.env.cfg.options(), seqs: map[int]bool{},
+		streams: map[*harness.Exchange]harness.StreamInfo{}}
 }

@@ -34,7 +34,7 @@ type stateWorld struct {
 
 // stateRequest builds a request for method with params; on a modern target params gets the
 // default `_meta` with meta's entries set over it.
-func (w *world) stateRequest(method string, params, meta map[string]any) harness.Request {
+func (w *session) stateRequest(method string, params, meta map[string]any) harness.Request {
 	if !w.t.Modern {
 		meta = nil // the extra _meta keys are modern ones
 	}

@@ -30,7 +30,7 @@ func registerVocabularySteps(sc *godog.ScenarioContext) {
 
 	// Send.
 	step(sc, `^the client sends a harmless request$`, wc(func(ctx context.Context, w *world) error {
-		return w.sendMethod(ctx, harmless(w), "", nil, nil)
+		return w.sendMethod(ctx, w.harmless(), "", nil, nil)
 	}))
 	step(sc, `^the client sends a "([^"]+)" request$`, func(ctx context.Context, method string) error {
 		return worldOf(ctx).sendMethod(ctx, method, "", nil, nil)
@@ -274,7 +274,7 @@ var listMethods = []struct{ capability, method string }{
 // an object or an array.
 const jsonLiteral = `("(?:[^"\\]|\\.)*"|-?[0-9][0-9.eE+-]*|true|false|null|\{.*\}|\[.*\])`
 
-func (w *world) lastHTTP() (*harness.HTTPMeta, error) {
+func (w *session) lastHTTP() (*harness.HTTPMeta, error) {
 	if w.last == nil || w.last.HTTP == nil {
 		return nil, fmt.Errorf("no HTTP reply to check (transport %s)", w.opts.Transport)
 	}
@@ -323,14 +323,14 @@ func freshConnection(ctx context.Context, w *world) error {
 
 // harmless is a request every server of the revision answers with a result: server/discover
 // (2026-07-28) or ping (legacy).
-func harmless(w *world) string {
+func (w *session) harmless() string {
 	if w.t.Modern {
 		return "server/discover"
 	}
 	return "ping"
 }
 
-func (w *world) stdio() (Process, error) {
+func (w *session) stdio() (Process, error) {
 	s, ok := w.conn.Process()
 	if !ok {
 		return nil, fmt.Errorf("this step needs a stdio connection")
@@ -342,7 +342,7 @@ func (w *world) stdio() (Process, error) {
 // started process the startup window (--startup-timeout: a process started while others
 // start, or a cold npx, is not blamed for a slow first reply; a reply that proves absence comes
 // by a sentinel, not by this deadline), the request timeout otherwise.
-func (w *world) timeout() time.Duration {
+func (w *session) timeout() time.Duration {
 	cfg := w.opts
 	if w.fresh && cfg.Transport == harness.TransportStdio {
 		return cfg.StartupTimeout
@@ -350,7 +350,7 @@ func (w *world) timeout() time.Duration {
 	return cfg.Timeout
 }
 
-func (w *world) send(ctx context.Context, req harness.Request) error {
+func (w *session) send(ctx context.Context, req harness.Request) error {
 	if w.conn == nil {
 		return fmt.Errorf("feature bug: no connection (missing Given step)")
 	}
@@ -366,7 +366,7 @@ func (w *world) send(ctx context.Context, req harness.Request) error {
 	}
 	if req.Intentional && !req.Notification && w.conn.Name() == harness.TransportStdio {
 		// A server may rightly ignore malformed input: absence is proved by a sentinel.
-		sentinel := w.build(call{Method: harmless(w)})
+		sentinel := w.build(call{Method: w.harmless()})
 		req.Sentinel = &sentinel
 	}
 	cctx, cancel := context.WithTimeout(ctx, wait)
@@ -393,7 +393,7 @@ func (w *world) send(ctx context.Context, req harness.Request) error {
 // default `_meta` for version v (the modern revision when v is ""), on a legacy target a plain
 // request. id, when nil, is a fresh integer. edit may change the HTTP headers (and returns
 // names to omit); such requests are marked intentional.
-func (w *world) sendMethod(ctx context.Context, method, v string, id json.RawMessage, edit func(http.Header) []string) error {
+func (w *session) sendMethod(ctx context.Context, method, v string, id json.RawMessage, edit func(http.Header) []string) error {
 	c := call{Method: method, Version: v}
 	if id != nil {
 		c.ID = id
@@ -406,7 +406,7 @@ func (w *world) sendMethod(ctx context.Context, method, v string, id json.RawMes
 	return w.send(ctx, req)
 }
 
-func (w *world) sendList(ctx context.Context, v string) error {
+func (w *session) sendList(ctx context.Context, v string) error {
 	for _, lm := range listMethods {
 		if _, ok := w.t.Caps[lm.capability]; ok {
 			return w.sendMethod(ctx, lm.method, v, nil, nil)
@@ -417,7 +417,7 @@ func (w *world) sendList(ctx context.Context, v string) error {
 
 // expand replaces the DocString placeholders: $id (a fresh integer id), $params (the default
 // params of the revision: `{"_meta":{...}}` or `{}`), $meta, $harmless and $version.
-func (w *world) expand(doc string) (string, json.RawMessage) {
+func (w *session) expand(doc string) (string, json.RawMessage) {
 	var id json.RawMessage
 	if strings.Contains(doc, "$id") {
 		id = json.RawMessage(strconv.FormatInt(w.env.IDs().Next(), 10))
@@ -429,11 +429,11 @@ func (w *world) expand(doc string) (string, json.RawMessage) {
 		meta = string(m)
 		params = `{"_meta":` + meta + `}`
 	}
-	r := strings.NewReplacer("$params", params, "$meta", meta, "$harmless", harmless(w), "$version", w.t.Revision)
+	r := strings.NewReplacer("$params", params, "$meta", meta, "$harmless", w.harmless(), "$version", w.t.Revision)
 	return r.Replace(doc), id
 }
 
-func (w *world) sendDoc(ctx context.Context, doc string, malformed, notification bool) error {
+func (w *session) sendDoc(ctx context.Context, doc string, malformed, notification bool) error {
 	if err := w.inSession(ctx); err != nil {
 		return err
 	}
@@ -451,7 +451,7 @@ func (w *world) sendDoc(ctx context.Context, doc string, malformed, notification
 	return w.send(ctx, w.buildRaw(raw, id, method, malformed, notification))
 }
 
-func (w *world) initialize(ctx context.Context, v string) error {
+func (w *session) initialize(ctx context.Context, v string) error {
 	if err := w.send(ctx, w.initializeCall(v)); err != nil {
 		return err
 	}

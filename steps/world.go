@@ -77,7 +77,7 @@ func newWorld(s *suiteRun, outlineRow bool) *world {
 	return &world{
 		session: newSession(s), s: s, started: time.Now(), outlineRow: outlineRow,
 		hdr:        &hdrState{},
-		http:       &httpState{streams: map[*harness.Exchange]harness.StreamInfo{}},
+		http:       &httpState{},
 		logext:     &logextState{},
 		page:       &pageState{traversals: map[string][]*listTraversal{}},
 		res:        &resWorld{},
@@ -105,7 +105,7 @@ type initAttempt struct {
 	ex        *harness.Exchange
 }
 
-func (w *world) note(ex *harness.Exchange) {
+func (w *session) note(ex *harness.Exchange) {
 	if ex == nil {
 		return
 	}
@@ -145,7 +145,7 @@ func sentKey(f *harness.Frame) string {
 
 // frames returns the seqs of every frame the scenario exchanged, including everything seen on
 // the connections it opened itself.
-func (w *world) frames() []int {
+func (w *session) frames() []int {
 	own := map[int]bool{}
 	for _, t := range w.own {
 		own[t.Conn()] = true
@@ -168,12 +168,19 @@ func (w *world) frames() []int {
 // undeclared ends a scenario that needs a capability, extension or feature the server's
 // DiscoverResult (or InitializeResult) does not declare: na with reason, or untestable naming
 // DISC-001 (target.capsUnknown) when no DiscoverResult said what the server declares.
-func (w *world) undeclared(reason string) error {
+func (w *session) undeclared(reason string) error {
 	if why := w.t.CapsUnknown; why != "" {
-		return w.setSkip(reports.Untestable, why)
+		return skip(reports.Untestable, why)
 	}
-	return w.setSkip(reports.NA, reason)
+	return skip(reports.NA, reason)
 }
+
+// skip is the error that ends a scenario early with verdict v (na or untestable) and reason:
+// a step returns it, and the runner's step hook records it as the scenario's outcome.
+func skip(v reports.Verdict, reason string) error { return &outcome{verdict: v, reason: reason} }
+
+// Error returns "<verdict>: <reason>".
+func (o *outcome) Error() string { return string(o.verdict) + ": " + o.reason }
 
 func (w *world) setSkip(v reports.Verdict, reason string) error {
 	w.skip = &outcome{verdict: v, reason: reason}
@@ -181,7 +188,7 @@ func (w *world) setSkip(v reports.Verdict, reason string) error {
 }
 
 // responseMessage parses the last exchange's response, or returns a Mismatch saying none came.
-func (w *world) responseMessage() (*harness.Message, error) {
+func (w *session) responseMessage() (*harness.Message, error) {
 	if w.last == nil {
 		return nil, fmt.Errorf("no request was sent before this step")
 	}
@@ -204,7 +211,7 @@ func (w *world) responseMessage() (*harness.Message, error) {
 	return msg, nil
 }
 
-func (w *world) lastSeqs() []int {
+func (w *session) lastSeqs() []int {
 	if w.last == nil {
 		return nil
 	}
