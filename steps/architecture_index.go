@@ -35,7 +35,7 @@ func readsDeclaredCapabilitiesTwice(ctx context.Context, w *world) error {
 // declares the capabilities the server declared when the run began.
 func (w *world) expectSameCapabilities() error {
 	base := map[string]any{}
-	for k, v := range w.s.t.caps {
+	for k, v := range w.t.Caps {
 		var x any
 		_ = json.Unmarshal(v, &x)
 		base[k] = x

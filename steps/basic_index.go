@@ -100,7 +100,7 @@ func sendHarmlessWithID(ctx context.Context, id string) error {
 	if !json.Valid([]byte(id)) {
 		return fmt.Errorf("feature bug: id %s is not JSON", id)
 	}
-	return w.sendMethod(ctx, harmless(w), "", json.RawMessage(id), nil)
+	return w.sendMethod(ctx, w.harmless(), "", json.RawMessage(id), nil)
 }
 
 func responseHasNoNullID(ctx context.Context, w *world) error {
@@ -283,7 +283,7 @@ func provokeErrors(ctx context.Context, w *world) error {
 			return err
 		}
 	}
-	list := harmless(w)
+	list := w.harmless()
 	for _, lm := range listMethods {
 		if w.declares(lm.capability) {
 			list = lm.method
@@ -295,7 +295,7 @@ func provokeErrors(ctx context.Context, w *world) error {
 	if err := w.sendDoc(ctx, doc, true, false); err != nil {
 		return err
 	}
-	if !w.s.t.modern {
+	if !w.t.Modern {
 		return nil
 	}
 	if err := w.sendDoc(ctx, `{"jsonrpc":"2.0","id":$id,"method":"`+list+`","params":{}}`, true, false); err != nil {
@@ -314,7 +314,7 @@ func echoNonASCII(ctx context.Context, w *world) error {
 	if _, failed := listProblem(err); err != nil && !failed {
 		return err
 	}
-	echo := w.s.env.fixtureName("test_echo")
+	echo := w.opts.fixtureName("test_echo")
 	arg := ""
 	for _, raw := range lt.Raw {
 		var t map[string]json.RawMessage
@@ -360,11 +360,11 @@ func echoNonASCII(ctx context.Context, w *world) error {
 
 // sendConcurrently sends n requests at once on the scenario's connection, each with a fresh id:
 // the harmless request and the declared list requests in turn.
-func (w *world) sendConcurrently(ctx context.Context, n int) error {
+func (w *session) sendConcurrently(ctx context.Context, n int) error {
 	if w.conn == nil {
 		return fmt.Errorf("feature bug: no connection (missing Given step)")
 	}
-	methods := []string{harmless(w)}
+	methods := []string{w.harmless()}
 	for _, lm := range listMethods {
 		if w.declares(lm.capability) {
 			methods = append(methods, lm.method)
@@ -466,9 +466,9 @@ func (w *world) expectRequiredCapabilities(st *stateWorld) error {
 // request with an unsupported version (the control), one with the supported version, then the
 // unsupported one again.
 func (w *world) versionCarryOver(ctx context.Context, st *stateWorld) error {
-	method := harmless(w)
+	method := w.harmless()
 	for _, lm := range listMethods {
-		if _, ok := w.s.t.caps[lm.capability]; ok {
+		if _, ok := w.t.Caps[lm.capability]; ok {
 			method = lm.method
 			break
 		}
@@ -653,7 +653,7 @@ func replyOutcome(ex *harness.Exchange) string {
 func (w *world) asTwoClients(ctx context.Context, st *stateWorld, a, b string) error {
 	methods := []string{"server/discover"}
 	for _, lm := range listMethods {
-		if _, ok := w.s.t.caps[lm.capability]; ok {
+		if _, ok := w.t.Caps[lm.capability]; ok {
 			methods = append(methods, lm.method)
 		}
 	}
@@ -754,7 +754,7 @@ func (w *world) expectMalformedAnswered(code int64) error {
 func versionlessRefused(ctx context.Context, w *world) error {
 	err := w.expectCode(-32602, harness.CodeHeaderMismatch)
 	var m *Mismatch
-	if !errors.As(err, &m) || m.Grade == reports.Warn || w.s.env.cfg.Transport != harness.TransportStdio {
+	if !errors.As(err, &m) || m.Grade == reports.Warn || w.opts.Transport != harness.TransportStdio {
 		return err
 	}
 	msg, merr := w.responseMessage()
@@ -762,12 +762,12 @@ func versionlessRefused(ctx context.Context, w *world) error {
 		// A server that never gave a DiscoverResult answers every discover so: DISC-001's.
 		return err
 	}
-	dual, derr := dualEra(ctx, w)
+	dual, derr := w.dualEra(ctx)
 	if derr != nil {
 		return derr
 	}
 	if !dual {
 		return err
 	}
-	return w.setSkip(reports.NA, fmt.Sprintf("the server also speaks a legacy revision and answered the request without a protocol version with %s: a dual-era server serves a request as %s when it carries the modern per-request _meta (basic/versioning#Compatibility Matrix), and one that declares no version may take the legacy path, whose answer before initialize is implementation-defined (stdio#Backward Compatibility)", describe(msg), w.s.t.revision))
+	return w.setSkip(reports.NA, fmt.Sprintf("the server also speaks a legacy revision and answered the request without a protocol version with %s: a dual-era server serves a request as %s when it carries the modern per-request _meta (basic/versioning#Compatibility Matrix), and one that declares no version may take the legacy path, whose answer before initialize is implementation-defined (stdio#Backward Compatibility)", describe(msg), w.t.Revision))
 }

@@ -14,7 +14,7 @@ import (
 // uses (SUB-001).
 func registerBasicPatternsSteps(sc *godog.ScenarioContext) {
 	step(sc, `^the client opens a subscriptions/listen request$`, wc(func(ctx context.Context, w *world) error {
-		if w.s.env.cfg.Transport == harness.TransportHTTP {
+		if w.opts.Transport == harness.TransportHTTP {
 			return w.holdListen(ctx, nil, w.listenHold())
 		}
 		_, err := w.stdioState.openListen(ctx, w, false)
@@ -34,8 +34,8 @@ func (w *world) listenAcknowledged(ctx context.Context) error {
 	var frames []*harness.Frame
 	var key string
 	var seqs []int
-	if w.s.env.cfg.Transport == harness.TransportHTTP {
-		lr := w.http.listen
+	if w.opts.Transport == harness.TransportHTTP {
+		lr := w.listen
 		if lr == nil || lr.ex == nil || lr.ex.Sent == nil {
 			return fmt.Errorf("feature bug: no subscriptions/listen stream was opened")
 		}

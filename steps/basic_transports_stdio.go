@@ -104,7 +104,7 @@ func noMessageSplitOverLines(ctx context.Context, w *world) error {
 func keepListenOpen(ctx context.Context) error {
 	w := worldOf(ctx)
 	st := w.stdioState
-	if !w.s.t.modern {
+	if !w.t.Modern {
 		return nil // no long-lived request before 2026-07-28
 	}
 	_, err := st.openListen(ctx, w, false)
@@ -172,11 +172,9 @@ func stderrIsUTF8(ctx context.Context, w *world) error {
 	for _, t := range w.own {
 		_ = t.Close() // the scenario's own process: shut down, its stderr read to the end
 	}
-	w.s.env.mu.Lock()
-	conns := append([]harness.Transport{}, w.s.env.conns...)
-	w.s.env.mu.Unlock()
+	conns := w.env.Conns()
 	for _, t := range conns {
-		if s, ok := t.(*harness.Stdio); ok && s.StderrInvalidUTF8() {
+		if s, ok := t.Process(); ok && s.StderrInvalidUTF8() {
 			tail := s.StderrTail()
 			if !utf8.ValidString(tail) {
 				tail = strings.ToValidUTF8(tail, "\uFFFD")
@@ -198,13 +196,13 @@ func (st *stdioScenario) pipeline(ctx context.Context, w *world, n int) error {
 	if w.conn == nil {
 		return fmt.Errorf("feature bug: no connection (missing Given step)")
 	}
-	method := harmless(w)
+	method := w.harmless()
 	reqs := make([]harness.Request, n)
 	for i := range reqs {
 		// Integer and string ids alternate: correlation must keep them apart.
-		var id any = w.s.env.ids.Next()
+		var id any = w.env.IDs().Next()
 		if i%2 == 1 {
-			id = fmt.Sprintf("pipelined-%d", w.s.env.ids.Next())
+			id = fmt.Sprintf("pipelined-%d", w.env.IDs().Next())
 		}
 		reqs[i] = w.build(call{Method: method, ID: id})
 		st.pipelined = append(st.pipelined, reqs[i].ID)
@@ -235,7 +233,7 @@ func (st *stdioScenario) expectPipelined(ctx context.Context, w *world) error {
 	if err != nil {
 		return err
 	}
-	quiet(ctx, w.s.env.cfg.QuietWindow, s)
+	quiet(ctx, w.opts.QuietWindow, s)
 	answers := map[string][]int{}
 	for _, f := range s.Frames() {
 		if f.Dir != harness.DirServerToClient {
@@ -273,7 +271,7 @@ func (st *stdioScenario) expectPipelined(ctx context.Context, w *world) error {
 
 // quiet waits the quiet window (or until ctx ends or the server dies): the time the suite
 // gives a server to show that nothing more arrives.
-func quiet(ctx context.Context, d time.Duration, s *harness.Stdio) {
+func quiet(ctx context.Context, d time.Duration, s Process) {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
@@ -319,12 +317,12 @@ func (st *stdioScenario) cancelListens(ctx context.Context, w *world, wait bool)
 // declares tools; an error (the tool does not exist) is no failure of these rules. The quiet
 // window then lets notifications published after the result arrive.
 func triggerToolListChange(ctx context.Context, w *world) error {
-	name := w.s.env.fixtureName(triggerToolChange)
-	if why := w.s.t.capsUnknown; why != "" {
+	name := w.opts.fixtureName(triggerToolChange)
+	if why := w.t.CapsUnknown; why != "" {
 		w.stdioState.untriggered = why
 		return nil
 	}
-	if _, ok := w.s.t.caps["tools"]; !ok {
+	if _, ok := w.t.Caps["tools"]; !ok {
 		w.stdioState.untriggered = fmt.Sprintf("the server declares no tools, so no tool list change could be triggered (fixture tool %q; "+undeclaredToolsJudge+")", name)
 		return nil
 	}
@@ -348,7 +346,7 @@ func triggerToolListChange(ctx context.Context, w *world) error {
 	case msg.Kind != harness.KindResult:
 		w.stdioState.untriggered = fmt.Sprintf("no tool list change could be triggered: the fixture tool %q got %s", name, describeExchange(ex))
 	}
-	quiet(ctx, w.s.env.cfg.QuietWindow, s)
+	quiet(ctx, w.opts.QuietWindow, s)
 	return ctx.Err()
 }
 
@@ -462,15 +460,12 @@ func (st *stdioScenario) expectSubscriptionIDs(w *world) error {
 // left unanswered were lost, and closing stdout without exiting is not what the permission
 // describes.
 func noLostRequests(ctx context.Context, w *world) error {
-	e := w.s.env
-	e.mu.Lock()
-	var procs []*harness.Stdio
-	for _, t := range e.conns {
-		if s, ok := t.(*harness.Stdio); ok && e.connRev[s.Conn()] == w.s.t.revision {
+	var procs []Process
+	for _, t := range w.env.Conns() {
+		if s, ok := t.Process(); ok && w.env.ConnRev(s.Conn()) == w.t.Revision {
 			procs = append(procs, s)
 		}
 	}
-	e.mu.Unlock()
 	for _, s := range procs {
 		code, exited := s.ExitCode()
 		if !exited && !s.IsDead() {

@@ -51,17 +51,17 @@ func stdioWorld(t *testing.T, script string) (*world, *harness.Stdio) {
 	s, err := harness.StartStdio(context.Background(), harness.StdioConfig{Argv: []string{"sh", "-c", script}, Recorder: rec, ShutdownGrace: 500 * time.Millisecond})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = s.Close() })
-	e := &env{rec: rec, conns: []harness.Transport{s}, connRev: map[int]string{s.Conn(): revisions.Modern().ID}}
+	e := &env{rec: rec, conns: []Conn{Wrap(s)}, connRev: map[int]string{s.Conn(): revisions.Modern().ID}}
 	return newWorld(&suiteRun{env: e, t: &target{revision: revisions.Modern().ID, modern: true}}, false), s
 }
 
 func TestStderrIsUTF8(t *testing.T) {
 	w, s := stdioWorld(t, `printf 'fine, ünïcode\n' >&2; cat >/dev/null`)
-	w.own = append(w.own, s)
+	w.own = append(w.own, Wrap(s))
 	assert.NoError(t, stderrIsUTF8(context.Background(), w))
 
 	w, s = stdioWorld(t, `printf 'bad \377\376 bytes\n' >&2; cat >/dev/null`)
-	w.own = append(w.own, s)
+	w.own = append(w.own, Wrap(s))
 	err := stderrIsUTF8(context.Background(), w)
 	var m *Mismatch
 	require.ErrorAs(t, err, &m)

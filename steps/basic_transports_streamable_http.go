@@ -311,10 +311,10 @@ func listenWhileCallingFixture(ctx context.Context, tool string) error {
 }
 
 func sendWithForeignOrigin(ctx context.Context, w *world) error {
-	if why := nonLoopback(w.s.env.cfg.URL); why != "" {
+	if why := nonLoopback(w.opts.URL); why != "" {
 		return w.setSkip(reports.Untestable, why)
 	}
-	return w.sendMethod(ctx, harmless(w), "", nil, func(h http.Header) []string { h.Set("Origin", foreignOrigin); return nil })
+	return w.sendMethod(ctx, w.harmless(), "", nil, func(h http.Header) []string { h.Set("Origin", foreignOrigin); return nil })
 }
 
 func every4xxReplyIsJSONRPCError(ctx context.Context) error {
@@ -333,12 +333,11 @@ func every4xxReplyIsJSONRPCError(ctx context.Context) error {
 
 func everySSEStreamEndsAfterResponse(ctx context.Context) error {
 	w := worldOf(ctx)
-	return w.streamsEnded(w.http)
+	return w.streamsEnded()
 }
 
 func eachRequestGotOwnPOST(ctx context.Context) error {
-	st := worldOf(ctx).http
-	for _, ex := range st.concurrent {
+	for _, ex := range worldOf(ctx).concurrent {
 		if ex.Response == nil {
 			actual := "no response"
 			if ex.Err != nil {
@@ -352,13 +351,12 @@ func eachRequestGotOwnPOST(ctx context.Context) error {
 
 func listenReplyOpensWithAck(ctx context.Context) error {
 	w := worldOf(ctx)
-	return w.listenStaysOpen(w.http)
+	return w.listenStaysOpen()
 }
 
 func listenStreamCarriedNoProgress(ctx context.Context) error {
 	w := worldOf(ctx)
-	st := w.http
-	lr, err := w.listenOffered(st)
+	lr, err := w.listenOffered()
 	if err != nil {
 		return err
 	}
@@ -373,8 +371,7 @@ func listenStreamCarriedNoProgress(ctx context.Context) error {
 
 func keepAliveIsSSEComment(ctx context.Context) error {
 	w := worldOf(ctx)
-	st := w.http
-	lr, err := w.listenOffered(st)
+	lr, err := w.listenOffered()
 	if err != nil {
 		return err
 	}
@@ -478,8 +475,8 @@ func callToolIntegerSpelling(ctx context.Context, body, header string) error {
 
 // sendBare sends an HTTP request without body (GET, DELETE) to the endpoint with the
 // MCP-Protocol-Version of the revision under test (and Accept: text/event-stream for GET).
-func (w *world) sendBare(ctx context.Context, method string) error {
-	h, ok := w.conn.(*harness.HTTP)
+func (w *session) sendBare(ctx context.Context, method string) error {
+	h, ok := w.conn.Endpoint()
 	if !ok {
 		return fmt.Errorf("this step needs an HTTP connection")
 	}
@@ -487,13 +484,13 @@ func (w *world) sendBare(ctx context.Context, method string) error {
 	if method == http.MethodGet {
 		hdr.Set("Accept", "text/event-stream")
 	}
-	hdr.Set(harness.HeaderProtocolVersion, w.s.t.revision)
+	hdr.Set(harness.HeaderProtocolVersion, w.t.Revision)
 	if method == http.MethodDelete && h.Session().Open {
-		if err := refuseShared(h, "an HTTP DELETE, which ends the session,"); err != nil {
+		if err := refuseShared(w.conn, "an HTTP DELETE, which ends the session,"); err != nil {
 			return err
 		}
 	}
-	cctx, cancel := context.WithTimeout(ctx, w.timeout()+w.s.env.cfg.QuietWindow)
+	cctx, cancel := context.WithTimeout(ctx, w.timeout()+w.opts.QuietWindow)
 	defer cancel()
 	ex, err := h.Do(cctx, method, hdr, nil)
 	if ex == nil || ex.HTTP == nil {
@@ -519,7 +516,7 @@ func expect405(ctx context.Context, w *world) error {
 		return nil
 	}
 	var legacy []string
-	for _, v := range w.s.t.supported {
+	for _, v := range w.t.Supported {
 		if revisions.IsLegacy(v) {
 			legacy = append(legacy, v)
 		}
@@ -541,35 +538,35 @@ func refusable(status int) bool {
 // progress with a fresh string progressToken and, when logs is set, for log messages at level
 // debug, and keeps how its reply stream ended.
 func (w *world) callTool(ctx context.Context, tool string, progress, logs bool) error {
-	id := w.s.env.ids.Next()
+	id := w.env.IDs().Next()
 	meta := map[string]any{}
 	if progress {
 		meta[progressMeta] = fmt.Sprintf("mcpconform-progress-%d", id)
 	}
-	if logs && w.s.t.modern {
+	if logs && w.t.Modern {
 		meta[logLevelMeta] = "debug"
 	}
 	c := w.fixtureToolCall(tool, nil, meta)
 	c.ID = id
 	req := w.build(c)
-	return w.sendStream(ctx, req, w.http)
+	return w.sendStream(ctx, req)
 }
 
 // sendStream is world.send over HTTP keeping how the reply was read (SSE or not, how it ended).
-func (w *world) sendStream(ctx context.Context, req harness.Request, st *httpState) error {
-	h, ok := w.conn.(*harness.HTTP)
+func (w *session) sendStream(ctx context.Context, req harness.Request) error {
+	h, ok := w.conn.Endpoint()
 	if !ok {
 		return fmt.Errorf("this step needs an HTTP connection")
 	}
-	if err := guardShared(h, req); err != nil {
+	if err := guardShared(w.conn, req); err != nil {
 		return err
 	}
 	cctx, cancel := context.WithTimeout(ctx, w.timeout())
 	defer cancel()
 	ex, info := h.SendStream(cctx, req)
-	st.mu.Lock()
-	st.streams[ex] = info
-	st.mu.Unlock()
+	w.streamsMu.Lock()
+	w.streams[ex] = info
+	w.streamsMu.Unlock()
 	w.lastID = req.ID
 	w.note(ex)
 	return ctx.Err()
@@ -577,20 +574,20 @@ func (w *world) sendStream(ctx context.Context, req harness.Request, st *httpSta
 
 // sendAtOnce sends n modern requests concurrently: calls of tool with progress (answered with an
 // SSE stream by servers that stream progress), server/discover and list requests.
-func (w *world) sendAtOnce(ctx context.Context, n int, tool string) error {
-	h, ok := w.conn.(*harness.HTTP)
+func (w *session) sendAtOnce(ctx context.Context, n int, tool string) error {
+	h, ok := w.conn.Endpoint()
 	if !ok {
 		return fmt.Errorf("this step needs an HTTP connection")
 	}
-	methods := []string{"tools/call", harmless(w)}
+	methods := []string{"tools/call", w.harmless()}
 	for _, lm := range listMethods {
-		if _, ok := w.s.t.caps[lm.capability]; ok {
+		if _, ok := w.t.Caps[lm.capability]; ok {
 			methods = append(methods, lm.method)
 		}
 	}
 	reqs := make([]harness.Request, n)
 	for i := range reqs {
-		id := w.s.env.ids.Next()
+		id := w.env.IDs().Next()
 		method := methods[i%len(methods)]
 		c := call{Method: method}
 		if method == "tools/call" {
@@ -601,7 +598,6 @@ func (w *world) sendAtOnce(ctx context.Context, n int, tool string) error {
 	}
 	cctx, cancel := context.WithTimeout(ctx, w.timeout())
 	defer cancel()
-	st := w.http
 	exs := make([]*harness.Exchange, n)
 	infos := make([]harness.StreamInfo, n)
 	start := make(chan struct{})
@@ -616,12 +612,12 @@ func (w *world) sendAtOnce(ctx context.Context, n int, tool string) error {
 	}
 	close(start)
 	wg.Wait()
-	st.mu.Lock()
+	w.streamsMu.Lock()
 	for i, ex := range exs {
-		st.streams[ex] = infos[i]
-		st.concurrent = append(st.concurrent, ex)
+		w.streams[ex] = infos[i]
+		w.concurrent = append(w.concurrent, ex)
 	}
-	st.mu.Unlock()
+	w.streamsMu.Unlock()
 	for _, ex := range exs {
 		w.note(ex)
 	}
@@ -630,16 +626,16 @@ func (w *world) sendAtOnce(ctx context.Context, n int, tool string) error {
 
 // streamsEnded checks HTTP-009 for the SSE replies of this scenario: each was closed by the
 // server right after the response (within the quiet window), then the run-wide part.
-func (w *world) streamsEnded(st *httpState) error {
+func (w *world) streamsEnded() error {
 	n := 0
 	for _, ex := range w.exchanges {
-		info, ok := st.streams[ex]
+		info, ok := w.streams[ex]
 		if !ok || !info.SSE || ex.Response == nil {
 			continue
 		}
 		n++
 		if info.End != harness.EndEOF || info.EventsAfterResponse > 0 {
-			actual := fmt.Sprintf("the stream was still open %s after the response", w.s.env.cfg.QuietWindow)
+			actual := fmt.Sprintf("the stream was still open %s after the response", w.opts.QuietWindow)
 			if info.EventsAfterResponse > 0 {
 				actual = fmt.Sprintf("%d events after the response", info.EventsAfterResponse)
 			}
@@ -654,8 +650,8 @@ func (w *world) streamsEnded(st *httpState) error {
 
 // listenOffered returns the held listen stream, or ends the scenario as na when the server
 // does not offer subscriptions/listen (-32601 or 404).
-func (w *world) listenOffered(st *httpState) (*listenRun, error) {
-	lr := st.listen
+func (w *world) listenOffered() (*listenRun, error) {
+	lr := w.listen
 	if lr == nil || lr.ex == nil {
 		return nil, fmt.Errorf("feature bug: no subscriptions/listen stream was opened")
 	}
@@ -679,8 +675,8 @@ func (w *world) listenOffered(st *httpState) (*listenRun, error) {
 }
 
 // listenStaysOpen checks HTTP-024 on the held listen stream.
-func (w *world) listenStaysOpen(st *httpState) error {
-	lr, err := w.listenOffered(st)
+func (w *world) listenStaysOpen() error {
+	lr, err := w.listenOffered()
 	if err != nil {
 		return err
 	}
@@ -734,7 +730,7 @@ func sendRefusable(ctx context.Context, w *world) error {
 	if err := w.sendMethod(ctx, "server/discover", revisions.Future, nil, nil); err != nil {
 		return err
 	}
-	if _, ok := w.s.t.caps["prompts"]; ok {
+	if _, ok := w.t.Caps["prompts"]; ok {
 		doc := `{"jsonrpc":"2.0","id":$id,"method":"prompts/get","params":{"name":"` + unknownPrompt + `","_meta":$meta}}`
 		if err := w.sendDoc(ctx, doc, false, false); err != nil {
 			return err
@@ -821,7 +817,7 @@ func nonLoopback(target string) string {
 // request (an error such as -32601, or a legacy result). On such a server a broken expectation
 // is recorded as info; a server of 2026-07-28 alone must reject it.
 func legacyAnswerAllowed(ctx context.Context, w *world) error {
-	dual, err := dualEra(ctx, w)
+	dual, err := w.dualEra(ctx)
 	if err != nil {
 		return err
 	}
@@ -833,7 +829,7 @@ func legacyAnswerAllowed(ctx context.Context, w *world) error {
 }
 
 func bindsModernOnly(ctx context.Context, w *world) error {
-	dual, err := dualEra(ctx, w)
+	dual, err := w.dualEra(ctx)
 	if err != nil {
 		return err
 	}

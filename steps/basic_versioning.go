@@ -120,7 +120,7 @@ func sendsLegacyListRequest(ctx context.Context) error {
 }
 
 func dualEraReplyIsModern(ctx context.Context, w *world) error {
-	dual, err := dualEra(ctx, w)
+	dual, err := w.dualEra(ctx)
 	if err != nil {
 		return err
 	}
@@ -132,7 +132,7 @@ func dualEraReplyIsModern(ctx context.Context, w *world) error {
 
 func modernRequestServedOrRefused(ctx context.Context, w *world) error {
 	// The connection carries both eras now: no one schema fits all its frames.
-	w.s.env.setRev(w.conn.Conn(), "")
+	w.env.SetRev(w.conn.Conn(), "")
 	if msg, err := w.responseMessage(); err == nil && msg.Kind == harness.KindError {
 		return nil // the server does not serve both eras on one process: allowed
 	}
@@ -192,8 +192,8 @@ func isJSONObject(raw json.RawMessage) bool {
 // sendLegacyShaped POSTs raw the way a 2025-06-18..2025-11-25 client opens (no
 // MCP-Protocol-Version, no Mcp-Method) on a connection of its own whose frames are validated
 // against the legacy schema, so they do not count as modern traffic.
-func (w *world) sendLegacyShaped(ctx context.Context, req harness.Request) error {
-	t, err := w.s.env.dial(ctx, revisions.LatestLegacy().ID)
+func (w *session) sendLegacyShaped(ctx context.Context, req harness.Request) error {
+	t, err := w.env.Dial(ctx, revisions.LatestLegacy().ID)
 	if err != nil {
 		return fmt.Errorf("cannot open a connection: %w", err)
 	}
@@ -217,7 +217,7 @@ func (w *world) sendLegacyShaped(ctx context.Context, req harness.Request) error
 // legacyVersions returns the known legacy revisions the server lists in supportedVersions.
 func (w *world) legacyVersions() []string {
 	var out []string
-	for _, v := range w.s.t.supported {
+	for _, v := range w.t.Supported {
 		if revisions.IsLegacy(v) {
 			out = append(out, v)
 		}
@@ -319,7 +319,7 @@ func judgeHeaderless(w *world, st *httpState) error {
 	}
 	headerless := strings.Join(revisions.HeaderlessIDs(), " or ")
 	return &Mismatch{Expected: "a request without MCP-Protocol-Version served only by a server supporting " + headerless,
-		Actual: "served, while supportedVersions lists " + strings.Join(w.s.t.supported, ", ") + " and initialize does not negotiate " + revisions.HeaderlessDefault().ID, Frames: seqs}
+		Actual: "served, while supportedVersions lists " + strings.Join(w.t.Supported, ", ") + " and initialize does not negotiate " + revisions.HeaderlessDefault().ID, Frames: seqs}
 }
 
 // recognisedModern are the error codes by which a dual-era client recognises a 2026-07-28
@@ -361,7 +361,7 @@ func initializeReply(w *world) (*harness.Message, error) {
 		if json.Unmarshal(msg.Result, &ir) == nil && revisions.IsLegacy(ir.ProtocolVersion) {
 			rev = ir.ProtocolVersion
 		}
-		w.s.env.setRev(ex.Sent.Conn, rev)
+		w.env.SetRev(ex.Sent.Conn, rev)
 		return nil, w.setSkip(reports.NA, "the server answered initialize with a result: it also speaks a legacy revision (dual-era)")
 	}
 	return msg, nil
@@ -389,7 +389,7 @@ func expectInitializeRejected(ctx context.Context, w *world) error {
 	if msg.Kind != harness.KindError {
 		return &Mismatch{Expected: "a JSON-RPC error in reply to initialize", Actual: describe(msg), Frames: w.lastSeqs()}
 	}
-	if s.WaitExit(w.s.env.cfg.QuietWindow) {
+	if s.WaitExit(w.opts.QuietWindow) {
 		code, _ := s.ExitCode()
 		return &Mismatch{Expected: "the server to keep running after rejecting initialize", Actual: fmt.Sprintf("it exited (code %d)", code), Frames: w.lastSeqs()}
 	}
@@ -409,7 +409,7 @@ func expectInitializeNamesVersions(ctx context.Context, w *world) error {
 		return w.setSkip(reports.NA, "the server returned no error to initialize ("+why+"; judged by VER-004 on stdio)")
 	}
 	var want []string
-	for _, v := range w.s.t.supported {
+	for _, v := range w.t.Supported {
 		if revisions.IsModern(v) || !revisions.Known(v) {
 			want = append(want, v)
 		}
@@ -441,7 +441,7 @@ func (st *stdioScenario) openSession(ctx context.Context, w *world) error {
 	if w.conn == nil || !w.fresh {
 		return fmt.Errorf("feature bug: a legacy session needs a fresh connection")
 	}
-	w.s.env.setRev(w.conn.Conn(), "")
+	w.env.SetRev(w.conn.Conn(), "")
 	if err := w.initialize(ctx, revisions.LatestLegacy().ID); err != nil {
 		return err
 	}
@@ -457,7 +457,7 @@ func (st *stdioScenario) openSession(ctx context.Context, w *world) error {
 		return w.setSkip(reports.NA, "the server rejected initialize ("+describe(msg)+"): it is not dual-era")
 	}
 	st.session = &legacySession{version: ir.ProtocolVersion}
-	w.s.env.setRev(w.conn.Conn(), ir.ProtocolVersion)
+	w.env.SetRev(w.conn.Conn(), ir.ProtocolVersion)
 	if ex.HTTP != nil {
 		st.session.sessionID = ex.HTTP.Headers.Get("Mcp-Session-Id")
 	}
@@ -465,7 +465,7 @@ func (st *stdioScenario) openSession(ctx context.Context, w *world) error {
 }
 
 func (st *stdioScenario) legacyHeader(w *world) http.Header {
-	if w.s.env.cfg.Transport != harness.TransportHTTP {
+	if w.opts.Transport != harness.TransportHTTP {
 		return nil
 	}
 	h := harness.LegacyHeaders(st.session.version)
@@ -480,7 +480,7 @@ func (st *stdioScenario) sendLegacyList(ctx context.Context, w *world) error {
 		return fmt.Errorf("feature bug: no legacy session was opened")
 	}
 	for _, lm := range listMethods {
-		if _, ok := w.s.t.caps[lm.capability]; ok {
+		if _, ok := w.t.Caps[lm.capability]; ok {
 			return w.send(ctx, w.build(call{Method: lm.method, Era: eraPlain, Headers: st.legacyHeader(w)}))
 		}
 	}
@@ -490,24 +490,24 @@ func (st *stdioScenario) sendLegacyList(ctx context.Context, w *world) error {
 // dualEra reports whether the server also speaks a legacy revision: its DiscoverResult lists
 // one or initialize negotiated one in this run (target.negotiated), or, failing that, it
 // answers initialize on a connection of its own.
-func dualEra(ctx context.Context, w *world) (bool, error) {
-	for _, v := range append(append([]string(nil), w.s.t.supported...), w.s.t.negotiated...) {
+func (w *session) dualEra(ctx context.Context) (bool, error) {
+	for _, v := range append(append([]string(nil), w.t.Supported...), w.t.Negotiated...) {
 		if revisions.IsLegacy(v) {
 			return true, nil
 		}
 	}
-	t, err := w.s.env.dial(ctx, "")
+	t, err := w.env.Dial(ctx, "")
 	if err != nil {
 		return false, fmt.Errorf("cannot start a connection to try initialize: %w", err)
 	}
 	w.own = append(w.own, t)
-	cctx, cancel := context.WithTimeout(ctx, min(w.s.env.cfg.StartupTimeout, w.s.env.cfg.Timeout+2*w.s.env.startup))
+	cctx, cancel := context.WithTimeout(ctx, min(w.opts.StartupTimeout, w.opts.Timeout+2*w.env.Startup()))
 	defer cancel()
-	h, err := harness.Initialize(cctx, t, &w.s.env.ids, revisions.LatestLegacy().ID)
+	h, err := harness.Initialize(cctx, t, w.env.IDs(), revisions.LatestLegacy().ID)
 	if err != nil || !revisions.Known(h.Version) || revisions.IsModern(h.Version) {
 		return false, ctx.Err()
 	}
-	w.s.env.setRev(t.Conn(), h.Version)
+	w.env.SetRev(t.Conn(), h.Version)
 	return true, nil
 }
 

@@ -54,36 +54,36 @@ type call struct {
 }
 
 // modern reports whether c is built as a 2026-07-28 request on w's target.
-func (c call) modern(w *world) bool {
+func (c call) modern(w *session) bool {
 	switch c.Era {
 	case eraModern:
 		return true
 	case eraPlain:
 		return false
 	}
-	return w.s.t.modern
+	return w.t.Modern
 }
 
 // modernVersion returns the version a modern request on w's target names: the target's
 // revision on a modern target, the newest modern revision otherwise (a modern request sent to
 // a legacy target).
-func (w *world) modernVersion() string {
-	if w.s != nil && w.s.t != nil && w.s.t.modern {
-		return w.s.t.revision
+func (w *session) modernVersion() string {
+	if w != nil && w.t.Modern {
+		return w.t.Revision
 	}
 	return revisions.Modern().ID
 }
 
 // build makes the harness request for c: the JSON-RPC bytes, the id (raw JSON), the method
 // and, over HTTP, the headers.
-func (w *world) build(c call) harness.Request {
+func (w *session) build(c call) harness.Request {
 	modern := c.modern(w)
 	var idv any
 	var idRaw json.RawMessage
 	if !c.Notification {
 		idv = c.ID
 		if idv == nil {
-			n := w.s.env.ids.Next()
+			n := w.env.IDs().Next()
 			idv, idRaw = n, json.RawMessage(strconv.FormatInt(n, 10))
 		} else if raw, ok := idv.(json.RawMessage); ok {
 			idRaw = raw
@@ -127,17 +127,17 @@ func (w *world) build(c call) harness.Request {
 // buildRaw wraps bytes a feature wrote (a DocString, a deliberately malformed line) as a
 // request of the target's era: id is its id (nil for none) and, over HTTP, the headers are
 // derived from the bytes.
-func (w *world) buildRaw(raw []byte, id json.RawMessage, method string, intentional, notification bool) harness.Request {
+func (w *session) buildRaw(raw []byte, id json.RawMessage, method string, intentional, notification bool) harness.Request {
 	req := harness.Request{Raw: raw, ID: id, Method: method, Intentional: intentional, Notification: notification}
-	w.setHeaders(&req, w.s.t.modern, call{})
+	w.setHeaders(&req, w.t.Modern, call{})
 	return req
 }
 
 // setHeaders sets the HTTP headers of req (nothing on stdio): c.Headers when given, else the
 // ones a conforming client derives from the body (modern) or the legacy headers of the
 // target's revision, then c.EditHeaders; a name the edit removes is omitted.
-func (w *world) setHeaders(req *harness.Request, modern bool, c call) {
-	if w.s.env.cfg.Transport != harness.TransportHTTP {
+func (w *session) setHeaders(req *harness.Request, modern bool, c call) {
+	if w.opts.Transport != harness.TransportHTTP {
 		return
 	}
 	switch {
@@ -149,7 +149,7 @@ func (w *world) setHeaders(req *harness.Request, modern bool, c call) {
 			req.Header.Set(harness.HeaderProtocolVersion, w.modernVersion())
 		}
 	default:
-		req.Header = harness.LegacyHeaders(w.s.t.revision)
+		req.Header = harness.LegacyHeaders(w.t.Revision)
 	}
 	if c.EditHeaders != nil {
 		before := req.Header.Clone()
@@ -164,10 +164,10 @@ func (w *world) setHeaders(req *harness.Request, modern bool, c call) {
 
 // initializeCall is the legacy `initialize` request asking for protocol version v, with empty
 // client capabilities (2025-11-25 basic/lifecycle#Initialization).
-func (w *world) initializeCall(v string) harness.Request {
-	id := w.s.env.ids.Next()
+func (w *session) initializeCall(v string) harness.Request {
+	id := w.env.IDs().Next()
 	req := harness.Request{Raw: harness.InitializeRequest(id, v), ID: json.RawMessage(strconv.FormatInt(id, 10)), Method: "initialize"}
-	if w.s.env.cfg.Transport == harness.TransportHTTP {
+	if w.opts.Transport == harness.TransportHTTP {
 		req.Header = harness.LegacyHeaders("")
 	}
 	return req
@@ -178,7 +178,7 @@ func (w *world) initializeCall(v string) harness.Request {
 // sends `{}`, any other value, object or not, is sent as given; meta is extra `_meta` (see
 // call.Meta). Callers that pick a tool go through fixtureToolCall or listedToolCall, which
 // apply --fixture-map and --call-tools.
-func (w *world) toolsCall(name any, args any, meta map[string]any) call {
+func (w *session) toolsCall(name any, args any, meta map[string]any) call {
 	p := map[string]any{}
 	if name != nil {
 		p["name"] = name
@@ -192,14 +192,14 @@ func (w *world) toolsCall(name any, args any, meta map[string]any) call {
 
 // fixtureToolCall calls the fixture tool fixture (FixtureTools) by the server's name for it
 // (--fixture-map); fixture tools are always callable under --call-tools.
-func (w *world) fixtureToolCall(fixture string, args any, meta map[string]any) call {
-	return w.toolsCall(w.s.env.fixtureName(fixture), args, meta)
+func (w *session) fixtureToolCall(fixture string, args any, meta map[string]any) call {
+	return w.toolsCall(w.opts.fixtureName(fixture), args, meta)
 }
 
 // listedToolCall calls tool, an entry of the server's tools/list, when the --call-tools policy
 // allows it; otherwise ok is false and why is the reason an untestable verdict gives.
-func (w *world) listedToolCall(tool map[string]any, args any, meta map[string]any) (c call, ok bool, why string) {
-	if ok, why := w.s.env.mayCall(tool); !ok {
+func (w *session) listedToolCall(tool map[string]any, args any, meta map[string]any) (c call, ok bool, why string) {
+	if ok, why := w.opts.mayCall(tool); !ok {
 		return call{}, false, why
 	}
 	return w.toolsCall(tool["name"], args, meta), true, ""
@@ -210,14 +210,14 @@ func (w *world) listedToolCall(tool map[string]any, args any, meta map[string]an
 // (basic/lifecycle#Initialization of that revision). A scenario that changes session state
 // (a log level, a subscription) uses one so the target's shared session is left as it was. A
 // handshake the server fails is a *preconditionFailed naming LEG-001.
-func (w *world) openOwnSession(ctx context.Context) error {
+func (w *session) openOwnSession(ctx context.Context) error {
 	if w.conn == nil || !w.fresh {
 		return fmt.Errorf("feature bug: a session of its own needs a fresh connection (Given a fresh connection)")
 	}
-	if w.s.t.modern {
+	if w.t.Modern {
 		return fmt.Errorf("feature bug: a session of its own needs a legacy target")
 	}
-	if err := w.initialize(ctx, w.s.t.revision); err != nil {
+	if err := w.initialize(ctx, w.t.Revision); err != nil {
 		return err
 	}
 	if msg := responseOf(w.last); msg == nil || msg.Kind != harness.KindResult {
@@ -233,9 +233,9 @@ func (w *world) openOwnSession(ctx context.Context) error {
 // request. The connection then carries the session's headers on every request (harness.HTTP),
 // the deliberately malformed ones included. Stdio, modern targets and connections already in
 // a session are left as they are.
-func (w *world) inSession(ctx context.Context) error {
-	h, ok := w.conn.(*harness.HTTP)
-	if !ok || w.s.t.modern || !w.fresh || h.Session().Open {
+func (w *session) inSession(ctx context.Context) error {
+	h, ok := w.conn.Endpoint()
+	if !ok || w.t.Modern || !w.fresh || h.Session().Open {
 		return nil
 	}
 	return w.openOwnSession(ctx)
@@ -256,16 +256,15 @@ var sessionStateMethods = map[string]bool{
 // session) would change what every later scenario on it sees, so a scenario that sends one
 // takes a connection of its own (Given a fresh connection, openOwnSession). The refusal is the
 // suite's fault: the scenario's verdict is error, with this message.
-func refuseShared(conn harness.Transport, what string) error {
-	s, ok := conn.(interface{ Shared() bool })
-	if !ok || !s.Shared() {
+func refuseShared(conn Conn, what string) error {
+	if !conn.Shared() {
 		return nil
 	}
 	return fmt.Errorf("suite bug: %s changes session state and was refused on the connection the scenarios share (connection %d); the scenario must send it on a connection of its own", what, conn.Conn())
 }
 
 // guardShared applies refuseShared to req when its method changes session state.
-func guardShared(conn harness.Transport, req harness.Request) error {
+func guardShared(conn Conn, req harness.Request) error {
 	if !sessionStateMethods[req.Method] {
 		return nil
 	}

@@ -85,7 +85,7 @@ func TestToolCallsApplyTheFixtureMapAndTheCallPolicy(t *testing.T) {
 
 func TestPreconditionFailedIsUntestableNamingTheRule(t *testing.T) {
 	s := &suiteRun{t: &target{}}
-	w := &world{s: s, rule: Rule{ID: "CAP-008", Level: "MUST"}}
+	w := &world{session: &session{}, s: s, rule: Rule{ID: "CAP-008", Level: "MUST"}}
 	err := listPrecondition(&listRefused{Method: "tools/list", Page: 1, Actual: "error -32603 (boom)"}, "TOOL-001")
 	v, reason, _, _ := s.verdict(w, err)
 	require.Equal(t, reports.Untestable, v)

@@ -49,7 +49,7 @@ var removedMethods = []string{"ping", "logging/setLevel", "resources/subscribe",
 // result lists and those initialize negotiated in the same run (target.negotiated), each once.
 func (w *world) legacyRevisions() []string {
 	var out []string
-	for _, v := range append(append([]string(nil), w.s.t.supported...), w.s.t.negotiated...) {
+	for _, v := range append(append([]string(nil), w.t.Supported...), w.t.Negotiated...) {
 		if revisions.IsLegacy(v) && !slices.Contains(out, v) {
 			out = append(out, v)
 		}
@@ -114,21 +114,21 @@ func judgeRemovedMethods(ctx context.Context, w *world) error {
 // text/event-stream and no MCP headers, on a connection of its own whose frames no run-wide
 // rule judges (an `endpoint` event is not a JSON-RPC message).
 func openLegacySSE(ctx context.Context, w *world) error {
-	if w.s.env.cfg.Transport != harness.TransportHTTP {
+	if w.opts.Transport != harness.TransportHTTP {
 		return w.setSkip(reports.NA, "the HTTP+SSE transport concerns HTTP servers only")
 	}
-	t, err := w.s.env.dial(ctx, "")
+	t, err := w.env.Dial(ctx, "")
 	if err != nil {
 		return fmt.Errorf("cannot open a connection for the HTTP+SSE probe: %w", err)
 	}
 	w.own = append(w.own, t)
-	h, ok := t.(*harness.HTTP)
+	h, ok := t.Endpoint()
 	if !ok {
 		return fmt.Errorf("this step needs an HTTP connection")
 	}
 	hdr := http.Header{}
 	hdr.Set("Accept", "text/event-stream")
-	cctx, cancel := context.WithTimeout(ctx, w.timeout()+w.s.env.cfg.QuietWindow)
+	cctx, cancel := context.WithTimeout(ctx, w.timeout()+w.opts.QuietWindow)
 	defer cancel()
 	ex, _ := h.Do(cctx, http.MethodGet, hdr, nil)
 	if ex == nil {

@@ -62,7 +62,7 @@ func (e *env) detect(ctx context.Context) ([]*target, []string, string) {
 		}
 		tail := ""
 		e.mu.Lock()
-		conns := append([]harness.Transport{}, e.conns...)
+		conns := append([]Conn{}, e.conns...)
 		e.mu.Unlock()
 		if len(conns) > 0 {
 			tail = e.stderrHint(conns[0])
@@ -168,7 +168,7 @@ func modernVersions(known []revisions.Revision, probe *harness.Probe, asked, for
 // server/discover at that revision for its capabilities. A revision without a DiscoverResult
 // (the probe answered with a modern error, or its own discover gave none) has unknown
 // capabilities (target.capsUnknown: the rules gated on one are untestable naming DISC-001).
-func (e *env) modernTargets(ctx context.Context, t harness.Transport, probe *harness.Probe, asked, unknown string) ([]*target, []string) {
+func (e *env) modernTargets(ctx context.Context, t Conn, probe *harness.Probe, asked, unknown string) ([]*target, []string) {
 	var targets []*target
 	var notes []string
 	for i, v := range modernVersions(e.knownModern(), probe, asked, e.cfg.Revision) {
@@ -221,7 +221,7 @@ func (e *env) modernTargets(ctx context.Context, t harness.Transport, probe *har
 
 // legacyHandshake is the connection and exchange of the legacy handshake, for replyHint.
 type legacyHandshake struct {
-	shared harness.Transport
+	shared Conn
 	ex     *harness.Exchange
 }
 
@@ -299,8 +299,8 @@ func (e *env) handshakeWait(probe *harness.Probe) time.Duration {
 	return cfg.StartupTimeout
 }
 
-func (e *env) stderrHint(t harness.Transport) string {
-	if s, ok := t.(*harness.Stdio); ok {
+func (e *env) stderrHint(t Conn) string {
+	if s, ok := t.Process(); ok {
 		junk, first := 0, ""
 		for _, f := range s.Frames() {
 			if f.Dir == harness.DirServerToClient && f.Problem != "" && !strings.HasPrefix(f.Problem, harness.ProblemSplit) {

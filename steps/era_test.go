@@ -180,9 +180,10 @@ func TestDetectModernErrorLeavesCapabilitiesUnknown(t *testing.T) {
 				assert.Contains(t, tg.capsUnknown, "DISC-001")
 				assert.Contains(t, tg.capsUnknown, code)
 				w := newWorld(&suiteRun{env: &env{}, t: tg}, false)
-				require.ErrorIs(t, w.undeclared("the server does not declare tools"), errSkip)
-				assert.Equal(t, reports.Untestable, w.skip.verdict)
-				assert.Contains(t, w.skip.reason, "DISC-001")
+				var o *outcome
+				require.ErrorAs(t, w.undeclared("the server does not declare tools"), &o)
+				assert.Equal(t, reports.Untestable, o.verdict)
+				assert.Contains(t, o.reason, "DISC-001")
 			})
 		}
 	}

@@ -83,17 +83,17 @@ func ValidateCallTools(v string) error {
 
 // fixtureName returns the name the server uses for fixture name (its --fixture-map alias, or
 // the name itself).
-func (e *env) fixtureName(name string) string {
-	if alias, ok := e.cfg.FixtureMap[name]; ok {
+func (o Options) fixtureName(name string) string {
+	if alias, ok := o.FixtureMap[name]; ok {
 		return alias
 	}
 	return name
 }
 
 // isFixtureTool reports whether the server's tool name is a fixture tool (directly or mapped).
-func (e *env) isFixtureTool(name string) bool {
+func (o Options) isFixtureTool(name string) bool {
 	for _, f := range FixtureTools {
-		if e.fixtureName(f) == name {
+		if o.fixtureName(f) == name {
 			return true
 		}
 	}
@@ -102,12 +102,12 @@ func (e *env) isFixtureTool(name string) bool {
 
 // mayCall reports whether the run's --call-tools policy allows calling tool (a tools/list
 // entry), and if not, the reason an `untestable` verdict gives.
-func (e *env) mayCall(tool map[string]any) (bool, string) {
+func (o Options) mayCall(tool map[string]any) (bool, string) {
 	name, _ := tool["name"].(string)
-	if e.isFixtureTool(name) {
+	if o.isFixtureTool(name) {
 		return true, ""
 	}
-	switch e.callPolicy() {
+	switch o.callPolicy() {
 	case CallAll:
 		return true, ""
 	case CallReadOnly:
@@ -116,7 +116,7 @@ func (e *env) mayCall(tool map[string]any) (bool, string) {
 		}
 		return false, fmt.Sprintf("tool %q is not annotated readOnlyHint: true; --call-tools all would call it", name)
 	}
-	return false, fmt.Sprintf("tool %q is not a fixture tool; %s", name, e.callHint([]map[string]any{tool}))
+	return false, fmt.Sprintf("tool %q is not a fixture tool; %s", name, o.callHint([]map[string]any{tool}))
 }
 
 // readOnly reports whether a tools/list entry is annotated `readOnlyHint: true`.
@@ -128,11 +128,11 @@ func readOnly(tool map[string]any) bool {
 // callHint names the least --call-tools policy above the run's that would call one of tools
 // (tools/list entries the run's policy does not call): readonly only when one of them is
 // annotated readOnlyHint: true, else all; "" under all.
-func (e *env) callHint(tools []map[string]any) string {
-	if e.callPolicy() == CallAll || len(tools) == 0 {
+func (o Options) callHint(tools []map[string]any) string {
+	if o.callPolicy() == CallAll || len(tools) == 0 {
 		return ""
 	}
-	if e.callPolicy() == CallFixtures {
+	if o.callPolicy() == CallFixtures {
 		for _, t := range tools {
 			if readOnly(t) {
 				return "--call-tools readonly or all would call it"
@@ -140,7 +140,7 @@ func (e *env) callHint(tools []map[string]any) string {
 		}
 	}
 	if len(tools) == 1 {
-		if e.callPolicy() == CallFixtures {
+		if o.callPolicy() == CallFixtures {
 			return "it is not annotated readOnlyHint: true, so only --call-tools all would call it"
 		}
 		return "--call-tools all would call it"
@@ -149,9 +149,9 @@ func (e *env) callHint(tools []map[string]any) string {
 }
 
 // callPolicy returns the run's --call-tools policy (CallFixtures when unset).
-func (e *env) callPolicy() string {
-	if e.cfg.CallTools == "" {
+func (o Options) callPolicy() string {
+	if o.CallTools == "" {
 		return CallFixtures
 	}
-	return e.cfg.CallTools
+	return o.CallTools
 }

@@ -22,7 +22,7 @@ func TestMayCallFollowsThePolicy(t *testing.T) {
 		{CallReadOnly, map[string]bool{"test_simple_text": true, "lookup": true, "delete_everything": false, "echo": true}},
 		{CallAll, map[string]bool{"test_simple_text": true, "lookup": true, "delete_everything": true, "echo": true}},
 	} {
-		e := &env{cfg: Config{CallTools: tc.policy, FixtureMap: map[string]string{"test_echo": "echo"}}}
+		e := Options{CallTools: tc.policy, FixtureMap: map[string]string{"test_echo": "echo"}}
 		for _, tool := range []map[string]any{fixture, readOnly, writer, mapped} {
 			ok, why := e.mayCall(tool)
 			assert.Equal(t, tc.want[tool["name"].(string)], ok, "%s %s", tc.policy, tool["name"])
@@ -60,7 +60,7 @@ func TestUntestableReasonSuggestsOnlyAHelpingPolicy(t *testing.T) {
 		{CallFixtures, reader, true},
 		{CallReadOnly, writer, false},
 	} {
-		e := &env{cfg: Config{CallTools: tc.policy}}
+		e := Options{CallTools: tc.policy}
 		ok, why := e.mayCall(tc.tool)
 		require.False(t, ok)
 		assert.Contains(t, why, "--call-tools", "%s %s", tc.policy, tc.tool["name"])
@@ -69,8 +69,8 @@ func TestUntestableReasonSuggestsOnlyAHelpingPolicy(t *testing.T) {
 			assert.Contains(t, why, "--call-tools all would call it")
 		}
 	}
-	e := &env{cfg: Config{CallTools: CallFixtures}}
+	e := Options{CallTools: CallFixtures}
 	assert.Equal(t, "--call-tools all would call them", e.callHint([]map[string]any{writer, plain}))
 	assert.Contains(t, e.callHint([]map[string]any{writer, reader}), "--call-tools readonly")
-	assert.Empty(t, (&env{cfg: Config{CallTools: CallAll}}).callHint([]map[string]any{writer}))
+	assert.Empty(t, Options{CallTools: CallAll}.callHint([]map[string]any{writer}))
 }

@@ -207,7 +207,7 @@ func (w *world) hdrFindTargets(ctx context.Context, st *hdrState) error {
 	declared := 0
 	var missing []string
 	for _, k := range kinds {
-		if _, ok := w.s.t.caps[k.capability]; !ok {
+		if _, ok := w.t.Caps[k.capability]; !ok {
 			continue
 		}
 		declared++
@@ -246,7 +246,7 @@ func (w *world) hdrFindTargets(ctx context.Context, st *hdrState) error {
 		if bestScore < 0 {
 			switch {
 			case k.method == "tools/call" && len(items) > 0:
-				missing = append(missing, "no listed tool may be called under --call-tools "+w.s.env.callPolicy()+" (it calls fixture tools such as test_simple_text); "+w.s.env.callHint(items))
+				missing = append(missing, "no listed tool may be called under --call-tools "+w.opts.callPolicy()+" (it calls fixture tools such as test_simple_text); "+w.opts.callHint(items))
 			default:
 				missing = append(missing, fmt.Sprintf("%s lists no %s", k.list, strings.TrimSuffix(k.key, "s")))
 			}
@@ -269,7 +269,7 @@ func (w *world) hdrFindTargets(ctx context.Context, st *hdrState) error {
 // toolSafe reports whether the run's --call-tools policy lets the suite call a listed tool
 // (env.mayCall).
 func (w *world) toolSafe(tool map[string]any) bool {
-	ok, _ := w.s.env.mayCall(tool)
+	ok, _ := w.opts.mayCall(tool)
 	return ok
 }
 
@@ -405,7 +405,7 @@ func (st *hdrState) expectAccepted() error {
 // string preferred, then integer, then boolean). With skip, finding none ends the scenario:
 // na when no listed tool has such a parameter, untestable when none of those is safe.
 func (w *world) hdrFindTool(ctx context.Context, st *hdrState, typ string, skip bool) error {
-	if _, ok := w.s.t.caps["tools"]; !ok {
+	if _, ok := w.t.Caps["tools"]; !ok {
 		if skip {
 			return w.undeclared("the server does not declare the tools capability")
 		}
@@ -447,7 +447,7 @@ func (w *world) hdrFindTool(ctx context.Context, st *hdrState, typ string, skip 
 	}
 	var why []string
 	if len(unsafe) > 0 {
-		why = append(why, "not callable under --call-tools "+w.s.env.callPolicy()+": "+strings.Join(unsafe, ", "))
+		why = append(why, "not callable under --call-tools "+w.opts.callPolicy()+": "+strings.Join(unsafe, ", "))
 	}
 	if len(invalid) > 0 {
 		why = append(why, "x-mcp-header annotations invalid (clients drop the tool): "+strings.Join(invalid, ", "))
@@ -565,7 +565,7 @@ func setPath(m map[string]any, path []string, v any) {
 // hdrScan lists every tool for the static checks; na when the tools capability is not
 // declared or no listed tool uses x-mcp-header.
 func (w *world) hdrScan(ctx context.Context, st *hdrState) error {
-	if _, ok := w.s.t.caps["tools"]; !ok {
+	if _, ok := w.t.Caps["tools"]; !ok {
 		return w.undeclared("the server does not declare the tools capability")
 	}
 	problem, err := w.hdrListTools(ctx, st)

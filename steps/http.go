@@ -9,14 +9,11 @@ import (
 	"github.com/mcp-conform/mcp-conform/harness"
 )
 
-// httpState is what the Streamable HTTP steps of one scenario keep besides the world: how each
-// SSE reply they read ended, the requests they sent at once, and the listen stream they held.
+// httpState is what the Streamable HTTP steps of one scenario keep besides the session (which
+// holds how each SSE reply ended, the requests sent at once and the listen stream held).
 type httpState struct {
-	mu         sync.Mutex
-	streams    map[*harness.Exchange]harness.StreamInfo
-	concurrent []*harness.Exchange
-	listen     *listenRun
-	oldInit    *harness.Exchange // the initialize asking for 2025-03-26 (VER-006)
+	mu      sync.Mutex
+	oldInit *harness.Exchange // the initialize asking for 2025-03-26 (VER-006)
 }
 
 // listenRun is one subscriptions/listen request held open by the suite: the exchange (frames
@@ -42,16 +39,16 @@ const (
 
 // listenHold is how long the suite keeps a subscriptions/listen stream open to see that the
 // server keeps it open too.
-func (w *world) listenHold() time.Duration {
-	return max(time.Second, 2*w.s.env.cfg.QuietWindow)
+func (w *session) listenHold() time.Duration {
+	return max(time.Second, 2*w.opts.QuietWindow)
 }
 
 // holdListen POSTs subscriptions/listen on a connection of its own and, once the first event
 // arrives, runs during (when not nil) and then keeps the stream open for hold before closing
 // it. Reading always ends: at the request timeout when no event comes, when the server closes
 // the stream, or when the suite closes it.
-func (w *world) holdListen(ctx context.Context, during func(context.Context) error, hold time.Duration) error {
-	if !w.s.t.modern {
+func (w *session) holdListen(ctx context.Context, during func(context.Context) error, hold time.Duration) error {
+	if !w.t.Modern {
 		// subscriptions/listen is a method of the modern revision only: a legacy target
 		// (HTTP-006 holds since 2025-03-26) gets the rest of the scenario without it.
 		if during != nil {
@@ -59,17 +56,17 @@ func (w *world) holdListen(ctx context.Context, during func(context.Context) err
 		}
 		return nil
 	}
-	t, err := w.s.env.dial(ctx, w.s.t.revision)
+	t, err := w.env.Dial(ctx, w.t.Revision)
 	if err != nil {
 		return fmt.Errorf("cannot open a connection for the listen stream: %w", err)
 	}
 	w.own = append(w.own, t)
-	h, ok := t.(*harness.HTTP)
+	h, ok := t.Endpoint()
 	if !ok {
 		return fmt.Errorf("this step needs an HTTP connection")
 	}
 	filter := map[string]any{}
-	if _, ok := w.s.t.caps["tools"]; ok {
+	if _, ok := w.t.Caps["tools"]; ok {
 		filter["toolsListChanged"] = true
 	}
 	req := w.build(call{Method: listenMethod, Era: eraModern, Params: map[string]any{"notifications": filter}})
@@ -79,7 +76,7 @@ func (w *world) holdListen(ctx context.Context, during func(context.Context) err
 	conn := h.Conn()
 	// The observer stays registered for the rest of the run; after the first event it only
 	// compares a connection number.
-	w.s.env.rec.OnFrame(func(f *harness.Frame) {
+	w.env.Recorder().OnFrame(func(f *harness.Frame) {
 		if f.Conn == conn && f.Dir == harness.DirServerToClient {
 			once.Do(func() { close(first) })
 		}
@@ -124,10 +121,9 @@ func (w *world) holdListen(ctx context.Context, during func(context.Context) err
 		}
 	}
 	lr := &listenRun{ex: res.ex, info: res.info, serverClosed: res.info.End == harness.EndEOF, hold: hold}
-	st := w.http
-	st.mu.Lock()
-	st.listen = lr
-	st.mu.Unlock()
+	w.streamsMu.Lock()
+	w.listen = lr
+	w.streamsMu.Unlock()
 	w.note(res.ex)
 	if duringErr != nil {
 		return duringErr

@@ -168,7 +168,7 @@ func (e *env) lateReplies() map[string][]lateAnswer {
 	absences := e.absences
 	var unsolicited []*harness.Frame
 	for _, t := range e.conns {
-		if s, ok := t.(*harness.Stdio); ok {
+		if s, ok := t.Process(); ok {
 			unsolicited = append(unsolicited, s.Unsolicited()...)
 		}
 	}

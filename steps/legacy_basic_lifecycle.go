@@ -19,7 +19,7 @@ import (
 func registerLegacyBasicLifecycleSteps(sc *godog.ScenarioContext) {
 	// Send.
 	step(sc, `^the client initializes with the revision under test$`, wc(func(ctx context.Context, w *world) error {
-		return w.initialize(ctx, w.s.t.revision)
+		return w.initialize(ctx, w.t.Revision)
 	}))
 	step(sc, `^the client initializes with each legacy version the server supports$`, wc(initializeEachLegacyVersion))
 
@@ -37,9 +37,9 @@ func registerLegacyBasicLifecycleSteps(sc *godog.ScenarioContext) {
 }
 
 func initializeEachLegacyVersion(ctx context.Context, w *world) error {
-	versions := []string{w.s.t.revision}
-	for _, v := range w.s.t.supported {
-		if revisions.IsLegacy(v) && v != w.s.t.revision {
+	versions := []string{w.t.Revision}
+	for _, v := range w.t.Supported {
+		if revisions.IsLegacy(v) && v != w.t.Revision {
 			versions = append(versions, v)
 		}
 	}
@@ -81,12 +81,12 @@ func responseValidatesAgainstSchema(ctx context.Context, w *world) error {
 	if _, err := w.responseMessage(); err != nil {
 		return err
 	}
-	errs, err := judge.Validate(w.s.env.cfg.Schemas, w.s.t.revision, w.last.Response, w.s.env.replyRequest(w.last.Response))
+	errs, err := judge.Validate(w.opts.Schemas, w.t.Revision, w.last.Response, w.env.ReplyRequest(w.last.Response))
 	if err != nil {
 		return err
 	}
 	if len(errs) > 0 {
-		return &Mismatch{Expected: "a response valid against the " + w.s.t.revision + " schema (" + errs[0].Type + ")",
+		return &Mismatch{Expected: "a response valid against the " + w.t.Revision + " schema (" + errs[0].Type + ")",
 			Actual: fmt.Sprintf("%s at %q", errs[0].Message, errs[0].InstancePath), Frames: w.lastSeqs()}
 	}
 	return nil

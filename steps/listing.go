@@ -75,7 +75,7 @@ const pageRule = "PAGE-001"
 // nextCursor not a string) or a cursor repeats, one graded untestable when the traversal
 // reaches maxListPages without a repeat, and a
 // *listRefused when a page gets an error or no response. Every frame is noted in the world.
-func (w *world) listAll(ctx context.Context, method, member string) (*listTraversal, error) {
+func (w *session) listAll(ctx context.Context, method, member string) (*listTraversal, error) {
 	lt := &listTraversal{Method: method}
 	seen := map[string]bool{}
 	cursor := ""

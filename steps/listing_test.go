@@ -48,8 +48,8 @@ func (p *pager) Send(_ context.Context, req harness.Request) (*harness.Exchange,
 
 func pagerWorld(next func(int) string) *world {
 	w := clientWorld(harness.TransportStdio, revisions.Modern().ID)
-	w.s.env.cfg.Timeout = time.Second
-	w.conn = &pager{next: next}
+	w.opts.Timeout = time.Second
+	w.conn = Wrap(&pager{next: next})
 	return w
 }
 
@@ -100,7 +100,7 @@ func TestSubscriptionRulesNeedATrigger(t *testing.T) {
 	stdio, err := harness.StartStdio(context.Background(), harness.StdioConfig{Argv: []string{"true"}, Recorder: harness.NewRecorder(time.Now())})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = stdio.Close() })
-	w.conn = stdio
+	w.conn = Wrap(stdio)
 	require.ErrorIs(t, w.stdioState.expectNothingAfterCancel(w), errSkip)
 	require.Equal(t, reports.Untestable, w.skip.verdict)
 	require.Contains(t, w.skip.reason, "test_trigger_tool_change")

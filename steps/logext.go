@@ -30,13 +30,13 @@ func (w *world) listOrDiscover() string {
 			return lm.method
 		}
 	}
-	return harmless(w)
+	return w.harmless()
 }
 
 // serverExtensions returns capabilities.extensions of the server's discover result.
-func (w *world) serverExtensions() map[string]json.RawMessage {
+func (w *session) serverExtensions() map[string]json.RawMessage {
 	var ext map[string]json.RawMessage
-	_ = json.Unmarshal(w.s.t.caps["extensions"], &ext)
+	_ = json.Unmarshal(w.t.Caps["extensions"], &ext)
 	return ext
 }
 

@@ -22,12 +22,12 @@ const (
 // sendParams sends method with params (nil: none) as a request of the revision under test: on
 // a modern target with the default `_meta` plus extraMeta, on a legacy target with extraMeta
 // (if any) as `_meta`. intentional marks a request that is invalid on purpose.
-func (w *world) sendParams(ctx context.Context, method string, params, extraMeta map[string]any, intentional bool) error {
+func (w *session) sendParams(ctx context.Context, method string, params, extraMeta map[string]any, intentional bool) error {
 	return w.send(ctx, w.build(call{Method: method, Params: params, Meta: extraMeta, Intentional: intentional}))
 }
 
 // lastResult returns the result object of the last response, nil when it is not a result.
-func (w *world) lastResult() map[string]json.RawMessage {
+func (w *session) lastResult() map[string]json.RawMessage {
 	if w.last == nil || w.last.Response == nil {
 		return nil
 	}
@@ -41,14 +41,14 @@ func (w *world) lastResult() map[string]json.RawMessage {
 }
 
 // listed returns the entries of the array member of the last result (tools, resources, ...).
-func (w *world) listed(member string) []map[string]json.RawMessage {
+func (w *session) listed(member string) []map[string]json.RawMessage {
 	var out []map[string]json.RawMessage
 	_ = json.Unmarshal(w.lastResult()[member], &out)
 	return out
 }
 
-func (w *world) declares(capability string) bool {
-	_, ok := w.s.t.caps[capability]
+func (w *session) declares(capability string) bool {
+	_, ok := w.t.Caps[capability]
 	return ok
 }
 

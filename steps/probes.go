@@ -59,10 +59,10 @@ const largeProbeBytes = 4 << 20
 // probeHeader sends the harmless request over HTTP with header name set to *value, or
 // without it when value is nil.
 func (w *world) probeHeader(ctx context.Context, name string, value *string) error {
-	if w.s.env.cfg.Transport != harness.TransportHTTP {
+	if w.opts.Transport != harness.TransportHTTP {
 		return fmt.Errorf("feature bug: header probes need an HTTP target (tag the scenario @transport:http)")
 	}
-	return w.sendMethod(ctx, harmless(w), "", nil, func(h http.Header) []string {
+	return w.sendMethod(ctx, w.harmless(), "", nil, func(h http.Header) []string {
 		if value == nil {
 			return []string{name}
 		}
@@ -74,7 +74,7 @@ func (w *world) probeHeader(ctx context.Context, name string, value *string) err
 // harmlessRaw builds the harmless request of the target (see harmless) with a fresh id, its
 // HTTP headers set, marked intentional: probes bend the framing on purpose.
 func (w *world) harmlessRaw() (harness.Request, error) {
-	req := w.build(call{Method: harmless(w), Intentional: true})
+	req := w.build(call{Method: w.harmless(), Intentional: true})
 	if len(req.Raw) == 0 || req.Raw[len(req.Raw)-1] != '}' {
 		return harness.Request{}, fmt.Errorf("harmless request is not a JSON object: %s", short(req.Raw))
 	}

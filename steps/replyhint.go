@@ -22,7 +22,7 @@ const credentialsHint = "the endpoint wants credentials: pass --header 'Authoriz
 // response gives its status, Content-Type and first snippetBytes bytes (quoted, so no control
 // character reaches the console), and, for a 404 or an HTML page, asks whether the URL's path
 // is the MCP endpoint. It returns "" for anything else (stdio, a JSON-RPC response).
-func replyHint(t harness.Transport, ex *harness.Exchange) string {
+func replyHint(t Conn, ex *harness.Exchange) string {
 	if ex == nil || ex.HTTP == nil {
 		return ""
 	}
@@ -71,7 +71,7 @@ func replyHint(t harness.Transport, ex *harness.Exchange) string {
 	case mt == "text/html" || mt == "application/xhtml+xml":
 		answered = "an HTML page"
 	}
-	if h, ok := t.(*harness.HTTP); ok && answered != "" {
+	if h, ok := t.Endpoint(); ok && answered != "" {
 		path := "/"
 		if u, err := url.Parse(h.URL()); err == nil && u.Path != "" {
 			path = u.Path

@@ -68,7 +68,7 @@ type env struct {
 	rules map[string]Rule
 
 	mu      sync.Mutex
-	conns   []harness.Transport
+	conns   []Conn
 	connRev map[int]string
 	stderr  []string
 	notes   []string
@@ -97,7 +97,7 @@ type env struct {
 type target struct {
 	revision string
 	modern   bool
-	shared   harness.Transport
+	shared   Conn
 	caps     map[string]json.RawMessage
 	// capsUnknown, set on a modern target whose server/discover gave no DiscoverResult, says
 	// why its capabilities are unknown (caps is then empty): the rules gated on one are
@@ -256,31 +256,16 @@ func Run(ctx context.Context, cfg Config) (*reports.Run, error) {
 
 // dial opens a new connection to the server: a new child process (stdio) or a new HTTP client
 // with its own connection pool (http). rev is the revision its frames are validated against.
-func (e *env) dial(ctx context.Context, rev string) (harness.Transport, error) {
-	var t harness.Transport
-	switch e.cfg.Transport {
-	case harness.TransportStdio:
-		s, err := harness.StartStdio(ctx, harness.StdioConfig{
-			Argv: e.cfg.Command, MaxFrame: e.cfg.MaxFrame, Recorder: e.rec, QuietWindow: e.cfg.QuietWindow,
-			ShutdownGrace: e.cfg.ShutdownGrace,
-		})
-		if err != nil {
-			return nil, err
-		}
-		t = s
+func (e *env) dial(ctx context.Context, rev string) (Conn, error) {
+	t, err := Dial(ctx, DialConfig{Transport: e.cfg.Transport, Command: e.cfg.Command, URL: e.cfg.URL, Header: e.cfg.Header,
+		Recorder: e.rec, MaxFrame: e.cfg.MaxFrame, QuietWindow: e.cfg.QuietWindow, ShutdownGrace: e.cfg.ShutdownGrace})
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := t.Process(); ok {
 		e.mu.Lock()
 		e.processes++
 		e.mu.Unlock()
-	case harness.TransportHTTP:
-		h, err := harness.NewHTTP(harness.HTTPConfig{
-			URL: e.cfg.URL, Header: e.cfg.Header, Recorder: e.rec, MaxFrame: e.cfg.MaxFrame, QuietWindow: e.cfg.QuietWindow,
-		})
-		if err != nil {
-			return nil, err
-		}
-		t = h
-	default:
-		return nil, fmt.Errorf("unknown transport %q", e.cfg.Transport)
 	}
 	e.mu.Lock()
 	e.conns = append(e.conns, t)
@@ -298,14 +283,14 @@ func (e *env) setRev(conn int, rev string) {
 }
 
 // release closes t now (a scenario's own connection) and keeps its stderr tail.
-func (e *env) release(t harness.Transport) {
+func (e *env) release(t Conn) {
 	_ = t.Close()
-	if s, ok := t.(*harness.Stdio); ok {
-		e.keepStderr(s)
+	if p, ok := t.Process(); ok {
+		e.keepStderr(p)
 	}
 }
 
-func (e *env) keepStderr(s *harness.Stdio) {
+func (e *env) keepStderr(s Process) {
 	if tail := s.StderrTail(); tail != "" {
 		e.mu.Lock()
 		e.stderr = append(e.stderr, tail)
@@ -315,7 +300,7 @@ func (e *env) keepStderr(s *harness.Stdio) {
 
 func (e *env) closeAll() {
 	e.mu.Lock()
-	conns := append([]harness.Transport{}, e.conns...)
+	conns := append([]Conn{}, e.conns...)
 	e.mu.Unlock()
 	var wg sync.WaitGroup
 	for _, t := range conns {
@@ -331,7 +316,7 @@ func (e *env) stderrTail() string {
 	defer e.mu.Unlock()
 	best := ""
 	for _, t := range e.conns {
-		if s, ok := t.(*harness.Stdio); ok && len(s.StderrTail()) > len(best) {
+		if s, ok := t.Process(); ok && len(s.StderrTail()) > len(best) {
 			best = s.StderrTail()
 		}
 	}
@@ -365,10 +350,10 @@ type suiteRun struct {
 // closed its stdout) is restarted, as the spec tells clients to (basic/transports/stdio
 // #Unexpected Termination), and a legacy session is initialised again, so that one crash does
 // not turn every later rule into a failure; the restart is noted in the run.
-func (s *suiteRun) sharedConn(ctx context.Context) (harness.Transport, error) {
+func (s *suiteRun) sharedConn(ctx context.Context) (Conn, error) {
 	s.connMu.Lock()
 	defer s.connMu.Unlock()
-	old, ok := s.t.shared.(*harness.Stdio)
+	old, ok := s.t.shared.Process()
 	if !ok || !old.IsDead() {
 		return s.t.shared, nil
 	}
@@ -394,10 +379,8 @@ func (s *suiteRun) sharedConn(ctx context.Context) (harness.Transport, error) {
 // markShared marks t as the connection a target's scenarios share: the harness then attributes
 // its notifications only by id, subscription id or progress token, and the client refuses to
 // send on it a request that changes session state (refuseShared).
-func markShared(t harness.Transport) {
-	if m, ok := t.(interface{ SetShared() }); ok {
-		m.SetShared()
-	}
+func markShared(t Conn) {
+	t.SetShared()
 }
 
 func (e *env) addNote(n string) {
@@ -495,6 +478,16 @@ func (s *suiteRun) initScenario(sc *godog.ScenarioContext) {
 		if w.judgeAsked {
 			w.judgeSteps = append(w.judgeSteps, len(w.steps))
 			w.judgeAsked = false
+		}
+		var o *outcome
+		if errors.As(err, &o) {
+			// A step ended the scenario with na or untestable (a skip): record the outcome and
+			// tell godog to skip the rest.
+			if w.skip == nil {
+				w.skip = o
+			}
+			w.steps = append(w.steps, reports.Step{Text: st.Text, Status: godog.StepSkipped.String()})
+			return ctx, errSkip
 		}
 		w.steps = append(w.steps, reports.Step{Text: st.Text, Status: status.String()})
 		return ctx, nil
@@ -706,7 +699,7 @@ func (s *suiteRun) verdict(w *world, err error) (v reports.Verdict, reason, expe
 // implement server/discover), not the scenario rule's. It returns "" otherwise, and always for
 // DISC-001 itself.
 func (w *world) discoverUnserved() string {
-	if w.s.t.capsUnknown == "" || w.rule.ID == "DISC-001" {
+	if w.t.CapsUnknown == "" || w.rule.ID == "DISC-001" {
 		return ""
 	}
 	for _, ex := range w.exchanges {

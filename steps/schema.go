@@ -34,7 +34,7 @@ var contentFixtureTools = []string{
 // declared list (icons, annotations), a call of each content fixture tool the server lists
 // and the call policy allows, and a get of every listed prompt.
 func gatherContent(ctx context.Context, w *world) error {
-	if w.s.t.modern {
+	if w.t.Modern {
 		if err := w.sendMethod(ctx, "server/discover", "", nil, nil); err != nil {
 			return err
 		}
@@ -45,7 +45,7 @@ func gatherContent(ctx context.Context, w *world) error {
 			return err
 		}
 		for _, f := range contentFixtureTools {
-			name := w.s.env.fixtureName(f)
+			name := w.opts.fixtureName(f)
 			for _, t := range lt.Items {
 				if t["name"] != name {
 					continue

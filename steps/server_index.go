@@ -63,7 +63,7 @@ func sendsCompletionRequestArgument(ctx context.Context, w *world) error {
 func sendsListRequestEach(ctx context.Context, w *world) error {
 	sent := false
 	for _, lm := range listMethods {
-		if _, ok := w.s.t.caps[lm.capability]; ok {
+		if _, ok := w.t.Caps[lm.capability]; ok {
 			if err := w.send(ctx, w.stateRequest(lm.method, nil, map[string]any{metaLogLevel: "debug"})); err != nil {
 				return err
 			}
@@ -71,7 +71,7 @@ func sendsListRequestEach(ctx context.Context, w *world) error {
 		}
 	}
 	if !sent {
-		return w.sendMethod(ctx, harmless(w), "", nil, nil)
+		return w.sendMethod(ctx, w.harmless(), "", nil, nil)
 	}
 	return nil
 }
@@ -124,22 +124,22 @@ func (w *world) offeredMeansDeclared(name string) error {
 	if msg.Kind != harness.KindResult {
 		return nil
 	}
-	if _, ok := w.s.t.caps[name]; ok {
+	if _, ok := w.t.Caps[name]; ok {
 		return nil
 	}
 	if member, isList := listMembers[name]; isList && emptyPage(msg.Result, member) {
 		return nil
 	}
-	if why := w.s.t.capsUnknown; why != "" {
+	if why := w.t.CapsUnknown; why != "" {
 		return w.setSkip(reports.Untestable, why)
 	}
 	where := "DiscoverResult"
-	if !w.s.t.modern {
+	if !w.t.Modern {
 		where = "InitializeResult"
 	}
 	return &Mismatch{
 		Expected: fmt.Sprintf("capabilities.%s in the %s, since the server answered %s with a result", name, where, sentMethod(w.last)),
-		Actual:   "declared capabilities: " + capNames(w.s.t.caps),
+		Actual:   "declared capabilities: " + capNames(w.t.Caps),
 		Frames:   w.lastSeqs(),
 	}
 }
@@ -160,20 +160,20 @@ var undeclaredProbes = []struct {
 }
 
 func (w *world) probeUndeclared(ctx context.Context, st *stateWorld) error {
-	if why := w.s.t.capsUnknown; why != "" {
+	if why := w.t.CapsUnknown; why != "" {
 		return w.setSkip(reports.Untestable, why)
 	}
-	if !w.s.t.modern {
+	if !w.t.Modern {
 		// logging/setLevel, if the server takes it, sets the level of the session it is sent
 		// in: the probes go in a session of their own, never the one the scenarios share.
 		if err := w.openOwnSession(ctx); err != nil {
 			return err
 		}
 	}
-	rev := w.s.t.revision
+	rev := w.t.Revision
 	var skipped []string
 	for _, p := range undeclaredProbes {
-		if _, ok := w.s.t.caps[p.capability]; ok {
+		if _, ok := w.t.Caps[p.capability]; ok {
 			continue
 		}
 		if !revisions.InRange(rev, p.since, p.until) {
@@ -187,7 +187,7 @@ func (w *world) probeUndeclared(ctx context.Context, st *stateWorld) error {
 		st.probeCaps = append(st.probeCaps, p.capability)
 	}
 	if len(st.probes) == 0 {
-		why := "the server declares every feature that has a method at " + rev + " (" + capNames(w.s.t.caps) + ")"
+		why := "the server declares every feature that has a method at " + rev + " (" + capNames(w.t.Caps) + ")"
 		if len(skipped) > 0 {
 			why += "; " + strings.Join(skipped, ", ") + " has no capability-gated method at " + rev
 		}
@@ -210,12 +210,12 @@ func (w *world) probeUndeclared(ctx context.Context, st *stateWorld) error {
 // protocol): there a miss is info.
 func (w *world) methodNotFoundBasis() (cite string, grade reports.Verdict) {
 	switch {
-	case w.s.t.modern && w.s.env.cfg.Transport == harness.TransportHTTP:
+	case w.t.Modern && w.opts.Transport == harness.TransportHTTP:
 		return "basic/transports/streamable-http#Protocol Version Header: a method the server does not implement gets 404 Not Found and -32601 (MUST; graded SHOULD, since an undeclared capability does not prove the method unimplemented)", ""
-	case w.s.t.modern:
+	case w.t.Modern:
 		return "only the schema's MethodNotFoundError description (no MUST or SHOULD) names an undeclared capability's method; observed as info", reports.Info
 	}
-	return "no sentence of " + w.s.t.revision + " makes -32601 normative for an undeclared feature's method (basic/lifecycle#Operation asks both parties to use only negotiated capabilities); observed as info", reports.Info
+	return "no sentence of " + w.t.Revision + " makes -32601 normative for an undeclared feature's method (basic/lifecycle#Operation asks both parties to use only negotiated capabilities); observed as info", reports.Info
 }
 
 // expectMethodNotFound is CAP-007: every probe of an undeclared feature got -32601 (and HTTP
@@ -233,7 +233,7 @@ func (w *world) expectMethodNotFound(st *stateWorld) error {
 			continue
 		}
 		want := "error -32601"
-		status := w.s.t.modern && w.s.env.cfg.Transport == harness.TransportHTTP
+		status := w.t.Modern && w.opts.Transport == harness.TransportHTTP
 		if status {
 			want += " with HTTP 404"
 		}

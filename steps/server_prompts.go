@@ -73,7 +73,7 @@ func getArgumentlessPrompt(ctx context.Context, w *world) error {
 		return err
 	}
 	pick := ""
-	fixture := w.s.env.fixtureName("test_simple_prompt")
+	fixture := w.opts.fixtureName("test_simple_prompt")
 	for _, p := range items {
 		name, ok := p["name"].(string)
 		if !ok || len(requiredArgs(p)) > 0 {
@@ -97,7 +97,7 @@ func getPromptWithoutArgs(ctx context.Context, w *world) error {
 		return err
 	}
 	pick := ""
-	fixture := w.s.env.fixtureName("test_prompt_with_arguments")
+	fixture := w.opts.fixtureName("test_prompt_with_arguments")
 	for _, p := range items {
 		name, ok := p["name"].(string)
 		if !ok || len(requiredArgs(p)) == 0 {
@@ -144,7 +144,7 @@ func checkPromptPages(ctx context.Context, w *world) error {
 			return &Mismatch{Expected: "a prompts/list result", Actual: "no response", Frames: seqs}
 		}
 		msg, _ := harness.ParseMessage(ex.Response.Body())
-		if msg.Kind == harness.KindError && pages == 1 && w.s.t.modern {
+		if msg.Kind == harness.KindError && pages == 1 && w.t.Modern {
 			// A declared feature whose list is refused is CAP-006's (server/prompts#Capabilities).
 			return w.setSkip(reports.Untestable, fmt.Sprintf("prompts/list was answered with %s although prompts are declared, which CAP-006 judges", describe(msg)))
 		}
@@ -289,7 +289,7 @@ func checkPromptSetStable(ctx context.Context, w *world) error {
 	if err := freshConnection(ctx, w); err != nil {
 		return err
 	}
-	if w.s.t.modern {
+	if w.t.Modern {
 		if err := w.sendMethod(ctx, "server/discover", "", nil, nil); err != nil {
 			return err
 		}

@@ -512,7 +512,7 @@ func (w *world) readFixtureResources(ctx context.Context, r *resWorld) error {
 	}
 	var uris []string
 	for _, f := range []string{"test://static-text", "test://static-binary"} {
-		if u := w.s.env.fixtureName(f); listed[u] {
+		if u := w.opts.fixtureName(f); listed[u] {
 			uris = append(uris, u)
 		}
 	}

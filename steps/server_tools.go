@@ -82,7 +82,7 @@ func listsEveryToolCalls(ctx context.Context) error {
 	st.listings = append(st.listings, first)
 	if first.err == nil {
 		for _, t := range first.lt.Items {
-			if name, _ := t["name"].(string); name == w.s.env.fixtureName("test_simple_text") {
+			if name, _ := t["name"].(string); name == w.opts.fixtureName("test_simple_text") {
 				if _, err := w.callListedTool(ctx, st, t, map[string]any{}, ""); err != nil {
 					return err
 				}
@@ -94,7 +94,7 @@ func listsEveryToolCalls(ctx context.Context) error {
 		return err
 	}
 	// A client starts a connection with server/discover; the tool set must not depend on it.
-	if err := w.sendMethod(ctx, harmless(w), "", nil, nil); err != nil {
+	if err := w.sendMethod(ctx, w.harmless(), "", nil, nil); err != nil {
 		return err
 	}
 	st.listings = append(st.listings, w.toolListing(ctx))
@@ -205,7 +205,7 @@ func callsFixtureToolEmpty(ctx context.Context, fixture string) error {
 		st.why = "tools/list failed: " + listFailureReason(l.err)
 		return nil
 	}
-	name := w.s.env.fixtureName(fixture)
+	name := w.opts.fixtureName(fixture)
 	for _, t := range l.lt.Items {
 		if t["name"] == name {
 			_, err := w.callListedTool(ctx, st, t, map[string]any{}, "")
@@ -248,7 +248,7 @@ func responseJSONRPCError(ctx context.Context, w *world) error {
 		return nil
 	}
 	// Over HTTP a call without a name also lacks the Mcp-Name header: -32020 is as good.
-	if msg.Kind == harness.KindError && msg.Error.Code == -32020 && w.s.env.cfg.Transport == harness.TransportHTTP && w.last.Sent != nil {
+	if msg.Kind == harness.KindError && msg.Error.Code == -32020 && w.opts.Transport == harness.TransportHTTP && w.last.Sent != nil {
 		var sent struct {
 			Params map[string]json.RawMessage `json:"params"`
 		}
@@ -447,10 +447,10 @@ func namesMissing(a, b []string) []string {
 // callBlocker says why the suite does not call a listed tool: the call policy, an x-mcp-header
 // parameter over HTTP (the call would need Mcp-Param headers), or "" when it may be called.
 func (w *world) callBlocker(t map[string]any) string {
-	if ok, why := w.s.env.mayCall(t); !ok {
+	if ok, why := w.opts.mayCall(t); !ok {
 		return why
 	}
-	if w.s.env.cfg.Transport == harness.TransportHTTP {
+	if w.opts.Transport == harness.TransportHTTP {
 		if b, _ := json.Marshal(t["inputSchema"]); strings.Contains(string(b), `"x-mcp-header"`) {
 			return fmt.Sprintf("tool %s has x-mcp-header parameters", toolName(t))
 		}
@@ -776,7 +776,7 @@ func (w *world) expectResourcesDeclared(ctx context.Context, st *toolWorld) erro
 			return nil
 		}
 	}
-	fixture := w.s.env.fixtureName("test_embedded_resource")
+	fixture := w.opts.fixtureName("test_embedded_resource")
 	for _, c := range st.calls {
 		if c.tool["name"] == fixture {
 			return w.setSkip(reports.NA, "no tool result the suite obtained embeds a resource")

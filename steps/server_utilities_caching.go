@@ -92,7 +92,7 @@ const elicitationFixture = "test_elicitation"
 // callInputRequired is CACHE-004's request: the elicitation fixture tool, called declaring the
 // elicitation capability, which must answer with an input_required result.
 func (w *world) callInputRequired(ctx context.Context) error {
-	name := w.s.env.fixtureName(elicitationFixture)
+	name := w.opts.fixtureName(elicitationFixture)
 	lt, err := w.listAll(ctx, "tools/list", "tools")
 	var mm *Mismatch
 	var lr *listRefused

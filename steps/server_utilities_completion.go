@@ -59,10 +59,10 @@ func requestsCompletionsPromptDoes(ctx context.Context) error {
 
 func doesNotDeclareCapability(ctx context.Context, name string) error {
 	w := worldOf(ctx)
-	if why := w.s.t.capsUnknown; why != "" {
+	if why := w.t.CapsUnknown; why != "" {
 		return w.setSkip(reports.Untestable, why)
 	}
-	if _, ok := w.s.t.caps[name]; ok {
+	if _, ok := w.t.Caps[name]; ok {
 		return w.setSkip(reports.NA, fmt.Sprintf("the server declares the %q capability", name))
 	}
 	return nil
@@ -86,7 +86,7 @@ func (w *world) requestCompletions(ctx context.Context, r *resWorld) error {
 		arg  string
 	}
 	if lt, err := w.listAll(ctx, "prompts/list", "prompts"); err == nil {
-		want := w.s.env.fixtureName("test_prompt_with_arguments")
+		want := w.opts.fixtureName("test_prompt_with_arguments")
 		var pick map[string]any
 		for _, p := range lt.Items {
 			args, _ := p["arguments"].([]any)
@@ -108,7 +108,7 @@ func (w *world) requestCompletions(ctx context.Context, r *resWorld) error {
 		}
 	}
 	if lt, err := w.listAll(ctx, "resources/templates/list", "resourceTemplates"); err == nil {
-		want := w.s.env.fixtureName("test://template/{id}/data")
+		want := w.opts.fixtureName("test://template/{id}/data")
 		var pick string
 		for _, t := range lt.Items {
 			tpl, _ := t["uriTemplate"].(string)

@@ -69,7 +69,7 @@ func (w *world) callLoggingTool(ctx context.Context, level string, required, dur
 		return nil
 	}
 	if !w.declares("tools") {
-		return skip(fmt.Sprintf("no tool %q: the server declares no tools (%s)", w.s.env.fixtureName(loggingFixtureTool), undeclaredToolsJudge))
+		return skip(fmt.Sprintf("no tool %q: the server declares no tools (%s)", w.opts.fixtureName(loggingFixtureTool), undeclaredToolsJudge))
 	}
 	lt, err := w.listAll(ctx, "tools/list", "tools")
 	if p, failed := listProblem(err); failed {
@@ -80,7 +80,7 @@ func (w *world) callLoggingTool(ctx context.Context, level string, required, dur
 	if err != nil {
 		return err
 	}
-	name := w.s.env.fixtureName(loggingFixtureTool)
+	name := w.opts.fixtureName(loggingFixtureTool)
 	var tool map[string]any
 	for _, t := range lt.Items {
 		if t["name"] == name {
@@ -90,11 +90,11 @@ func (w *world) callLoggingTool(ctx context.Context, level string, required, dur
 	if tool == nil {
 		return skip(fmt.Sprintf("no tool %q", name))
 	}
-	if ok, why := w.s.env.mayCall(tool); !ok {
+	if ok, why := w.opts.mayCall(tool); !ok {
 		return skip(why)
 	}
 	meta := map[string]any{}
-	if !w.s.t.modern {
+	if !w.t.Modern {
 		// Handshake-era revisions set the level per session (logging/setLevel), which would
 		// change what every later scenario of the shared session receives: no level is asked.
 		level, duringListen = "", false
@@ -105,7 +105,7 @@ func (w *world) callLoggingTool(ctx context.Context, level string, required, dur
 	call := func(ctx context.Context) error {
 		return w.send(ctx, w.build(w.toolsCall(name, nil, meta)))
 	}
-	if duringListen && w.s.env.cfg.Transport == harness.TransportHTTP {
+	if duringListen && w.opts.Transport == harness.TransportHTTP {
 		return w.holdListen(ctx, call, w.listenHold())
 	}
 	return call(ctx)

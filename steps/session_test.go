@@ -69,11 +69,11 @@ func (s *sessionServer) requests() []string {
 func sessionWorld(t *testing.T, srv *httptest.Server) (*world, *harness.HTTP) {
 	t.Helper()
 	w := clientWorld(harness.TransportHTTP, revisions.LatestLegacy().ID)
-	w.s.env.cfg.Timeout, w.s.env.cfg.QuietWindow = 10*time.Second, 100*time.Millisecond
+	w.opts.Timeout, w.opts.QuietWindow = 10*time.Second, 100*time.Millisecond
 	h, err := harness.NewHTTP(harness.HTTPConfig{URL: srv.URL, QuietWindow: 100 * time.Millisecond})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = h.Close() })
-	w.conn, w.fresh = h, true
+	w.conn, w.fresh = Wrap(h), true
 	return w, h
 }
 
@@ -121,7 +121,7 @@ func TestClientRefusesSessionStateOnASharedConnection(t *testing.T) {
 		require.ErrorContains(t, err, m+" changes session state and was refused on the connection the scenarios share", m)
 		v, reason, _, _ := w.s.verdict(w, err)
 		require.Equal(t, reports.Error, v, reason)
-		require.ErrorContains(t, w.sendStream(ctx, w.build(call{Method: m}), w.http), "refused", m)
+		require.ErrorContains(t, w.sendStream(ctx, w.build(call{Method: m})), "refused", m)
 	}
 	require.ErrorContains(t, w.sendBare(ctx, http.MethodDelete), "an HTTP DELETE, which ends the session, changes session state and was refused")
 	require.Len(t, ss.requests(), before, "nothing refused reached the server")

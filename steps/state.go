@@ -34,8 +34,8 @@ type stateWorld struct {
 
 // stateRequest builds a request for method with params; on a modern target params gets the
 // default `_meta` with meta's entries set over it.
-func (w *world) stateRequest(method string, params, meta map[string]any) harness.Request {
-	if !w.s.t.modern {
+func (w *session) stateRequest(method string, params, meta map[string]any) harness.Request {
+	if !w.t.Modern {
 		meta = nil // the extra _meta keys are modern ones
 	}
 	if len(params) == 0 {
@@ -164,7 +164,7 @@ func (w *world) findFixture(ctx context.Context) (*fixtureTool, string, error) {
 		listed[t.Name] = t
 	}
 	for _, f := range capabilityFixtures {
-		name := w.s.env.fixtureName(f.name)
+		name := w.opts.fixtureName(f.name)
 		t, ok := listed[name]
 		if !ok {
 			continue
@@ -207,7 +207,7 @@ func fixtureArgs(schema json.RawMessage) (map[string]any, bool) {
 // connection: "without" declares no client capability, "others" every other known one,
 // "with" only the one it needs. Without a fixture it records why (the Then step decides).
 func (w *world) callFixture(ctx context.Context, st *stateWorld, kinds ...string) error {
-	if !w.s.t.modern {
+	if !w.t.Modern {
 		return fmt.Errorf("feature bug: the fixture calls need a %s target", revisions.Modern().ID)
 	}
 	ft, why, err := w.findFixture(ctx)
@@ -289,11 +289,11 @@ type turn struct {
 // scenario's connection, or initialize (legacy) on a fresh one (a session initializes once).
 // fresh asks for a fresh connection on a modern target too.
 func (w *world) readCapabilities(ctx context.Context, fresh bool) error {
-	if !w.s.t.modern {
+	if !w.t.Modern {
 		if err := freshConnection(ctx, w); err != nil {
 			return err
 		}
-		return w.initialize(ctx, w.s.t.revision)
+		return w.initialize(ctx, w.t.Revision)
 	}
 	if fresh {
 		if err := freshConnection(ctx, w); err != nil {

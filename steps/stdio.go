@@ -58,7 +58,7 @@ func (st *stdioScenario) openListen(ctx context.Context, w *world, required bool
 	if err != nil {
 		return nil, err
 	}
-	req := w.build(call{Method: "subscriptions/listen", Era: eraModern, ID: fmt.Sprintf("listen-%d", w.s.env.ids.Next()),
+	req := w.build(call{Method: "subscriptions/listen", Era: eraModern, ID: fmt.Sprintf("listen-%d", w.env.IDs().Next()),
 		Params: map[string]any{"notifications": map[string]any{"toolsListChanged": true}}})
 	if err := guardShared(w.conn, req); err != nil {
 		return nil, err

@@ -8,12 +8,12 @@ import (
 // timeoutFlag names the flag whose value bounded a wait of waited: --timeout or
 // --startup-timeout when waited is within a fifth of it (the closer one), "" when neither
 // (a wait the scenario derived otherwise).
-func (e *env) timeoutFlag(waited time.Duration) string {
+func (o Options) timeoutFlag(waited time.Duration) string {
 	best, bestOff := "", time.Duration(-1)
 	for _, c := range []struct {
 		flag string
 		d    time.Duration
-	}{{"--timeout", e.cfg.Timeout}, {"--startup-timeout", e.cfg.StartupTimeout}} {
+	}{{"--timeout", o.Timeout}, {"--startup-timeout", o.StartupTimeout}} {
 		if c.d <= 0 {
 			continue
 		}

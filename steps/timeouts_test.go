@@ -24,7 +24,7 @@ func TestNoResponseCardSaysHowLongItWaited(t *testing.T) {
 		{3 * time.Second, "no response within 3s to ping (id 7)"},
 	} {
 		w := clientWorld(harness.TransportStdio, revisions.Modern().ID)
-		w.s.env.cfg.Timeout, w.s.env.cfg.StartupTimeout = 10*time.Second, time.Minute
+		w.opts.Timeout, w.opts.StartupTimeout = 10*time.Second, time.Minute
 		w.s.env.rec = harness.NewRecorder(time.Now())
 		sent := &harness.Frame{Seq: 4, Conn: 2, Dir: harness.DirClientToServer, Raw: []byte(`{"jsonrpc":"2.0","id":7,"method":"ping"}`)}
 		w.note(&harness.Exchange{Sent: sent, Err: &harness.TimeoutError{What: "ping (id 7)", Err: context.DeadlineExceeded, Waited: tc.waited}})

@@ -30,7 +30,7 @@ func registerVocabularySteps(sc *godog.ScenarioContext) {
 
 	// Send.
 	step(sc, `^the client sends a harmless request$`, wc(func(ctx context.Context, w *world) error {
-		return w.sendMethod(ctx, harmless(w), "", nil, nil)
+		return w.sendMethod(ctx, w.harmless(), "", nil, nil)
 	}))
 	step(sc, `^the client sends a "([^"]+)" request$`, func(ctx context.Context, method string) error {
 		return worldOf(ctx).sendMethod(ctx, method, "", nil, nil)
@@ -115,17 +115,17 @@ func registerVocabularySteps(sc *godog.ScenarioContext) {
 }
 
 func connectedServer(ctx context.Context, w *world) error {
-	t, err := w.s.sharedConn(ctx)
+	t, err := w.env.Shared(ctx)
 	w.conn = t
 	return err
 }
 
 func serverDeclaresCapability(ctx context.Context, name string) error {
 	w := worldOf(ctx)
-	if why := w.s.t.capsUnknown; why != "" {
+	if why := w.t.CapsUnknown; why != "" {
 		return w.setSkip(reports.Untestable, why)
 	}
-	if _, ok := w.s.t.caps[name]; !ok {
+	if _, ok := w.t.Caps[name]; !ok {
 		return w.undeclared(fmt.Sprintf("the server does not declare the %q capability", name))
 	}
 	return nil
@@ -134,7 +134,7 @@ func serverDeclaresCapability(ctx context.Context, name string) error {
 func sendListForEachCapability(ctx context.Context) error {
 	w := worldOf(ctx)
 	for _, lm := range listMethods {
-		if _, ok := w.s.t.caps[lm.capability]; ok {
+		if _, ok := w.t.Caps[lm.capability]; ok {
 			if err := w.sendMethod(ctx, lm.method, "", nil, nil); err != nil {
 				return err
 			}
@@ -146,7 +146,7 @@ func sendListForEachCapability(ctx context.Context) error {
 func expectHTTPStatus(ctx context.Context, status int) error {
 	w := worldOf(ctx)
 	if w.last == nil || w.last.HTTP == nil {
-		return fmt.Errorf("no HTTP reply to check (transport %s)", w.s.env.cfg.Transport)
+		return fmt.Errorf("no HTTP reply to check (transport %s)", w.opts.Transport)
 	}
 	if w.last.HTTP.Status != status {
 		return &Mismatch{Expected: fmt.Sprintf("HTTP status %d", status), Actual: fmt.Sprintf("HTTP status %d", w.last.HTTP.Status), Frames: w.lastSeqs()}
@@ -188,7 +188,7 @@ var traceMeta = map[string]any{
 // fixture tool test_simple_text with a progress token. Errors and timeouts are recorded, not
 // judged: the run-wide rules judge the frames.
 func exerciseFeatures(ctx context.Context, w *world) error {
-	if w.s.t.modern {
+	if w.t.Modern {
 		if err := w.sendParams(ctx, "server/discover", nil, traceMeta, false); err != nil {
 			return err
 		}
@@ -208,13 +208,13 @@ func exerciseFeatures(ctx context.Context, w *world) error {
 		if err != nil {
 			return err
 		}
-		simple := w.s.env.fixtureName("test_simple_text")
+		simple := w.opts.fixtureName("test_simple_text")
 		for _, raw := range tools {
 			var t struct {
 				Name string `json:"name"`
 			}
 			if json.Unmarshal(raw, &t) == nil && t.Name == simple {
-				n := w.s.env.ids.Next()
+				n := w.env.IDs().Next()
 				token := map[string]any{"progressToken": "mcpconform-progress-" + strconv.FormatInt(n, 10)}
 				if err := w.send(ctx, w.build(w.toolsCall(simple, nil, token))); err != nil {
 					return err
@@ -274,9 +274,9 @@ var listMethods = []struct{ capability, method string }{
 // an object or an array.
 const jsonLiteral = `("(?:[^"\\]|\\.)*"|-?[0-9][0-9.eE+-]*|true|false|null|\{.*\}|\[.*\])`
 
-func (w *world) lastHTTP() (*harness.HTTPMeta, error) {
+func (w *session) lastHTTP() (*harness.HTTPMeta, error) {
 	if w.last == nil || w.last.HTTP == nil {
-		return nil, fmt.Errorf("no HTTP reply to check (transport %s)", w.s.env.cfg.Transport)
+		return nil, fmt.Errorf("no HTTP reply to check (transport %s)", w.opts.Transport)
 	}
 	return w.last.HTTP, nil
 }
@@ -312,7 +312,7 @@ func wc(fn func(context.Context, *world) error) func(context.Context) error {
 }
 
 func freshConnection(ctx context.Context, w *world) error {
-	t, err := w.s.env.dial(ctx, w.s.t.revision)
+	t, err := w.env.Dial(ctx, w.t.Revision)
 	if err != nil {
 		return fmt.Errorf("cannot start a fresh connection: %w", err)
 	}
@@ -323,15 +323,15 @@ func freshConnection(ctx context.Context, w *world) error {
 
 // harmless is a request every server of the revision answers with a result: server/discover
 // (2026-07-28) or ping (legacy).
-func harmless(w *world) string {
-	if w.s.t.modern {
+func (w *session) harmless() string {
+	if w.t.Modern {
 		return "server/discover"
 	}
 	return "ping"
 }
 
-func (w *world) stdio() (*harness.Stdio, error) {
-	s, ok := w.conn.(*harness.Stdio)
+func (w *session) stdio() (Process, error) {
+	s, ok := w.conn.Process()
 	if !ok {
 		return nil, fmt.Errorf("this step needs a stdio connection")
 	}
@@ -342,15 +342,15 @@ func (w *world) stdio() (*harness.Stdio, error) {
 // started process the startup window (--startup-timeout: a process started while others
 // start, or a cold npx, is not blamed for a slow first reply; a reply that proves absence comes
 // by a sentinel, not by this deadline), the request timeout otherwise.
-func (w *world) timeout() time.Duration {
-	cfg := w.s.env.cfg
+func (w *session) timeout() time.Duration {
+	cfg := w.opts
 	if w.fresh && cfg.Transport == harness.TransportStdio {
 		return cfg.StartupTimeout
 	}
 	return cfg.Timeout
 }
 
-func (w *world) send(ctx context.Context, req harness.Request) error {
+func (w *session) send(ctx context.Context, req harness.Request) error {
 	if w.conn == nil {
 		return fmt.Errorf("feature bug: no connection (missing Given step)")
 	}
@@ -362,11 +362,11 @@ func (w *world) send(ctx context.Context, req harness.Request) error {
 	}
 	wait := w.timeout()
 	if req.Notification {
-		wait = w.s.env.cfg.QuietWindow + w.s.env.cfg.Timeout // the transport returns after the quiet window
+		wait = w.opts.QuietWindow + w.opts.Timeout // the transport returns after the quiet window
 	}
 	if req.Intentional && !req.Notification && w.conn.Name() == harness.TransportStdio {
 		// A server may rightly ignore malformed input: absence is proved by a sentinel.
-		sentinel := w.build(call{Method: harmless(w)})
+		sentinel := w.build(call{Method: w.harmless()})
 		req.Sentinel = &sentinel
 	}
 	cctx, cancel := context.WithTimeout(ctx, wait)
@@ -393,7 +393,7 @@ func (w *world) send(ctx context.Context, req harness.Request) error {
 // default `_meta` for version v (the modern revision when v is ""), on a legacy target a plain
 // request. id, when nil, is a fresh integer. edit may change the HTTP headers (and returns
 // names to omit); such requests are marked intentional.
-func (w *world) sendMethod(ctx context.Context, method, v string, id json.RawMessage, edit func(http.Header) []string) error {
+func (w *session) sendMethod(ctx context.Context, method, v string, id json.RawMessage, edit func(http.Header) []string) error {
 	c := call{Method: method, Version: v}
 	if id != nil {
 		c.ID = id
@@ -406,9 +406,9 @@ func (w *world) sendMethod(ctx context.Context, method, v string, id json.RawMes
 	return w.send(ctx, req)
 }
 
-func (w *world) sendList(ctx context.Context, v string) error {
+func (w *session) sendList(ctx context.Context, v string) error {
 	for _, lm := range listMethods {
-		if _, ok := w.s.t.caps[lm.capability]; ok {
+		if _, ok := w.t.Caps[lm.capability]; ok {
 			return w.sendMethod(ctx, lm.method, v, nil, nil)
 		}
 	}
@@ -417,23 +417,23 @@ func (w *world) sendList(ctx context.Context, v string) error {
 
 // expand replaces the DocString placeholders: $id (a fresh integer id), $params (the default
 // params of the revision: `{"_meta":{...}}` or `{}`), $meta, $harmless and $version.
-func (w *world) expand(doc string) (string, json.RawMessage) {
+func (w *session) expand(doc string) (string, json.RawMessage) {
 	var id json.RawMessage
 	if strings.Contains(doc, "$id") {
-		id = json.RawMessage(strconv.FormatInt(w.s.env.ids.Next(), 10))
+		id = json.RawMessage(strconv.FormatInt(w.env.IDs().Next(), 10))
 		doc = strings.ReplaceAll(doc, "$id", string(id))
 	}
 	params, meta := "{}", "{}"
-	if w.s.t.modern {
+	if w.t.Modern {
 		m, _ := json.Marshal(harness.ModernMeta(revisions.Modern().ID))
 		meta = string(m)
 		params = `{"_meta":` + meta + `}`
 	}
-	r := strings.NewReplacer("$params", params, "$meta", meta, "$harmless", harmless(w), "$version", w.s.t.revision)
+	r := strings.NewReplacer("$params", params, "$meta", meta, "$harmless", w.harmless(), "$version", w.t.Revision)
 	return r.Replace(doc), id
 }
 
-func (w *world) sendDoc(ctx context.Context, doc string, malformed, notification bool) error {
+func (w *session) sendDoc(ctx context.Context, doc string, malformed, notification bool) error {
 	if err := w.inSession(ctx); err != nil {
 		return err
 	}
@@ -451,7 +451,7 @@ func (w *world) sendDoc(ctx context.Context, doc string, malformed, notification
 	return w.send(ctx, w.buildRaw(raw, id, method, malformed, notification))
 }
 
-func (w *world) initialize(ctx context.Context, v string) error {
+func (w *session) initialize(ctx context.Context, v string) error {
 	if err := w.send(ctx, w.initializeCall(v)); err != nil {
 		return err
 	}
@@ -486,10 +486,10 @@ func (w *world) codeDefect(msg *harness.Message, code int64, want string) error 
 		return nil
 	case msg.Kind == harness.KindInvalid && strings.HasPrefix(msg.Problem, "error"):
 		return w.setSkip(reports.Untestable, fmt.Sprintf("the reply's error object is malformed (%s), which MSG-007 judges", msg.Problem))
-	case msg.Kind == harness.KindError && msg.Error.Code == harness.CodeHeaderMismatch && code != harness.CodeHeaderMismatch && w.s.env.cfg.Transport == harness.TransportStdio:
+	case msg.Kind == harness.KindError && msg.Error.Code == harness.CodeHeaderMismatch && code != harness.CodeHeaderMismatch && w.opts.Transport == harness.TransportStdio:
 		return w.setSkip(reports.Untestable, fmt.Sprintf("the server answered with %s instead of %s: HeaderMismatch on stdio, which has no headers, is ERR-002's", describe(msg), want))
 	case msg.Kind == harness.KindError && msg.Error.Code != code:
-		if rule := judge.CodeRule(w.s.t.revision, msg.Error.Code); rule != "" {
+		if rule := judge.CodeRule(w.t.Revision, msg.Error.Code); rule != "" {
 			return w.setSkip(reports.Untestable, fmt.Sprintf("the server answered with %s instead of %s; a code of that range is itself a defect, which %s judges", describe(msg), want, rule))
 		}
 	}
@@ -499,7 +499,7 @@ func (w *world) codeDefect(msg *harness.Message, code int64, want string) error 
 func (w *world) expectCode(code, soft int64) error {
 	msg, err := w.responseMessage()
 	if err != nil {
-		if h := w.last.HTTP; h != nil && h.Status >= 400 && w.last.Err == nil && w.s.t.modern {
+		if h := w.last.HTTP; h != nil && h.Status >= 400 && w.last.Err == nil && w.t.Modern {
 			// An error status without a JSON-RPC error body is ERR-010's (a 2026-07-28
 			// rule): the code it should carry cannot be judged.
 			return w.setSkip(reports.Untestable, fmt.Sprintf("the reply is HTTP %d without a JSON-RPC error body, which ERR-010 judges", h.Status))
@@ -629,12 +629,12 @@ func (w *world) validateAt(raw []byte, ptr, typ string, frames []int) error {
 		return &Mismatch{Expected: "a " + typ + " at " + ptr, Actual: "nothing there", Frames: frames}
 	}
 	b, _ := json.Marshal(val)
-	v, err := w.s.env.cfg.Schemas.Validator(w.s.t.revision)
+	v, err := w.opts.Schemas.Validator(w.t.Revision)
 	if err != nil {
 		return err
 	}
 	if !v.Has(typ) {
-		return fmt.Errorf("feature bug: the %s schema has no type %s", w.s.t.revision, typ)
+		return fmt.Errorf("feature bug: the %s schema has no type %s", w.t.Revision, typ)
 	}
 	vs, err := v.ValidateAs(b, typ, ptr)
 	if err != nil {
@@ -673,7 +673,7 @@ func expectSilence(ctx context.Context, w *world) error {
 	if w.last == nil {
 		return fmt.Errorf("no message was sent before this step")
 	}
-	if w.s.env.cfg.Transport == harness.TransportHTTP {
+	if w.opts.Transport == harness.TransportHTTP {
 		h := w.last.HTTP
 		if h == nil {
 			return fmt.Errorf("no HTTP reply: %v", w.last.Err)

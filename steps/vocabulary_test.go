@@ -15,7 +15,7 @@ import (
 // "expected a valid DiscoverResultResponse at , got got number, want string at ...").
 func TestValidateAtReadsAsASentence(t *testing.T) {
 	w := clientWorld("stdio", revisions.Modern().ID)
-	w.s.env.cfg.Schemas = testutil.Schemas(t)
+	w.opts.Schemas = testutil.Schemas(t)
 	w.rule = Rule{ID: "DISC-002"}
 	raw := []byte(`{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{},"serverInfo":{"name":"x","version":"1"},"instructions":7}}`)
 	err := w.validateAt(raw, "", "DiscoverResultResponse", []int{2})

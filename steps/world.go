@@ -3,7 +3,6 @@ package steps
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -37,6 +36,7 @@ type outcome struct {
 // world is the state of one scenario: the connection it talks to, the exchanges it made and
 // what the steps concluded. newWorld makes a new one for every scenario (and Outline row).
 type world struct {
+	*session
 	s          *suiteRun
 	rule       Rule
 	known      bool
@@ -44,17 +44,8 @@ type world struct {
 	outlineRow bool
 	started    time.Time
 
-	conn      harness.Transport
-	own       []harness.Transport
-	fresh     bool
-	exchanges []*harness.Exchange
-	last      *harness.Exchange
-	lastID    json.RawMessage
-	inits     []initAttempt
-
 	skip  *outcome
 	steps []reports.Step
-	seqs  map[int]bool
 	// observed are the one-line records of a PROBE scenario (see registerProbeSteps).
 	observed []string
 	// judgeAsked is set by a step that asks the judge (askJudge) until the step is recorded;
@@ -64,8 +55,6 @@ type world struct {
 	// stopped is set when the run's context had ended (interrupt, --run-timeout) by the time
 	// the scenario finished (see stoppedByRun).
 	stopped bool
-	// absent are the replies this scenario concluded would not come, by a sentinel.
-	absent []absence
 	// observeOnly, when set, says why this server is not bound by the rule: a broken
 	// expectation is then recorded as info with this reason (see bindsModernOnly).
 	observeOnly string
@@ -86,9 +75,9 @@ type world struct {
 // It is the only place a world is made: every scenario starts from the same empty state.
 func newWorld(s *suiteRun, outlineRow bool) *world {
 	return &world{
-		s: s, started: time.Now(), seqs: map[int]bool{}, outlineRow: outlineRow,
+		session: newSession(s), s: s, started: time.Now(), outlineRow: outlineRow,
 		hdr:        &hdrState{},
-		http:       &httpState{streams: map[*harness.Exchange]harness.StreamInfo{}},
+		http:       &httpState{},
 		logext:     &logextState{},
 		page:       &pageState{traversals: map[string][]*listTraversal{}},
 		res:        &resWorld{},
@@ -116,7 +105,7 @@ type initAttempt struct {
 	ex        *harness.Exchange
 }
 
-func (w *world) note(ex *harness.Exchange) {
+func (w *session) note(ex *harness.Exchange) {
 	if ex == nil {
 		return
 	}
@@ -138,10 +127,10 @@ func (w *world) note(ex *harness.Exchange) {
 	switch {
 	case ex.Sent == nil || ex.Response != nil:
 	case errors.As(ex.Err, &nr):
-		w.absent = append(w.absent, absence{conn: ex.Sent.Conn, key: sentKey(ex.Sent), after: w.s.env.rec.Len(), flag: "--quiet-window"})
+		w.absent = append(w.absent, absence{conn: ex.Sent.Conn, key: sentKey(ex.Sent), after: w.env.Recorder().Len(), flag: "--quiet-window"})
 	case errors.As(ex.Err, &te) && errors.Is(te.Err, context.DeadlineExceeded):
-		te.Flag = w.s.env.timeoutFlag(te.Waited)
-		w.absent = append(w.absent, absence{conn: ex.Sent.Conn, key: sentKey(ex.Sent), after: w.s.env.rec.Len(), flag: "--timeout"})
+		te.Flag = w.opts.timeoutFlag(te.Waited)
+		w.absent = append(w.absent, absence{conn: ex.Sent.Conn, key: sentKey(ex.Sent), after: w.env.Recorder().Len(), flag: "--timeout"})
 	}
 }
 
@@ -156,13 +145,13 @@ func sentKey(f *harness.Frame) string {
 
 // frames returns the seqs of every frame the scenario exchanged, including everything seen on
 // the connections it opened itself.
-func (w *world) frames() []int {
+func (w *session) frames() []int {
 	own := map[int]bool{}
 	for _, t := range w.own {
 		own[t.Conn()] = true
 	}
 	if len(own) > 0 {
-		for _, f := range w.s.env.rec.Frames() {
+		for _, f := range w.env.Recorder().Frames() {
 			if own[f.Conn] {
 				w.seqs[f.Seq] = true
 			}
@@ -179,12 +168,19 @@ func (w *world) frames() []int {
 // undeclared ends a scenario that needs a capability, extension or feature the server's
 // DiscoverResult (or InitializeResult) does not declare: na with reason, or untestable naming
 // DISC-001 (target.capsUnknown) when no DiscoverResult said what the server declares.
-func (w *world) undeclared(reason string) error {
-	if why := w.s.t.capsUnknown; why != "" {
-		return w.setSkip(reports.Untestable, why)
+func (w *session) undeclared(reason string) error {
+	if why := w.t.CapsUnknown; why != "" {
+		return skip(reports.Untestable, why)
 	}
-	return w.setSkip(reports.NA, reason)
+	return skip(reports.NA, reason)
 }
+
+// skip is the error that ends a scenario early with verdict v (na or untestable) and reason:
+// a step returns it, and the runner's step hook records it as the scenario's outcome.
+func skip(v reports.Verdict, reason string) error { return &outcome{verdict: v, reason: reason} }
+
+// Error returns "<verdict>: <reason>".
+func (o *outcome) Error() string { return string(o.verdict) + ": " + o.reason }
 
 func (w *world) setSkip(v reports.Verdict, reason string) error {
 	w.skip = &outcome{verdict: v, reason: reason}
@@ -192,7 +188,7 @@ func (w *world) setSkip(v reports.Verdict, reason string) error {
 }
 
 // responseMessage parses the last exchange's response, or returns a Mismatch saying none came.
-func (w *world) responseMessage() (*harness.Message, error) {
+func (w *session) responseMessage() (*harness.Message, error) {
 	if w.last == nil {
 		return nil, fmt.Errorf("no request was sent before this step")
 	}
@@ -215,7 +211,7 @@ func (w *world) responseMessage() (*harness.Message, error) {
 	return msg, nil
 }
 
-func (w *world) lastSeqs() []int {
+func (w *session) lastSeqs() []int {
 	if w.last == nil {
 		return nil
 	}

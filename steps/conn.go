@@ -1,0 +1,134 @@
+package steps
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/mcp-conform/mcp-conform/harness"
+)
+
+// Conn is one connection to the server under test as the client sees it: the transport, the
+// frames it recorded and, when it has them, the child process behind it (stdio) or the
+// Streamable HTTP endpoint. This file is the only code that names the concrete transports
+// (harness.Stdio, harness.HTTP); everything else asks Process or Endpoint.
+type Conn interface {
+	harness.Transport
+	// Frames returns the frames of this connection, in order.
+	Frames() []*harness.Frame
+	// Shared reports whether the connection is the one a target's scenarios share.
+	Shared() bool
+	// SetShared marks the connection as the one a target's scenarios share.
+	SetShared()
+	// Process returns the child process of a stdio connection; ok is false on HTTP.
+	Process() (p Process, ok bool)
+	// Endpoint returns the Streamable HTTP endpoint; ok is false on stdio.
+	Endpoint() (e Endpoint, ok bool)
+}
+
+// Process is the server process behind a stdio connection: its frames, the frames that
+// answered nothing, its stderr, and its exit.
+type Process interface {
+	Conn() int
+	Pid() int
+	Frames() []*harness.Frame
+	Unsolicited() []*harness.Frame
+	WaitFrame(ctx context.Context, from int, match func(*harness.Frame) bool) *harness.Frame
+	Exited() <-chan struct{}
+	IsDead() bool
+	CloseStdin() error
+	WaitExit(timeout time.Duration) bool
+	ExitCode() (int, bool)
+	ShutdownStep() harness.ShutdownStep
+	StderrTail() string
+	StderrInvalidUTF8() bool
+}
+
+// Endpoint is the HTTP side of a Streamable HTTP connection: a POST whose SSE reply is read
+// and described, and any other HTTP request (GET, DELETE) to the endpoint.
+type Endpoint interface {
+	Conn() int
+	URL() string
+	Session() harness.Session
+	SendStream(ctx context.Context, req harness.Request) (*harness.Exchange, harness.StreamInfo)
+	Do(ctx context.Context, method string, header http.Header, body []byte) (*harness.Exchange, error)
+}
+
+var (
+	_ Process  = (*harness.Stdio)(nil)
+	_ Endpoint = (*harness.HTTP)(nil)
+)
+
+// DialConfig is what Dial needs to open a connection: the transport and its target, the
+// recorder every frame goes to, and the limits.
+type DialConfig struct {
+	Transport     string
+	Command       []string
+	URL           string
+	Header        http.Header
+	Recorder      *harness.Recorder
+	MaxFrame      int
+	QuietWindow   time.Duration
+	ShutdownGrace time.Duration
+}
+
+// Dial opens a new connection: a new child process (stdio) or a new HTTP client with its own
+// connection pool (http).
+func Dial(ctx context.Context, cfg DialConfig) (Conn, error) {
+	switch cfg.Transport {
+	case harness.TransportStdio:
+		s, err := harness.StartStdio(ctx, harness.StdioConfig{
+			Argv: cfg.Command, MaxFrame: cfg.MaxFrame, Recorder: cfg.Recorder, QuietWindow: cfg.QuietWindow,
+			ShutdownGrace: cfg.ShutdownGrace,
+		})
+		if err != nil {
+			return nil, err
+		}
+		return stdioConn{s}, nil
+	case harness.TransportHTTP:
+		h, err := harness.NewHTTP(harness.HTTPConfig{
+			URL: cfg.URL, Header: cfg.Header, Recorder: cfg.Recorder, MaxFrame: cfg.MaxFrame, QuietWindow: cfg.QuietWindow,
+		})
+		if err != nil {
+			return nil, err
+		}
+		return httpConn{h}, nil
+	}
+	return nil, fmt.Errorf("unknown transport %q", cfg.Transport)
+}
+
+// Wrap makes a Conn of t: a stdio process, an HTTP endpoint, or any other Transport (a test's
+// fake), which has neither and no frames of its own.
+func Wrap(t harness.Transport) Conn {
+	switch x := t.(type) {
+	case Conn:
+		return x
+	case *harness.Stdio:
+		return stdioConn{x}
+	case *harness.HTTP:
+		return httpConn{x}
+	}
+	return &plainConn{Transport: t}
+}
+
+type stdioConn struct{ *harness.Stdio }
+
+func (c stdioConn) Process() (Process, bool)   { return c.Stdio, true }
+func (c stdioConn) Endpoint() (Endpoint, bool) { return nil, false }
+
+type httpConn struct{ *harness.HTTP }
+
+func (c httpConn) Process() (Process, bool)   { return nil, false }
+func (c httpConn) Endpoint() (Endpoint, bool) { return c.HTTP, true }
+
+type plainConn struct {
+	harness.Transport
+	shared bool
+}
+
+func (c *plainConn) Frames() []*harness.Frame   { return nil }
+func (c *plainConn) Shared() bool               { return c.shared }
+func (c *plainConn) SetShared()                 { c.shared = true }
+func (c *plainConn) Process() (Process, bool)   { return nil, false }
+func (c *plainConn) Endpoint() (Endpoint, bool) { return nil, false }

@@ -1,0 +1,139 @@
+package steps
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+	"time"
+
+	"github.com/mcp-conform/mcp-conform/harness"
+	"github.com/mcp-conform/mcp-conform/schemas"
+)
+
+// session is the client's state in one scenario: the target it speaks to, the options of the
+// run, the connection it talks over and every exchange it made. world embeds it; it moves to
+// package client as Session.
+type session struct {
+	env  Env
+	t    Target
+	opts Options
+
+	conn      Conn
+	own       []Conn
+	fresh     bool
+	exchanges []*harness.Exchange
+	last      *harness.Exchange
+	lastID    json.RawMessage
+	inits     []initAttempt
+	seqs      map[int]bool
+	// absent are the replies this scenario concluded would not come, by a sentinel.
+	absent []absence
+
+	// streamsMu guards how each SSE reply was read, the requests sent at once and the listen
+	// stream held (Streamable HTTP).
+	streamsMu  sync.Mutex
+	streams    map[*harness.Exchange]harness.StreamInfo
+	concurrent []*harness.Exchange
+	listen     *listenRun
+}
+
+// Target is what the client knows of the (revision, transport) under test: the revision, its
+// era, the capabilities the server declared (read-only: the map is shared by every scenario
+// of the target), why they are unknown when they are, the versions a modern server advertised
+// and the legacy revisions initialize negotiated in the same run.
+type Target struct {
+	Revision    string
+	Modern      bool
+	Caps        map[string]json.RawMessage
+	CapsUnknown string
+	Supported   []string
+	Negotiated  []string
+}
+
+// Options are the run's settings the client applies: the transport and endpoint, the
+// timeouts, the fixture names and --call-tools policy, and the schemas replies are validated
+// against.
+type Options struct {
+	Transport      string
+	URL            string
+	Timeout        time.Duration
+	StartupTimeout time.Duration
+	QuietWindow    time.Duration
+	FixtureMap     map[string]string
+	CallTools      string
+	Schemas        *schemas.Set
+}
+
+// Env is what a session needs from the run: request ids, the recorder, connections (a new
+// one, the target's shared one, every one so far with the revision it was opened for), how
+// long the server took to start, and the request a reply answers.
+type Env interface {
+	// IDs returns the run's request id counter.
+	IDs() *harness.IDs
+	// Recorder returns the run's frame recorder.
+	Recorder() *harness.Recorder
+	// Dial opens a new connection whose frames are validated against revision rev.
+	Dial(ctx context.Context, rev string) (Conn, error)
+	// Shared returns the target's shared connection (restarting a dead stdio server).
+	Shared(ctx context.Context) (Conn, error)
+	// SetRev records the revision connection conn's frames are validated against.
+	SetRev(conn int, rev string)
+	// ConnRev returns the revision connection conn was opened for.
+	ConnRev(conn int) string
+	// Conns returns every connection opened so far, in order.
+	Conns() []Conn
+	// Startup returns how long the server took to answer its first request.
+	Startup() time.Duration
+	// ReplyRequest returns the request frame the reply f answers, nil when none.
+	ReplyRequest(f *harness.Frame) *harness.Frame
+}
+
+// IDs is the run's side of Env.
+func (s *suiteRun) IDs() *harness.IDs { return &s.env.ids }
+
+// Recorder is the run's side of Env.
+func (s *suiteRun) Recorder() *harness.Recorder { return s.env.rec }
+
+// Dial is the run's side of Env.
+func (s *suiteRun) Dial(ctx context.Context, rev string) (Conn, error) { return s.env.dial(ctx, rev) }
+
+// Shared is the run's side of Env.
+func (s *suiteRun) Shared(ctx context.Context) (Conn, error) { return s.sharedConn(ctx) }
+
+// SetRev is the run's side of Env.
+func (s *suiteRun) SetRev(conn int, rev string) { s.env.setRev(conn, rev) }
+
+// Startup is the run's side of Env.
+func (s *suiteRun) Startup() time.Duration { return s.env.startup }
+
+// ReplyRequest is the run's side of Env.
+func (s *suiteRun) ReplyRequest(f *harness.Frame) *harness.Frame { return s.env.replyRequest(f) }
+
+// ConnRev is the run's side of Env.
+func (s *suiteRun) ConnRev(conn int) string {
+	s.env.mu.Lock()
+	defer s.env.mu.Unlock()
+	return s.env.connRev[conn]
+}
+
+// Conns is the run's side of Env.
+func (s *suiteRun) Conns() []Conn {
+	s.env.mu.Lock()
+	defer s.env.mu.Unlock()
+	return append([]Conn(nil), s.env.conns...)
+}
+
+func (t *target) view() Target {
+	return Target{Revision: t.revision, Modern: t.modern, Caps: t.caps, CapsUnknown: t.capsUnknown,
+		Supported: t.supported, Negotiated: t.negotiated}
+}
+
+func (c Config) options() Options {
+	return Options{Transport: c.Transport, URL: c.URL, Timeout: c.Timeout, StartupTimeout: c.StartupTimeout,
+		QuietWindow: c.QuietWindow, FixtureMap: c.FixtureMap, CallTools: c.CallTools, Schemas: c.Schemas}
+}
+
+func newSession(s *suiteRun) *session {
+	return &session{env: s, t: s.t.view(), opts: s.env.cfg.options(), seqs: map[int]bool{},
+		streams: map[*harness.Exchange]harness.StreamInfo{}}
+}
