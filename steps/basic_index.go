@@ -17,6 +17,8 @@ import (
 	"github.com/mcp-conform/mcp-conform/revisions"
 )
 
+func init() { bindSteps("basic-index", registerBasicIndexSteps) }
+
 // registerBasicIndexSteps binds the steps that only features/basic-index.feature uses.
 func registerBasicIndexSteps(sc *godog.ScenarioContext) {
 	// Send.

@@ -10,6 +10,8 @@ import (
 	"github.com/mcp-conform/mcp-conform/harness"
 )
 
+func init() { bindSteps("basic-patterns", registerBasicPatternsSteps) }
+
 // registerBasicPatternsSteps binds the steps that only features/basic-patterns-index.feature
 // uses (SUB-001).
 func registerBasicPatternsSteps(sc *godog.ScenarioContext) {

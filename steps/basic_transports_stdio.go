@@ -16,6 +16,8 @@ import (
 	"github.com/mcp-conform/mcp-conform/reports"
 )
 
+func init() { bindSteps("basic-transports-stdio", registerBasicTransportsStdioSteps) }
+
 // registerBasicTransportsStdioSteps binds the steps that only
 // features/basic-transports-stdio.feature uses.
 func registerBasicTransportsStdioSteps(sc *godog.ScenarioContext) {

@@ -18,6 +18,8 @@ import (
 	"github.com/mcp-conform/mcp-conform/revisions"
 )
 
+func init() { bindSteps("basic-versioning", registerBasicVersioningSteps) }
+
 // registerBasicVersioningSteps binds the steps that only features/basic-versioning.feature uses.
 func registerBasicVersioningSteps(sc *godog.ScenarioContext) {
 	// Send.

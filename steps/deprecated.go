@@ -15,6 +15,8 @@ import (
 	"github.com/mcp-conform/mcp-conform/revisions"
 )
 
+func init() { bindSteps("deprecated", registerDeprecatedSteps) }
+
 // registerDeprecatedSteps binds the steps that only features/deprecated.feature uses.
 func registerDeprecatedSteps(sc *godog.ScenarioContext) {
 	// Setup.

@@ -512,27 +512,7 @@ func (s *suiteRun) initScenario(sc *godog.ScenarioContext) {
 		w.stdioState.stopListens() // the listens the stdio steps left open
 		return ctx, nil
 	})
-	registerVocabularySteps(sc)
-	registerArchitectureIndexSteps(sc)
-	registerBasicIndexSteps(sc)
-	registerBasicPatternsSteps(sc)
-	registerBasicTransportsStdioSteps(sc)
-	registerBasicTransportsStreamableHTTPSteps(sc)
-	registerBasicVersioningSteps(sc)
-	registerDeprecatedSteps(sc)
-	registerExtensionsTasksSteps(sc)
-	registerLegacyBasicLifecycleSteps(sc)
-	registerProbesSteps(sc)
-	registerSchemaSteps(sc)
-	registerServerDiscoverSteps(sc)
-	registerServerIndexSteps(sc)
-	registerServerPromptsSteps(sc)
-	registerServerResourcesSteps(sc)
-	registerServerToolsSteps(sc)
-	registerServerUtilitiesCachingSteps(sc)
-	registerServerUtilitiesCompletionSteps(sc)
-	registerServerUtilitiesLoggingSteps(sc)
-	registerServerUtilitiesPaginationSteps(sc)
+	BindAll(sc)
 }
 
 func selected(id string, prefixes []string) bool {

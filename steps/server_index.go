@@ -14,6 +14,8 @@ import (
 	"github.com/mcp-conform/mcp-conform/revisions"
 )
 
+func init() { bindSteps("server-index", registerServerIndexSteps) }
+
 // registerServerIndexSteps binds the steps that only features/server-index.feature uses.
 func registerServerIndexSteps(sc *godog.ScenarioContext) {
 	// Capabilities declared versus features offered (CAP-001..004).

@@ -15,6 +15,8 @@ import (
 	"github.com/mcp-conform/mcp-conform/reports"
 )
 
+func init() { bindSteps("server-resources", registerServerResourcesSteps) }
+
 // registerServerResourcesSteps binds the steps that only features/server-resources.feature uses.
 func registerServerResourcesSteps(sc *godog.ScenarioContext) {
 	step(sc, `^the client lists every resource$`, listsEveryResource)

@@ -17,6 +17,8 @@ import (
 	"github.com/mcp-conform/mcp-conform/reports"
 )
 
+func init() { bindSteps("server-tools", registerServerToolsSteps) }
+
 // registerServerToolsSteps binds the steps that only features/server-tools.feature uses.
 func registerServerToolsSteps(sc *godog.ScenarioContext) {
 	// Listing.

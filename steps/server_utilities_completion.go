@@ -12,6 +12,8 @@ import (
 	"github.com/mcp-conform/mcp-conform/reports"
 )
 
+func init() { bindSteps("server-utilities-completion", registerServerUtilitiesCompletionSteps) }
+
 // registerServerUtilitiesCompletionSteps binds the steps that only
 // features/server-utilities-completion.feature uses.
 func registerServerUtilitiesCompletionSteps(sc *godog.ScenarioContext) {
