@@ -19,7 +19,7 @@ func registerBasicPatternsSteps(sc *godog.ScenarioContext) {
 		if w.s.env.cfg.Transport == harness.TransportHTTP {
 			return w.holdListen(ctx, nil, w.listenHold())
 		}
-		_, err := w.stdioState.openListen(ctx, w, false)
+		_, err := stdioOf(w).openListen(ctx, w, false)
 		return err
 	}))
 	step(sc, `^the server acknowledged the subscription$`, wc(func(ctx context.Context, w *world) error {
@@ -37,7 +37,7 @@ func (w *world) listenAcknowledged(ctx context.Context) error {
 	var key string
 	var seqs []int
 	if w.s.env.cfg.Transport == harness.TransportHTTP {
-		lr := w.http.listen
+		lr := httpOf(w).listen
 		if lr == nil || lr.ex == nil || lr.ex.Sent == nil {
 			return fmt.Errorf("feature bug: no subscriptions/listen stream was opened")
 		}
@@ -50,7 +50,7 @@ func (w *world) listenAcknowledged(ctx context.Context) error {
 		}
 		frames = lr.ex.Frames
 	} else {
-		st := w.stdioState
+		st := stdioOf(w)
 		st.mu.Lock()
 		var l *openListen
 		if len(st.listens) > 0 {

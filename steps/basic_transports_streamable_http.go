@@ -273,11 +273,11 @@ func every4xxReplyIsJSONRPCError(ctx context.Context) error {
 
 func everySSEStreamEndsAfterResponse(ctx context.Context) error {
 	w := worldOf(ctx)
-	return w.streamsEnded(w.http)
+	return w.streamsEnded(httpOf(w))
 }
 
 func eachRequestGotOwnPOST(ctx context.Context) error {
-	st := worldOf(ctx).http
+	st := httpOf(worldOf(ctx))
 	for _, ex := range st.concurrent {
 		if ex.Response == nil {
 			actual := "no response"
@@ -292,12 +292,12 @@ func eachRequestGotOwnPOST(ctx context.Context) error {
 
 func listenReplyOpensWithAck(ctx context.Context) error {
 	w := worldOf(ctx)
-	return w.listenStaysOpen(w.http)
+	return w.listenStaysOpen(httpOf(w))
 }
 
 func listenStreamCarriedNoProgress(ctx context.Context) error {
 	w := worldOf(ctx)
-	st := w.http
+	st := httpOf(w)
 	lr, err := w.listenOffered(st)
 	if err != nil {
 		return err
@@ -313,7 +313,7 @@ func listenStreamCarriedNoProgress(ctx context.Context) error {
 
 func keepAliveIsSSEComment(ctx context.Context) error {
 	w := worldOf(ctx)
-	st := w.http
+	st := httpOf(w)
 	lr, err := w.listenOffered(st)
 	if err != nil {
 		return err
@@ -492,7 +492,7 @@ func (w *world) callTool(ctx context.Context, tool string, progress, logs bool) 
 	c := w.fixtureToolCall(tool, nil, meta)
 	c.ID = id
 	req := w.build(c)
-	return w.sendStream(ctx, req, w.http)
+	return w.sendStream(ctx, req, httpOf(w))
 }
 
 // sendStream is world.send over HTTP keeping how the reply was read (SSE or not, how it ended).
@@ -541,7 +541,7 @@ func (w *world) sendAtOnce(ctx context.Context, n int, tool string) error {
 	}
 	cctx, cancel := context.WithTimeout(ctx, w.timeout())
 	defer cancel()
-	st := w.http
+	st := httpOf(w)
 	exs := make([]*harness.Exchange, n)
 	infos := make([]harness.StreamInfo, n)
 	start := make(chan struct{})

@@ -45,13 +45,13 @@ func TestListenStreamRulesLeaveARefusalToSUB001(t *testing.T) {
 	for _, status := range []int{400, 200} {
 		w := clientWorld(harness.TransportHTTP, revisions.Modern().ID)
 		reply := &harness.Frame{Seq: 2, Raw: []byte(`{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"unsupported filter"}}`)}
-		w.http.listen = &listenRun{ex: &harness.Exchange{
+		httpOf(w).listen = &listenRun{ex: &harness.Exchange{
 			Sent:     &harness.Frame{Seq: 1, Raw: []byte(`{"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{"notifications":{}}}`)},
 			Frames:   []*harness.Frame{reply},
 			Response: reply,
 			HTTP:     &harness.HTTPMeta{Status: status, Headers: http.Header{"Content-Type": {"application/json"}}},
 		}}
-		require.ErrorIs(t, w.listenStaysOpen(w.http), errSkip)
+		require.ErrorIs(t, w.listenStaysOpen(httpOf(w)), errSkip)
 		require.Equal(t, reports.Untestable, w.skip.verdict)
 		require.Contains(t, w.skip.reason, "SUB-001")
 	}

@@ -28,6 +28,12 @@ type hdrState struct {
 	listed  []*hdrTool
 }
 
+// hdrOf returns the scenario's state for HTTP headers and x-mcp-header (HDR-005..019), made on
+// first use (see stateOf).
+func hdrOf(w *world) *hdrState {
+	return stateOf(w, func() *hdrState { return &hdrState{} })
+}
+
 // hdrTarget is a request whose Mcp-Name mirrors a listed name: the method, the name (tool or
 // prompt) or uri (resource) and the body params.
 type hdrTarget struct {
@@ -76,7 +82,7 @@ func registerHdrSteps(sc *godog.ScenarioContext) {
 	step(sc, `^the client sends each target request with its Mcp-Name header (omitted|naming something else|sentinel-encoded|wrapped in upper-case sentinel markers|as raw non-ASCII bytes)$`, sendTargetsWithMcpName)
 	step(sc, `^the server rejects each target request whose Mcp-Name header names something else \((HDR-\d+) judges that\)$`, func(ctx context.Context, rule string) error {
 		w := worldOf(ctx)
-		st := w.hdr
+		st := hdrOf(w)
 		if err := w.hdrSendTargets(ctx, st, "naming something else"); err != nil {
 			return err
 		}
@@ -137,7 +143,7 @@ func registerHdrSteps(sc *godog.ScenarioContext) {
 func hdrStep(fn func(context.Context, *world, *hdrState) error) func(context.Context) error {
 	return func(ctx context.Context) error {
 		w := worldOf(ctx)
-		return fn(ctx, w, w.hdr)
+		return fn(ctx, w, hdrOf(w))
 	}
 }
 

@@ -1,6 +1,7 @@
 package steps
 
 import (
+	"reflect"
 	"sort"
 	"sync"
 
@@ -46,5 +47,43 @@ var sortedBindings = sync.OnceValue(func() []binding {
 func BindAll(sc *godog.ScenarioContext) {
 	for _, b := range sortedBindings() {
 		b.bind(sc)
+	}
+}
+
+// stateOf returns the scenario's state of type T, made by mk the first time a step of the
+// scenario asks for it: each area keeps what its When-steps leave for its Then-steps in a type
+// of its own, declared with its accessor in the area's own file, so adding an area adds no
+// field to world.
+func stateOf[T any](w *world, mk func() *T) *T {
+	key := reflect.TypeFor[T]()
+	w.statesMu.Lock()
+	defer w.statesMu.Unlock()
+	if v, ok := w.states[key]; ok {
+		return v.(*T)
+	}
+	if w.states == nil {
+		w.states = map[reflect.Type]any{}
+	}
+	v := mk()
+	w.states[key] = v
+	return v
+}
+
+// stopper is a scenario state that holds something to release when the scenario ends (a
+// request left in flight); the runner stops each one after the scenario (stopStates).
+type stopper interface{ stop() }
+
+// stopStates stops every state of w that holds something (see stopper).
+func (w *world) stopStates() {
+	w.statesMu.Lock()
+	states := make([]any, 0, len(w.states))
+	for _, v := range w.states {
+		states = append(states, v)
+	}
+	w.statesMu.Unlock()
+	for _, v := range states {
+		if s, ok := v.(stopper); ok {
+			s.stop()
+		}
 	}
 }

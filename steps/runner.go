@@ -509,7 +509,7 @@ func (s *suiteRun) initScenario(sc *godog.ScenarioContext) {
 		}
 		w.stopped = ctx.Err() != nil
 		s.record(w, err)
-		w.stdioState.stopListens() // the listens the stdio steps left open
+		w.stopStates() // what the areas hold open (the listens the stdio steps left)
 		return ctx, nil
 	})
 	BindAll(sc)

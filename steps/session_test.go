@@ -121,7 +121,7 @@ func TestClientRefusesSessionStateOnASharedConnection(t *testing.T) {
 		require.ErrorContains(t, err, m+" changes session state and was refused on the connection the scenarios share", m)
 		v, reason, _, _ := w.s.verdict(w, err)
 		require.Equal(t, reports.Error, v, reason)
-		require.ErrorContains(t, w.sendStream(ctx, w.build(call{Method: m}), w.http), "refused", m)
+		require.ErrorContains(t, w.sendStream(ctx, w.build(call{Method: m}), httpOf(w)), "refused", m)
 	}
 	require.ErrorContains(t, w.sendBare(ctx, http.MethodDelete), "an HTTP DELETE, which ends the session, changes session state and was refused")
 	require.Len(t, ss.requests(), before, "nothing refused reached the server")
