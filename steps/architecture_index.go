@@ -11,6 +11,8 @@ import (
 	"github.com/mcp-conform/mcp-conform/harness"
 )
 
+func init() { bindSteps("architecture-index", registerArchitectureIndexSteps) }
+
 // registerArchitectureIndexSteps binds the steps that only
 // features/architecture-index.feature uses.
 func registerArchitectureIndexSteps(sc *godog.ScenarioContext) {

@@ -17,6 +17,8 @@ import (
 	"github.com/mcp-conform/mcp-conform/revisions"
 )
 
+func init() { bindSteps("basic-index", registerBasicIndexSteps) }
+
 // registerBasicIndexSteps binds the steps that only features/basic-index.feature uses.
 func registerBasicIndexSteps(sc *godog.ScenarioContext) {
 	// Send.
@@ -171,17 +173,17 @@ func everyResultValueValidates(ctx context.Context, ptr, typ string) error {
 
 func callsFixtureToolNeedsCapability(ctx context.Context) error {
 	w := worldOf(ctx)
-	return w.callFixture(ctx, w.state, "without")
+	return w.callFixture(ctx, stateWorldOf(w), "without")
 }
 
 func reply32021NamesCapability(ctx context.Context) error {
 	w := worldOf(ctx)
-	return w.expectRequiredCapabilities(w.state)
+	return w.expectRequiredCapabilities(stateWorldOf(w))
 }
 
 func sendWithoutWithWithout(ctx context.Context, what string) error {
 	w := worldOf(ctx)
-	st := w.state
+	st := stateWorldOf(w)
 	if what == "a list request" {
 		return w.versionCarryOver(ctx, st)
 	}
@@ -190,17 +192,17 @@ func sendWithoutWithWithout(ctx context.Context, what string) error {
 
 func lastReplyFollowsOwnMeta(ctx context.Context) error {
 	w := worldOf(ctx)
-	return w.expectNoCarryOver(w.state)
+	return w.expectNoCarryOver(stateWorldOf(w))
 }
 
 func pagesListOneConnection(ctx context.Context) error {
 	w := worldOf(ctx)
-	return w.pageAcrossConnections(ctx, w.state)
+	return w.pageAcrossConnections(ctx, stateWorldOf(w))
 }
 
 func nextPageServedFresh(ctx context.Context) error {
 	w := worldOf(ctx)
-	st := w.state
+	st := stateWorldOf(w)
 	if st.untestable != "" {
 		return w.setSkip(reports.Untestable, st.untestable)
 	}
@@ -209,22 +211,22 @@ func nextPageServedFresh(ctx context.Context) error {
 
 func interleavesRequestsThreeClients(ctx context.Context) error {
 	w := worldOf(ctx)
-	return w.interleave(ctx, w.state)
+	return w.interleave(ctx, stateWorldOf(w))
 }
 
 func eachInterleavedRequestAnswered(ctx context.Context) error {
 	w := worldOf(ctx)
-	return w.expectOwnAnswers(w.state)
+	return w.expectOwnAnswers(stateWorldOf(w))
 }
 
 func sendsSameRequestsEach(ctx context.Context, a, b string) error {
 	w := worldOf(ctx)
-	return w.asTwoClients(ctx, w.state, a, b)
+	return w.asTwoClients(ctx, stateWorldOf(w), a, b)
 }
 
 func bothClientsGotSame(ctx context.Context) error {
 	w := worldOf(ctx)
-	return w.expectSameResults(w.state)
+	return w.expectSameResults(stateWorldOf(w))
 }
 
 func (w *world) eachResult(ptr string, check func(v any, present bool) string) error {

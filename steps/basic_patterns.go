@@ -10,6 +10,8 @@ import (
 	"github.com/mcp-conform/mcp-conform/harness"
 )
 
+func init() { bindSteps("basic-patterns", registerBasicPatternsSteps) }
+
 // registerBasicPatternsSteps binds the steps that only features/basic-patterns-index.feature
 // uses (SUB-001).
 func registerBasicPatternsSteps(sc *godog.ScenarioContext) {
@@ -17,7 +19,7 @@ func registerBasicPatternsSteps(sc *godog.ScenarioContext) {
 		if w.opts.Transport == harness.TransportHTTP {
 			return w.holdListen(ctx, nil, w.listenHold())
 		}
-		_, err := w.stdioState.openListen(ctx, w, false)
+		_, err := stdioOf(w).openListen(ctx, w, false)
 		return err
 	}))
 	step(sc, `^the server acknowledged the subscription$`, wc(func(ctx context.Context, w *world) error {
@@ -48,7 +50,7 @@ func (w *world) listenAcknowledged(ctx context.Context) error {
 		}
 		frames = lr.ex.Frames
 	} else {
-		st := w.stdioState
+		st := stdioOf(w)
 		st.mu.Lock()
 		var l *openListen
 		if len(st.listens) > 0 {

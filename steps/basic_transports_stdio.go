@@ -16,6 +16,8 @@ import (
 	"github.com/mcp-conform/mcp-conform/reports"
 )
 
+func init() { bindSteps("basic-transports-stdio", registerBasicTransportsStdioSteps) }
+
 // registerBasicTransportsStdioSteps binds the steps that only
 // features/basic-transports-stdio.feature uses.
 func registerBasicTransportsStdioSteps(sc *godog.ScenarioContext) {
@@ -54,11 +56,11 @@ func registerBasicTransportsStdioSteps(sc *godog.ScenarioContext) {
 	// change it triggers; STDIO-010 is done with its subscriptions and does not wait.
 	step(sc, `^the client cancels that subscriptions/listen request$`, func(ctx context.Context) error {
 		w := worldOf(ctx)
-		return w.stdioState.cancelListens(ctx, w, true)
+		return stdioOf(w).cancelListens(ctx, w, true)
 	})
 	step(sc, `^the client cancels the open subscriptions/listen requests$`, func(ctx context.Context) error {
 		w := worldOf(ctx)
-		return w.stdioState.cancelListens(ctx, w, false)
+		return stdioOf(w).cancelListens(ctx, w, false)
 	})
 	step(sc, `^the client triggers a tool list change, if the server has the fixture tool for it$`, func(ctx context.Context) error {
 		return triggerToolListChange(ctx, worldOf(ctx))
@@ -103,7 +105,7 @@ func noMessageSplitOverLines(ctx context.Context, w *world) error {
 
 func keepListenOpen(ctx context.Context) error {
 	w := worldOf(ctx)
-	st := w.stdioState
+	st := stdioOf(w)
 	if !w.t.Modern {
 		return nil // no long-lived request before 2026-07-28
 	}
@@ -113,23 +115,23 @@ func keepListenOpen(ctx context.Context) error {
 
 func sendWithoutWaiting(ctx context.Context, n int) error {
 	w := worldOf(ctx)
-	return w.stdioState.pipeline(ctx, w, n)
+	return stdioOf(w).pipeline(ctx, w, n)
 }
 
 func eachAnsweredOnce(ctx context.Context) error {
 	w := worldOf(ctx)
-	return w.stdioState.expectPipelined(ctx, w)
+	return stdioOf(w).expectPipelined(ctx, w)
 }
 
 func openToolListListen(ctx context.Context) error {
 	w := worldOf(ctx)
-	_, err := w.stdioState.openListen(ctx, w, true)
+	_, err := stdioOf(w).openListen(ctx, w, true)
 	return err
 }
 
 func openTwoToolListListens(ctx context.Context) error {
 	w := worldOf(ctx)
-	st := w.stdioState
+	st := stdioOf(w)
 	for i := 0; i < 2; i++ {
 		if _, err := st.openListen(ctx, w, true); err != nil {
 			return err
@@ -140,12 +142,12 @@ func openTwoToolListListens(ctx context.Context) error {
 
 func nothingAfterCancel(ctx context.Context) error {
 	w := worldOf(ctx)
-	return w.stdioState.expectNothingAfterCancel(w)
+	return stdioOf(w).expectNothingAfterCancel(w)
 }
 
 func notificationsCarrySubscriptionID(ctx context.Context) error {
 	w := worldOf(ctx)
-	return w.stdioState.expectSubscriptionIDs(w)
+	return stdioOf(w).expectSubscriptionIDs(w)
 }
 
 func (w *world) stdoutProblems(match func(string) bool, expected string) error {
@@ -319,11 +321,11 @@ func (st *stdioScenario) cancelListens(ctx context.Context, w *world, wait bool)
 func triggerToolListChange(ctx context.Context, w *world) error {
 	name := w.opts.fixtureName(triggerToolChange)
 	if why := w.t.CapsUnknown; why != "" {
-		w.stdioState.untriggered = why
+		stdioOf(w).untriggered = why
 		return nil
 	}
 	if _, ok := w.t.Caps["tools"]; !ok {
-		w.stdioState.untriggered = fmt.Sprintf("the server declares no tools, so no tool list change could be triggered (fixture tool %q; "+undeclaredToolsJudge+")", name)
+		stdioOf(w).untriggered = fmt.Sprintf("the server declares no tools, so no tool list change could be triggered (fixture tool %q; "+undeclaredToolsJudge+")", name)
 		return nil
 	}
 	s, err := w.stdio()
@@ -337,14 +339,14 @@ func triggerToolListChange(ctx context.Context, w *world) error {
 	defer cancel()
 	ex, _ := w.conn.Send(cctx, req)
 	w.note(ex)
-	w.stdioState.untriggered = ""
+	stdioOf(w).untriggered = ""
 	switch msg := responseOf(ex); {
 	case msg == nil:
 		// The call travels while the subscriptions/listen is in flight: a request left
 		// unanswered then is STDIO-005's.
-		w.stdioState.untriggered = fmt.Sprintf("no tool list change could be triggered: the fixture tool %q got %s (STDIO-005 judges requests left unanswered while a subscriptions/listen is in flight)", name, describeExchange(ex))
+		stdioOf(w).untriggered = fmt.Sprintf("no tool list change could be triggered: the fixture tool %q got %s (STDIO-005 judges requests left unanswered while a subscriptions/listen is in flight)", name, describeExchange(ex))
 	case msg.Kind != harness.KindResult:
-		w.stdioState.untriggered = fmt.Sprintf("no tool list change could be triggered: the fixture tool %q got %s", name, describeExchange(ex))
+		stdioOf(w).untriggered = fmt.Sprintf("no tool list change could be triggered: the fixture tool %q got %s", name, describeExchange(ex))
 	}
 	quiet(ctx, w.opts.QuietWindow, s)
 	return ctx.Err()

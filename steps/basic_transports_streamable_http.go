@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -20,6 +19,10 @@ import (
 	"github.com/mcp-conform/mcp-conform/reports"
 	"github.com/mcp-conform/mcp-conform/revisions"
 )
+
+func init() {
+	bindSteps("basic-transports-streamable-http", registerBasicTransportsStreamableHTTPSteps)
+}
 
 // registerBasicTransportsStreamableHTTPSteps binds the steps that only
 // features/basic-transports-streamable-http.feature uses.
@@ -103,69 +106,6 @@ func registerBasicTransportsStreamableHTTPSteps(sc *godog.ScenarioContext) {
 	step(sc, `^any keep-alive on the listen stream is an SSE comment$`, keepAliveIsSSEComment)
 	step(sc, `^every notification the server refused in this scenario got an HTTP error status and any body is an error without id$`, wc(judgeRefusedNotifications))
 	step(sc, `^a JSON-RPC error body of the 403 reply, if any, has no id$`, wc(forbiddenBodyHasNoID))
-
-	// Mcp-Name (HDR-005..009): one safe target per name-carrying method.
-	step(sc, `^the client finds a safe target for each of tools/call, resources/read and prompts/get$`, hdrStep(func(ctx context.Context, w *world, st *hdrState) error {
-		return w.hdrFindTargets(ctx, st)
-	}))
-	step(sc, `^the client sends each target request with its Mcp-Name header (omitted|naming something else|sentinel-encoded|wrapped in upper-case sentinel markers|as raw non-ASCII bytes)$`, sendTargetsWithMcpName)
-	step(sc, `^the server rejects each target request whose Mcp-Name header names something else \((HDR-\d+) judges that\)$`, func(ctx context.Context, rule string) error {
-		w := worldOf(ctx)
-		st := w.hdr
-		if err := w.hdrSendTargets(ctx, st, "naming something else"); err != nil {
-			return err
-		}
-		err := st.expectRejected()
-		st.probes = nil
-		var m *Mismatch
-		if errors.As(err, &m) {
-			return w.setSkip(reports.Untestable, fmt.Sprintf("the server does not compare Mcp-Name at all (%s), which %s judges", m.Actual, rule))
-		}
-		return err
-	})
-	step(sc, `^every one of those requests was rejected with HTTP 400 and error -32020$`, hdrStep(func(_ context.Context, w *world, st *hdrState) error {
-		return st.expectRejected()
-	}))
-	step(sc, `^the server rejected none of those requests for their headers$`, hdrStep(func(_ context.Context, w *world, st *hdrState) error {
-		return st.expectAccepted()
-	}))
-
-	// x-mcp-header parameters (HDR-007, HDR-010..014).
-	step(sc, `^the client finds a safe tool with an x-mcp-header (parameter|integer parameter)$`, findSafeXmcpTool)
-	step(sc, `^the client calls a safe tool with a sentinel-encoded Mcp-Param header, if one has x-mcp-header parameters$`, hdrStep(callSafeToolSentinelParam))
-	step(sc, `^the client calls that tool with every x-mcp-header argument mirrored into its header$`, hdrToolStep(callToolMirroringEveryArg))
-	step(sc, `^the client calls that tool with the header of that argument set to a different value$`, hdrToolStep(callToolHeaderDiffers))
-	step(sc, `^the client calls that tool with that argument but without its header$`, hdrToolStep(func(ctx context.Context, w *world, st *hdrState) error {
-		return w.hdrCall(ctx, st, map[string]any{st.param.key(): st.sample(false)}, st.param.name(), hdrOmit, "the argument without "+st.param.name())
-	}))
-	step(sc, `^the client calls that tool without that argument$`, hdrToolStep(func(ctx context.Context, w *world, st *hdrState) error {
-		return w.hdrCall(ctx, st, map[string]any{}, "", "", "no "+strings.Join(st.param.path, ".")+" argument")
-	}))
-	step(sc, `^the client calls that tool with that argument set to null$`, hdrToolStep(func(ctx context.Context, w *world, st *hdrState) error {
-		return w.hdrCall(ctx, st, map[string]any{st.param.key(): nil}, "", "", strings.Join(st.param.path, ".")+" null")
-	}))
-	step(sc, `^the client calls that tool with the header of that argument carrying raw non-ASCII bytes$`, hdrToolStep(callToolHeaderRawBytes))
-	step(sc, `^the client calls that tool with that integer argument written (with a fraction|as an integer) in the body and (with a fraction|as an integer) in its header$`, callToolIntegerSpelling)
-
-	// Static checks of every listed inputSchema (HDR-015..019).
-	step(sc, `^the client lists every tool and its x-mcp-header annotations$`, hdrStep(func(ctx context.Context, w *world, st *hdrState) error {
-		return w.hdrScan(ctx, st)
-	}))
-	step(sc, `^every x-mcp-header value is a non-empty HTTP token$`, hdrStep(func(_ context.Context, _ *world, st *hdrState) error {
-		return st.judge(checkToken)
-	}))
-	step(sc, `^no two x-mcp-header values of one inputSchema differ only in letter case$`, hdrStep(func(_ context.Context, _ *world, st *hdrState) error {
-		return st.judgeTools(checkUnique)
-	}))
-	step(sc, `^every x-mcp-header annotation sits on a string, integer or boolean parameter within the safe integer range$`, hdrStep(func(_ context.Context, _ *world, st *hdrState) error {
-		return st.judge(checkType)
-	}))
-	step(sc, `^every x-mcp-header annotation is reachable from the root through properties alone$`, hdrStep(func(_ context.Context, _ *world, st *hdrState) error {
-		return st.judge(checkReachable)
-	}))
-	step(sc, `^no x-mcp-header annotation mirrors a sensitive-looking parameter$`, hdrStep(func(_ context.Context, _ *world, st *hdrState) error {
-		return st.judge(checkSensitive)
-	}))
 }
 
 func sendWithMCPHeaderCase(ctx context.Context, method, spelling string) error {

@@ -18,6 +18,8 @@ import (
 	"github.com/mcp-conform/mcp-conform/revisions"
 )
 
+func init() { bindSteps("basic-versioning", registerBasicVersioningSteps) }
+
 // registerBasicVersioningSteps binds the steps that only features/basic-versioning.feature uses.
 func registerBasicVersioningSteps(sc *godog.ScenarioContext) {
 	// Send.
@@ -92,7 +94,7 @@ func valueIsNonEmptyStringArray(ctx context.Context, ptr string) error {
 
 func askHeaderlessDefaultNegotiated(ctx context.Context) error {
 	w := worldOf(ctx)
-	st := w.http
+	st := httpOf(w)
 	ping := w.last
 	if err := w.sendLegacyShaped(ctx, w.initializeCall(revisions.HeaderlessDefault().ID)); err != nil {
 		return err
@@ -106,17 +108,17 @@ func askHeaderlessDefaultNegotiated(ctx context.Context) error {
 
 func pingRefusedOrOldRevision(ctx context.Context) error {
 	w := worldOf(ctx)
-	return judgeHeaderless(w, w.http)
+	return judgeHeaderless(w, httpOf(w))
 }
 
 func dualEraSessionOpened(ctx context.Context) error {
 	w := worldOf(ctx)
-	return w.stdioState.openSession(ctx, w)
+	return stdioOf(w).openSession(ctx, w)
 }
 
 func sendsLegacyListRequest(ctx context.Context) error {
 	w := worldOf(ctx)
-	return w.stdioState.sendLegacyList(ctx, w)
+	return stdioOf(w).sendLegacyList(ctx, w)
 }
 
 func dualEraReplyIsModern(ctx context.Context, w *world) error {
@@ -149,12 +151,12 @@ func modernRequestServedOrRefused(ctx context.Context, w *world) error {
 
 func replyResultNegotiatedLegacy(ctx context.Context) error {
 	w := worldOf(ctx)
-	return w.stdioState.expectLegacyResult(w, "")
+	return stdioOf(w).expectLegacyResult(w, "")
 }
 
 func legacySessionStillWorks(ctx context.Context) error {
 	w := worldOf(ctx)
-	return w.stdioState.expectLegacyResult(w, reports.Info)
+	return stdioOf(w).expectLegacyResult(w, reports.Info)
 }
 
 func sendsListRequestDeclaring(ctx context.Context, w *world) error {

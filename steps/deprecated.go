@@ -15,6 +15,8 @@ import (
 	"github.com/mcp-conform/mcp-conform/revisions"
 )
 
+func init() { bindSteps("deprecated", registerDeprecatedSteps) }
+
 // registerDeprecatedSteps binds the steps that only features/deprecated.feature uses.
 func registerDeprecatedSteps(sc *godog.ScenarioContext) {
 	// Setup.
@@ -71,7 +73,7 @@ func sendRemovedMethods(ctx context.Context, w *world) error {
 		}
 		outs = append(outs, removedOutcome{method: method, ex: w.last})
 	}
-	w.logext.removed = outs
+	logextOf(w).removed = outs
 	return nil
 }
 
@@ -79,7 +81,7 @@ func sendRemovedMethods(ctx context.Context, w *world) error {
 // that also serves handshake-era revisions and answers one of them otherwise is noted (info):
 // such a server implements the method for its legacy clients.
 func judgeRemovedMethods(ctx context.Context, w *world) error {
-	outs := w.logext.removed
+	outs := logextOf(w).removed
 	if len(outs) == 0 {
 		return fmt.Errorf("feature bug: no removed method was sent")
 	}
@@ -135,13 +137,13 @@ func openLegacySSE(ctx context.Context, w *world) error {
 		return fmt.Errorf("transport returned no reply")
 	}
 	w.note(ex)
-	w.logext.legacySSE = ex
+	logextOf(w).legacySSE = ex
 	return ctx.Err()
 }
 
 // judgeLegacySSE is DEP-002: the GET opened an SSE stream whose first event is `endpoint`.
 func judgeLegacySSE(ctx context.Context, w *world) error {
-	ex := w.logext.legacySSE
+	ex := logextOf(w).legacySSE
 	if ex == nil {
 		return fmt.Errorf("feature bug: the endpoint was not opened")
 	}

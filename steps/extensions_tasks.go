@@ -7,6 +7,8 @@ import (
 	"github.com/cucumber/godog"
 )
 
+func init() { bindSteps("extensions-tasks", registerExtensionsTasksSteps) }
+
 // registerExtensionsTasksSteps binds the steps that only features/extensions-tasks.feature uses.
 func registerExtensionsTasksSteps(sc *godog.ScenarioContext) {
 	// Setup.

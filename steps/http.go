@@ -16,6 +16,12 @@ type httpState struct {
 	oldInit *harness.Exchange // the initialize asking for 2025-03-26 (VER-006)
 }
 
+// httpOf returns the scenario's state for Streamable HTTP (HTTP, ERR-010, VER-005/006), made on
+// first use (see stateOf).
+func httpOf(w *world) *httpState {
+	return stateOf(w, func() *httpState { return &httpState{} })
+}
+
 // listenRun is one subscriptions/listen request held open by the suite: the exchange (frames
 // up to the moment the suite closed it), how its reading ended, and whether the server closed
 // the stream itself before the suite did.

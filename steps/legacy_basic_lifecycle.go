@@ -14,6 +14,8 @@ import (
 	"github.com/mcp-conform/mcp-conform/revisions"
 )
 
+func init() { bindSteps("legacy-basic-lifecycle", registerLegacyBasicLifecycleSteps) }
+
 // registerLegacyBasicLifecycleSteps binds the steps that only
 // features/legacy-basic-lifecycle.feature uses.
 func registerLegacyBasicLifecycleSteps(sc *godog.ScenarioContext) {

@@ -93,15 +93,15 @@ func TestMSG009WithoutAResponseIsNoPass(t *testing.T) {
 // the cancelled request still fails STDIO-008, trigger or not.
 func TestSubscriptionRulesNeedATrigger(t *testing.T) {
 	w := clientWorld(harness.TransportStdio, revisions.Modern().ID)
-	require.Equal(t, "the scenario triggered no tool list change", w.stdioState.untriggered)
-	w.stdioState.untriggered = `no tool list change could be triggered: the fixture tool "test_trigger_tool_change" got error -32602 (Unknown tool)`
-	w.stdioState.listens = []*openListen{{id: []byte(`"listen-1"`)}}
-	w.stdioState.cancelFrame = -1
+	require.Equal(t, "the scenario triggered no tool list change", stdioOf(w).untriggered)
+	stdioOf(w).untriggered = `no tool list change could be triggered: the fixture tool "test_trigger_tool_change" got error -32602 (Unknown tool)`
+	stdioOf(w).listens = []*openListen{{id: []byte(`"listen-1"`)}}
+	stdioOf(w).cancelFrame = -1
 	stdio, err := harness.StartStdio(context.Background(), harness.StdioConfig{Argv: []string{"true"}, Recorder: harness.NewRecorder(time.Now())})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = stdio.Close() })
 	w.conn = Wrap(stdio)
-	require.ErrorIs(t, w.stdioState.expectNothingAfterCancel(w), errSkip)
+	require.ErrorIs(t, stdioOf(w).expectNothingAfterCancel(w), errSkip)
 	require.Equal(t, reports.Untestable, w.skip.verdict)
 	require.Contains(t, w.skip.reason, "test_trigger_tool_change")
 }

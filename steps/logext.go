@@ -46,6 +46,12 @@ type logextState struct {
 	legacySSE *harness.Exchange
 }
 
+// logextOf returns the scenario's state for logging, extensions, deprecations (LOG, EXT, DEP),
+// made on first use (see stateOf).
+func logextOf(w *world) *logextState {
+	return stateOf(w, func() *logextState { return &logextState{} })
+}
+
 // removedOutcome is one removed method's exchange (DEP-003).
 type removedOutcome struct {
 	method string

@@ -30,6 +30,12 @@ type pageState struct {
 	rejects []*harness.Exchange
 }
 
+// pageOf returns the scenario's state for pagination and caching (PAGE, CACHE), made on first use
+// (see stateOf).
+func pageOf(w *world) *pageState {
+	return stateOf(w, func() *pageState { return &pageState{traversals: map[string][]*listTraversal{}} })
+}
+
 // pageList is one list method, the array member of its pages and the member that identifies
 // an item.
 type pageList struct{ method, member, key string }
@@ -53,7 +59,7 @@ func (w *world) declaredLists() []pageList {
 func pageStep(fn func(context.Context, *world, *pageState) error) func(context.Context) error {
 	return func(ctx context.Context) error {
 		w := worldOf(ctx)
-		return fn(ctx, w, w.page)
+		return fn(ctx, w, pageOf(w))
 	}
 }
 

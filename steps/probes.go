@@ -11,6 +11,8 @@ import (
 	"github.com/mcp-conform/mcp-conform/harness"
 )
 
+func init() { bindSteps("probes", registerProbesSteps) }
+
 // registerProbesSteps binds the steps that only features/probes.feature uses.
 func registerProbesSteps(sc *godog.ScenarioContext) {
 	step(sc, `^the client sends a harmless request with the "([^"]+)" header set to "([^"]*)"$`, func(ctx context.Context, name, value string) error {

@@ -21,6 +21,12 @@ type resWorld struct {
 	completions []resCompletion
 }
 
+// resOf returns the scenario's state for resources and completion (RES, CMPL), made on first use
+// (see stateOf).
+func resOf(w *world) *resWorld {
+	return stateOf(w, func() *resWorld { return &resWorld{} })
+}
+
 type resListing struct {
 	what   string
 	uris   []string

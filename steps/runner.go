@@ -502,30 +502,10 @@ func (s *suiteRun) initScenario(sc *godog.ScenarioContext) {
 		}
 		w.stopped = ctx.Err() != nil
 		s.record(w, err)
-		w.stdioState.stopListens() // the listens the stdio steps left open
+		w.stopStates() // what the areas hold open (the listens the stdio steps left)
 		return ctx, nil
 	})
-	registerVocabularySteps(sc)
-	registerArchitectureIndexSteps(sc)
-	registerBasicIndexSteps(sc)
-	registerBasicPatternsSteps(sc)
-	registerBasicTransportsStdioSteps(sc)
-	registerBasicTransportsStreamableHTTPSteps(sc)
-	registerBasicVersioningSteps(sc)
-	registerDeprecatedSteps(sc)
-	registerExtensionsTasksSteps(sc)
-	registerLegacyBasicLifecycleSteps(sc)
-	registerProbesSteps(sc)
-	registerSchemaSteps(sc)
-	registerServerDiscoverSteps(sc)
-	registerServerIndexSteps(sc)
-	registerServerPromptsSteps(sc)
-	registerServerResourcesSteps(sc)
-	registerServerToolsSteps(sc)
-	registerServerUtilitiesCachingSteps(sc)
-	registerServerUtilitiesCompletionSteps(sc)
-	registerServerUtilitiesLoggingSteps(sc)
-	registerServerUtilitiesPaginationSteps(sc)
+	BindAll(sc)
 }
 
 func selected(id string, prefixes []string) bool {

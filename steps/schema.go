@@ -6,6 +6,8 @@ import (
 	"github.com/cucumber/godog"
 )
 
+func init() { bindSteps("schema", registerSchemaSteps) }
+
 // registerSchemaSteps binds the steps that only features/schema.feature uses.
 func registerSchemaSteps(sc *godog.ScenarioContext) {
 	// Streamable HTTP (basic/transports/streamable-http).

@@ -8,6 +8,8 @@ import (
 	"github.com/cucumber/godog"
 )
 
+func init() { bindSteps("server-discover", registerServerDiscoverSteps) }
+
 // registerServerDiscoverSteps binds the steps that only features/server-discover.feature uses.
 func registerServerDiscoverSteps(sc *godog.ScenarioContext) {
 	// Observe.

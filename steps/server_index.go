@@ -14,6 +14,8 @@ import (
 	"github.com/mcp-conform/mcp-conform/revisions"
 )
 
+func init() { bindSteps("server-index", registerServerIndexSteps) }
+
 // registerServerIndexSteps binds the steps that only features/server-index.feature uses.
 func registerServerIndexSteps(sc *godog.ScenarioContext) {
 	// Capabilities declared versus features offered (CAP-001..004).
@@ -78,22 +80,22 @@ func sendsListRequestEach(ctx context.Context, w *world) error {
 
 func callsMethodEachFeature(ctx context.Context) error {
 	w := worldOf(ctx)
-	return w.probeUndeclared(ctx, w.state)
+	return w.probeUndeclared(ctx, stateWorldOf(w))
 }
 
 func eachThoseCallsFailed(ctx context.Context) error {
 	w := worldOf(ctx)
-	return w.expectMethodNotFound(w.state)
+	return w.expectMethodNotFound(stateWorldOf(w))
 }
 
 func callsFixtureToolNeeds(ctx context.Context) error {
 	w := worldOf(ctx)
-	return w.callFixture(ctx, w.state, "without", "others", "with")
+	return w.callFixture(ctx, stateWorldOf(w), "without", "others", "with")
 }
 
 func reliedNoCapabilityCalls(ctx context.Context) error {
 	w := worldOf(ctx)
-	return w.expectNoReliance(w.state)
+	return w.expectNoReliance(stateWorldOf(w))
 }
 
 // metaLogLevel is the request `_meta` key of the minimum log level (server/utilities/logging).

@@ -16,6 +16,8 @@ import (
 	"github.com/mcp-conform/mcp-conform/reports"
 )
 
+func init() { bindSteps("server-prompts", registerServerPromptsSteps) }
+
 // registerServerPromptsSteps binds the steps that only features/server-prompts.feature uses.
 func registerServerPromptsSteps(sc *godog.ScenarioContext) {
 	// Provocation.

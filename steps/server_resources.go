@@ -15,6 +15,8 @@ import (
 	"github.com/mcp-conform/mcp-conform/reports"
 )
 
+func init() { bindSteps("server-resources", registerServerResourcesSteps) }
+
 // registerServerResourcesSteps binds the steps that only features/server-resources.feature uses.
 func registerServerResourcesSteps(sc *godog.ScenarioContext) {
 	step(sc, `^the client lists every resource$`, listsEveryResource)
@@ -57,7 +59,7 @@ func registerServerResourcesSteps(sc *godog.ScenarioContext) {
 
 func listsEveryResource(ctx context.Context) error {
 	w := worldOf(ctx)
-	r := w.res
+	r := resOf(w)
 	items, err := w.listDeclared(ctx, "resources/list", "resources")
 	r.resources = items
 	return err
@@ -65,7 +67,7 @@ func listsEveryResource(ctx context.Context) error {
 
 func listsEveryResourceTemplate(ctx context.Context) error {
 	w := worldOf(ctx)
-	r := w.res
+	r := resOf(w)
 	items, err := w.listDeclared(ctx, "resources/templates/list", "resourceTemplates")
 	r.templates = items
 	return err
@@ -73,7 +75,7 @@ func listsEveryResourceTemplate(ctx context.Context) error {
 
 func listsEveryResourceEvery(ctx context.Context) error {
 	w := worldOf(ctx)
-	r := w.res
+	r := resOf(w)
 	items, err := w.listDeclared(ctx, "resources/list", "resources")
 	if err != nil {
 		return err
@@ -91,11 +93,11 @@ func listsEveryResourceEvery(ctx context.Context) error {
 
 func listsResourcesFreshConnection(ctx context.Context) error {
 	w := worldOf(ctx)
-	return w.listAcrossConnections(ctx, w.res)
+	return w.listAcrossConnections(ctx, resOf(w))
 }
 
 func everyListingNamedSame(ctx context.Context) error {
-	r := worldOf(ctx).res
+	r := resOf(worldOf(ctx))
 	for _, l := range r.listings[1:] {
 		if !reflect.DeepEqual(l.uris, r.listings[0].uris) {
 			return &Mismatch{Expected: "the same resource set on every connection and after a read (" + r.listings[0].what + ": " + strings.Join(r.listings[0].uris, ", ") + ")",
@@ -107,12 +109,12 @@ func everyListingNamedSame(ctx context.Context) error {
 
 func readsFixtureResourcesElse(ctx context.Context) error {
 	w := worldOf(ctx)
-	return w.readFixtureResources(ctx, w.res)
+	return w.readFixtureResources(ctx, resOf(w))
 }
 
 func readsEveryListedResource(ctx context.Context) error {
 	w := worldOf(ctx)
-	r := w.res
+	r := resOf(w)
 	if len(r.resources) == 0 {
 		return w.setSkip(reports.Untestable, "the server lists no resources to read")
 	}
@@ -130,17 +132,17 @@ func readsEveryListedResource(ctx context.Context) error {
 
 func everyReadGotResult(ctx context.Context) error {
 	w := worldOf(ctx)
-	return w.expectReadContents(w.res)
+	return w.expectReadContents(resOf(w))
 }
 
 func everyReadReturnedSeveral(ctx context.Context) error {
 	w := worldOf(ctx)
-	return w.expectSeveralContents(w.res)
+	return w.expectSeveralContents(resOf(w))
 }
 
 func readsResourcesDoNot(ctx context.Context) error {
 	w := worldOf(ctx)
-	r := w.res
+	r := resOf(w)
 	id := randomHex()
 	uris := []string{"mcpconform://missing/" + id}
 	for _, res := range r.resources {
@@ -161,7 +163,7 @@ func readsResourcesDoNot(ctx context.Context) error {
 
 func eachThoseReadsFailed(ctx context.Context, code int64) error {
 	w := worldOf(ctx)
-	return w.expectReadErrors(w.res, code)
+	return w.expectReadErrors(resOf(w), code)
 }
 
 // emptyContents reports whether msg is a resources/read result with an empty contents array.
@@ -176,7 +178,7 @@ func emptyContents(msg *harness.Message) bool {
 }
 
 func noneThoseReadsReturned(ctx context.Context) error {
-	for _, ex := range worldOf(ctx).res.reads {
+	for _, ex := range resOf(worldOf(ctx)).reads {
 		msg := responseOf(ex)
 		if msg == nil || msg.Kind != harness.KindResult {
 			continue
@@ -193,7 +195,7 @@ func noneThoseReadsReturned(ctx context.Context) error {
 
 func everyListedResourceURI(ctx context.Context) error {
 	w := worldOf(ctx)
-	r := w.res
+	r := resOf(w)
 	for _, res := range r.resources {
 		u, _ := res["uri"].(string)
 		if err := checkURI(u); err != nil {
@@ -214,7 +216,7 @@ func everyListedResourceURI(ctx context.Context) error {
 
 func readsMalformedResourceURIs(ctx context.Context) error {
 	w := worldOf(ctx)
-	r := w.res
+	r := resOf(w)
 	uris := []string{"not a uri", "://", "mcpconform://bad%zz/" + randomHex()}
 	for _, t := range r.templates {
 		if tpl, _ := t["uriTemplate"].(string); templateVar.MatchString(tpl) {
@@ -240,7 +242,7 @@ func readsMalformedResourceURIs(ctx context.Context) error {
 // has no such repair.
 func eachThoseReadsFailedError(ctx context.Context, w *world) error {
 	var repaired *Mismatch
-	for _, ex := range w.res.reads {
+	for _, ex := range resOf(w).reads {
 		msg := responseOf(ex)
 		if msg != nil && msg.Kind == harness.KindError {
 			continue
@@ -304,7 +306,7 @@ func repairedURI(ex *harness.Exchange, msg *harness.Message) string {
 
 func readsFileURIsClimb(ctx context.Context) error {
 	w := worldOf(ctx)
-	r := w.res
+	r := resOf(w)
 	var base *url.URL
 	for _, res := range r.resources {
 		u, _ := res["uri"].(string)
@@ -338,7 +340,7 @@ func readsFileURIsClimb(ctx context.Context) error {
 
 func eachThoseReadsFailedWithout(ctx context.Context) error {
 	w := worldOf(ctx)
-	for _, ex := range w.res.reads {
+	for _, ex := range resOf(w).reads {
 		msg := responseOf(ex)
 		if emptyContents(msg) {
 			// Nothing outside the directory was served; the empty result is RES-005's defect.
@@ -353,7 +355,7 @@ func eachThoseReadsFailedWithout(ctx context.Context) error {
 
 func listsEveryResourceTemplateOffers(ctx context.Context) error {
 	w := worldOf(ctx)
-	r := w.res
+	r := resOf(w)
 	lt, err := w.listAll(ctx, "resources/templates/list", "resourceTemplates")
 	if lr, ok := err.(*listRefused); ok {
 		if msg := responseOf(w.last); msg != nil && msg.Kind == harness.KindError && msg.Error.Code == -32601 {

@@ -43,7 +43,7 @@ func TestRES008GradesWhatTheServerServed(t *testing.T) {
 	} {
 		w := clientWorld(harness.TransportStdio, revisions.Modern().ID)
 		for i, r := range c.reads {
-			w.res.reads = append(w.res.reads, readExchange(t, 10*i+1, r[0], r[1]))
+			resOf(w).reads = append(resOf(w).reads, readExchange(t, 10*i+1, r[0], r[1]))
 		}
 		err := eachThoseReadsFailedError(context.Background(), w)
 		if c.want == reports.Pass {

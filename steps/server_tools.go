@@ -17,6 +17,8 @@ import (
 	"github.com/mcp-conform/mcp-conform/reports"
 )
 
+func init() { bindSteps("server-tools", registerServerToolsSteps) }
+
 // registerServerToolsSteps binds the steps that only features/server-tools.feature uses.
 func registerServerToolsSteps(sc *godog.ScenarioContext) {
 	// Listing.
@@ -38,7 +40,7 @@ func registerServerToolsSteps(sc *godog.ScenarioContext) {
 	// Calling.
 	step(sc, `^the client calls each tool it may call( that declares an outputSchema)?$`, callsEachToolMay)
 	step(sc, `^the client calls each tool it may call with arguments its inputSchema rejects$`, wc(func(ctx context.Context, w *world) error {
-		return w.callWithInvalidArgs(ctx, w.tool)
+		return w.callWithInvalidArgs(ctx, toolOf(w))
 	}))
 	step(sc, `^the client calls the fixture tool "([^"]+)" with empty arguments$`, callsFixtureToolEmpty)
 	step(sc, `^the client calls the unknown tool$`, wc(func(ctx context.Context, w *world) error {
@@ -48,17 +50,17 @@ func registerServerToolsSteps(sc *godog.ScenarioContext) {
 	step(sc, `^the response is the JSON-RPC error -32602 for a malformed tools/call$`, wc(responseJSONRPCError))
 	step(sc, `^every tool call result validates as CallToolResult$`, wc(everyToolCallResult))
 	step(sc, `^every successful result carries structuredContent valid against the tool's outputSchema$`, wc(func(ctx context.Context, w *world) error {
-		return w.expectStructured(w.tool)
+		return w.expectStructured(toolOf(w))
 	}))
 	step(sc, `^every result with structuredContent also carries it serialized in a text block$`, wc(func(ctx context.Context, w *world) error {
-		return w.expectSerialized(w.tool)
+		return w.expectSerialized(toolOf(w))
 	}))
 	step(sc, `^the tool call result has isError true$`, wc(toolResultIsError))
 	step(sc, `^no call with invalid arguments succeeds$`, wc(func(ctx context.Context, w *world) error {
-		return w.expectRejected(w.tool)
+		return w.expectRejected(toolOf(w))
 	}))
 	step(sc, `^if a tool result embeds a resource, the server declares the "resources" capability$`, wc(func(ctx context.Context, w *world) error {
-		return w.expectResourcesDeclared(ctx, w.tool)
+		return w.expectResourcesDeclared(ctx, toolOf(w))
 	}))
 }
 
@@ -68,7 +70,7 @@ func listsEveryTool(ctx context.Context, times string) error {
 		_, _ = fmt.Sscan(times, &n)
 	}
 	w := worldOf(ctx)
-	st := w.tool
+	st := toolOf(w)
 	for range n {
 		st.listings = append(st.listings, w.toolListing(ctx))
 	}
@@ -77,7 +79,7 @@ func listsEveryTool(ctx context.Context, times string) error {
 
 func listsEveryToolCalls(ctx context.Context) error {
 	w := worldOf(ctx)
-	st := w.tool
+	st := toolOf(w)
 	first := w.toolListing(ctx)
 	st.listings = append(st.listings, first)
 	if first.err == nil {
@@ -194,12 +196,12 @@ func everyListedToolWithout(ctx context.Context, w *world) error {
 
 func callsEachToolMay(ctx context.Context, withOutput string) error {
 	w := worldOf(ctx)
-	return w.callEachTool(ctx, w.tool, withOutput != "")
+	return w.callEachTool(ctx, toolOf(w), withOutput != "")
 }
 
 func callsFixtureToolEmpty(ctx context.Context, fixture string) error {
 	w := worldOf(ctx)
-	st := w.tool
+	st := toolOf(w)
 	l := w.toolListing(ctx)
 	if l.err != nil {
 		st.why = "tools/list failed: " + listFailureReason(l.err)
@@ -218,7 +220,7 @@ func callsFixtureToolEmpty(ctx context.Context, fixture string) error {
 
 func sendsToolsCallWhose(ctx context.Context, how string) error {
 	w := worldOf(ctx)
-	st := w.tool
+	st := toolOf(w)
 	if how == "name is missing" {
 		c := w.toolsCall(nil, nil, nil)
 		c.Intentional = true
@@ -270,7 +272,7 @@ func responseJSONRPCError(ctx context.Context, w *world) error {
 }
 
 func everyToolCallResult(ctx context.Context, w *world) error {
-	st := w.tool
+	st := toolOf(w)
 	judged := 0
 	for _, c := range st.calls {
 		msg := responseOf(c.ex)
@@ -292,7 +294,7 @@ func everyToolCallResult(ctx context.Context, w *world) error {
 }
 
 func toolResultIsError(ctx context.Context, w *world) error {
-	st := w.tool
+	st := toolOf(w)
 	if len(st.calls) == 0 {
 		return w.setSkip(reports.Untestable, st.noCalls("the tool was not called"))
 	}
@@ -347,7 +349,7 @@ func (w *world) listingErr(l toolListing, strict bool) error {
 // eachListedTool runs check on every tool of the scenario's first listing; the first problem
 // is a Mismatch naming the tool.
 func (w *world) eachListedTool(ctx context.Context, strict bool, expected string, check func(t map[string]any, raw json.RawMessage) string) error {
-	st := w.tool
+	st := toolOf(w)
 	if len(st.listings) == 0 {
 		return fmt.Errorf("feature bug: no tools/list before this step")
 	}
@@ -392,7 +394,7 @@ func noParameters(schema map[string]any) bool {
 // compareListings compares the names of every listing of the scenario: in order (TOOL-007) or
 // as sets (TOOL-008).
 func (w *world) compareListings(ctx context.Context, ordered bool) error {
-	st := w.tool
+	st := toolOf(w)
 	if len(st.listings) < 2 {
 		return fmt.Errorf("feature bug: fewer than two tools/list traversals before this step")
 	}

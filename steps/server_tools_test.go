@@ -47,7 +47,7 @@ func listedTools(t *testing.T, w *world, tools ...string) {
 		require.NoError(t, json.Unmarshal([]byte(s), &m))
 		lt.Items, lt.Raw = append(lt.Items, m), append(lt.Raw, json.RawMessage(s))
 	}
-	w.tool.listings = []toolListing{{lt: lt, frames: []int{1, 2}}}
+	toolOf(w).listings = []toolListing{{lt: lt, frames: []int{1, 2}}}
 }
 
 // TOOL-019: server/tools#Tool calls {"type":"object"} a valid inputSchema for a tool without
@@ -121,9 +121,9 @@ func TestTOOL016NeedsEvidenceOfValidation(t *testing.T) {
 			if call.control != "" {
 				tcall.control = toolExchange(t, 10*i+3, name, map[string]any{"x": "mcp-conform"}, call.control)
 			}
-			w.tool.calls = append(w.tool.calls, tcall)
+			toolOf(w).calls = append(toolOf(w).calls, tcall)
 		}
-		err := w.expectRejected(w.tool)
+		err := w.expectRejected(toolOf(w))
 		var m *Mismatch
 		switch c.want {
 		case reports.Pass:

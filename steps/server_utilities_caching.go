@@ -12,6 +12,8 @@ import (
 	"github.com/mcp-conform/mcp-conform/reports"
 )
 
+func init() { bindSteps("server-utilities-caching", registerServerUtilitiesCachingSteps) }
+
 // registerServerUtilitiesCachingSteps binds the steps that only
 // features/server-utilities-caching.feature uses.
 func registerServerUtilitiesCachingSteps(sc *godog.ScenarioContext) {

@@ -12,6 +12,8 @@ import (
 	"github.com/mcp-conform/mcp-conform/reports"
 )
 
+func init() { bindSteps("server-utilities-completion", registerServerUtilitiesCompletionSteps) }
+
 // registerServerUtilitiesCompletionSteps binds the steps that only
 // features/server-utilities-completion.feature uses.
 func registerServerUtilitiesCompletionSteps(sc *godog.ScenarioContext) {
@@ -27,21 +29,21 @@ func registerServerUtilitiesCompletionSteps(sc *godog.ScenarioContext) {
 
 func requestsCompletionsPromptArgument(ctx context.Context) error {
 	w := worldOf(ctx)
-	return w.requestCompletions(ctx, w.res)
+	return w.requestCompletions(ctx, resOf(w))
 }
 
 func everyCompletionResultCarries(ctx context.Context) error {
 	w := worldOf(ctx)
-	return w.expectCompletionShape(w.res)
+	return w.expectCompletionShape(resOf(w))
 }
 
 func everyCompletionResultFewer(ctx context.Context) error {
 	w := worldOf(ctx)
-	return w.expectHasMore(w.res)
+	return w.expectHasMore(resOf(w))
 }
 
 func everyCompletionRequestGot(ctx context.Context) error {
-	for _, c := range worldOf(ctx).res.completions {
+	for _, c := range resOf(worldOf(ctx)).completions {
 		if msg := responseOf(c.ex); msg == nil || msg.Kind != harness.KindResult {
 			return &Mismatch{Expected: "a completion result for a " + c.kind + " reference", Actual: describeExchange(c.ex), Frames: exchangeSeqs(c.ex)}
 		}

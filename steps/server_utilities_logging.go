@@ -10,6 +10,8 @@ import (
 	"github.com/mcp-conform/mcp-conform/reports"
 )
 
+func init() { bindSteps("server-utilities-logging", registerServerUtilitiesLoggingSteps) }
+
 // registerServerUtilitiesLoggingSteps binds the steps that only
 // features/server-utilities-logging.feature uses.
 func registerServerUtilitiesLoggingSteps(sc *godog.ScenarioContext) {

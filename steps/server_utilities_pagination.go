@@ -14,6 +14,8 @@ import (
 	"github.com/mcp-conform/mcp-conform/reports"
 )
 
+func init() { bindSteps("server-utilities-pagination", registerServerUtilitiesPaginationSteps) }
+
 // registerServerUtilitiesPaginationSteps binds the steps that only
 // features/server-utilities-pagination.feature uses.
 func registerServerUtilitiesPaginationSteps(sc *godog.ScenarioContext) {

@@ -32,6 +32,12 @@ type stateWorld struct {
 	names [2]string
 }
 
+// stateWorldOf returns the scenario's state for statelessness and capabilities (STATE, CAP,
+// META-007, ERR-008), made on first use (see stateOf).
+func stateWorldOf(w *world) *stateWorld {
+	return stateOf(w, func() *stateWorld { return &stateWorld{} })
+}
+
 // stateRequest builds a request for method with params; on a modern target params gets the
 // default `_meta` with meta's entries set over it.
 func (w *session) stateRequest(method string, params, meta map[string]any) harness.Request {

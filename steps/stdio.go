@@ -33,6 +33,18 @@ type stdioScenario struct {
 	session *legacySession
 }
 
+// stdioOf returns the scenario's state for stdio and versioning (STDIO, VER), made on first use
+// (see stateOf).
+func stdioOf(w *world) *stdioScenario {
+	return stateOf(w, func() *stdioScenario {
+		return &stdioScenario{untriggered: "the scenario triggered no tool list change"}
+	})
+}
+
+// stop ends the listens the stdio steps left open; the runner calls it when the scenario
+// ends (see stopper).
+func (st *stdioScenario) stop() { st.stopListens() }
+
 // openListen is a subscriptions/listen request kept in flight by a goroutine.
 type openListen struct {
 	id     json.RawMessage

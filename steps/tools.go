@@ -20,6 +20,11 @@ type toolWorld struct {
 	why string
 }
 
+// toolOf returns the scenario's state for tools (TOOL), made on first use (see stateOf).
+func toolOf(w *world) *toolWorld {
+	return stateOf(w, func() *toolWorld { return &toolWorld{} })
+}
+
 type toolListing struct {
 	lt     *listTraversal
 	err    error

@@ -20,6 +20,8 @@ import (
 	"github.com/mcp-conform/mcp-conform/revisions"
 )
 
+func init() { bindSteps("vocabulary", registerVocabularySteps) }
+
 // registerVocabularySteps binds the step vocabulary that several feature files share: setup, send,
 // observe, transport.
 func registerVocabularySteps(sc *godog.ScenarioContext) {

@@ -5,8 +5,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mcp-conform/mcp-conform/harness"
@@ -59,16 +61,11 @@ type world struct {
 	// expectation is then recorded as info with this reason (see bindsModernOnly).
 	observeOnly string
 
-	// Each area's steps keep here what their When-steps leave for their Then-steps, one field
-	// per area; newWorld allocates every one (and its maps), so a step never finds one missing.
-	hdr        *hdrState      // HTTP headers and x-mcp-header (HDR-005..019)
-	http       *httpState     // Streamable HTTP (HTTP, ERR-010, VER-005/006)
-	logext     *logextState   // logging, extensions, deprecations (LOG, EXT, DEP)
-	page       *pageState     // pagination and caching (PAGE, CACHE)
-	res        *resWorld      // resources and completion (RES, CMPL)
-	state      *stateWorld    // statelessness and capabilities (STATE, CAP, META-007, ERR-008)
-	stdioState *stdioScenario // stdio and versioning (STDIO, VER); the runner stops its listens
-	tool       *toolWorld     // tools (TOOL)
+	// states holds each area's scenario state by type, made on first use (stateOf): an area
+	// declares its state type and accessor (hdrOf, toolOf, ...) in its own file, so adding an
+	// area adds no field here.
+	statesMu sync.Mutex
+	states   map[reflect.Type]any
 }
 
 // newWorld returns the state of a new scenario (or Outline row, when outlineRow) of the run s.
@@ -76,14 +73,6 @@ type world struct {
 func newWorld(s *suiteRun, outlineRow bool) *world {
 	return &world{
 		session: newSession(s), s: s, started: time.Now(), outlineRow: outlineRow,
-		hdr:        &hdrState{},
-		http:       &httpState{},
-		logext:     &logextState{},
-		page:       &pageState{traversals: map[string][]*listTraversal{}},
-		res:        &resWorld{},
-		state:      &stateWorld{},
-		stdioState: &stdioScenario{untriggered: "the scenario triggered no tool list change"},
-		tool:       &toolWorld{},
 	}
 }
 

@@ -1,0 +1,234 @@
+package archtest
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// harnessPath is the import path of the package that holds the concrete transports.
+const harnessPath = "github.com/mcp-conform/mcp-conform/harness"
+
+// transportPackages may name the concrete transports: the client (the one place that dials and
+// wraps them), the harness that implements them, the judge (frame data carries the transport
+// name) and the CLI (which sets the configured transport).
+var transportPackages = map[string]bool{"client": true, "harness": true, "judge": true, "internal/cli": true}
+
+// concreteTransport names the harness identifiers that say which transport a value is.
+var concreteTransport = map[string]bool{"Stdio": true, "HTTP": true, "TransportStdio": true, "TransportHTTP": true}
+
+// transportAllowed lists, by function name (compared without case; receiver and package left
+// out, so a function keeps its entry when it moves to another package, changes receiver or is
+// exported),
+// the functions outside transportPackages that still name a concrete transport. They are the
+// sites of the split of steps (issue 17): the Conn interface and the switch sweep move each one
+// into the client or behind client.Conn, and then remove its entry. Never add to it.
+var transportAllowed = map[string]bool{
+	// type assertions to *harness.Stdio / *harness.HTTP (or to their own methods), and the
+	// functions they feed
+	"lateReplies": true, "stderrHint": true, "openLegacySSE": true, "sendBare": true,
+	"sendStream": true, "sendAtOnce": true, "inSession": true, "refuseShared": true,
+	"stderrIsUTF8": true, "quiet": true, "noLostRequests": true, "replyHint": true,
+	"holdListen": true, "stdio": true, "release": true, "keepStderr": true, "stderrTail": true,
+	"sharedConn": true, "markShared": true,
+	// switches on harness.TransportStdio / harness.TransportHTTP
+	"modernTargets": true, "handshakeWait": true, "dial": true, "setHeaders": true,
+	"initializeCall": true, "timeout": true, "send": true, "legacyHeader": true,
+	"codeDefect": true, "expectSilence": true, "registerBasicPatternsSteps": true,
+	"listenAcknowledged": true, "callLoggingTool": true, "versionlessRefused": true,
+	"probeHeader": true, "methodNotFoundBasis": true, "expectMethodNotFound": true,
+	"responseJSONRPCError": true, "callBlocker": true,
+}
+
+// transportFilesAllowed lists (as path.Match patterns from the module root) the files outside
+// transportPackages that may name a concrete transport because they are the client on its way
+// into package client: the split of steps builds the Conn interface and the client code in
+// steps first, then moves the files. Empty it once they are in client/.
+var transportFilesAllowed = []string{"steps/conn.go", "steps/client_*.go"}
+
+// TestConcreteTransportsOnlyInClient enforces DESIGN "Connections": no code outside the client
+// knows the concrete transport. In every product file outside transportPackages it looks for
+// harness.Stdio, harness.HTTP, harness.TransportStdio and harness.TransportHTTP (in a type
+// assertion, a type switch, a signature or a comparison alike), and for a type assertion to an
+// interface literal that asks a transport for a method harness.Transport does not have (the
+// duck-typed form of the same question, e.g. `t.(interface{ Shared() bool })`).
+func TestConcreteTransportsOnlyInClient(t *testing.T) {
+	root := moduleRoot(t)
+	allowed := map[string]string{} // lower-case name -> name as listed
+	for k := range transportAllowed {
+		allowed[strings.ToLower(k)] = k
+	}
+	fset := token.NewFileSet()
+	concreteMethods := transportOnlyMethods(t, fset, root)
+	var bad, used []string
+	seen := map[string]bool{}
+	for _, f := range productFiles(t, root) {
+		if transportPackages[f.pkg] || matchesAny(f.rel, transportFilesAllowed) {
+			continue
+		}
+		af := parse(t, fset, root, f)
+		harness := importName(af, harnessPath, "harness")
+		for _, d := range af.Decls {
+			name, key := "(package level)", ""
+			if fd, ok := d.(*ast.FuncDecl); ok {
+				name, key = funcName(fd), strings.ToLower(fd.Name.Name)
+			}
+			for _, site := range transportSites(d, harness, concreteMethods) {
+				where := fmt.Sprintf("%s:%d: %s names %s", f.rel, fset.Position(site.pos).Line, name, site.what)
+				if _, ok := allowed[key]; ok && key != "" {
+					seen[key] = true
+					used = append(used, where)
+					continue
+				}
+				bad = append(bad, where)
+			}
+		}
+	}
+	var stale []string
+	for k := range transportAllowed {
+		if !seen[strings.ToLower(k)] {
+			stale = append(stale, k)
+		}
+	}
+	sort.Strings(stale)
+	if len(stale) > 0 {
+		t.Logf("transportAllowed entries no longer needed (remove them): %s", strings.Join(stale, ", "))
+	}
+	t.Logf("%d allowed sites left outside the client", len(used))
+	require.Empty(t, bad, "concrete transports named outside %v: ask a client.Conn (Process, Endpoint) or the client instead", keys(transportPackages))
+}
+
+// site is one place that names a concrete transport.
+type site struct {
+	pos  token.Pos
+	what string
+}
+
+// transportSites returns the places in decl that name a concrete transport: a selector
+// harness.X with X in concreteTransport, or a type assertion (or type switch case) to an
+// interface literal with a method in concreteMethods.
+func transportSites(decl ast.Decl, harness string, concreteMethods map[string]bool) []site {
+	var out []site
+	ast.Inspect(decl, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.SelectorExpr:
+			if id, ok := n.X.(*ast.Ident); ok && harness != "" && id.Name == harness && concreteTransport[n.Sel.Name] {
+				out = append(out, site{n.Pos(), "harness." + n.Sel.Name})
+			}
+		case *ast.TypeAssertExpr:
+			if m := duckMethod(n.Type, concreteMethods); m != "" {
+				out = append(out, site{n.Pos(), "a transport method (" + m + ") by type assertion"})
+			}
+		case *ast.TypeSwitchStmt:
+			for _, c := range n.Body.List {
+				for _, typ := range c.(*ast.CaseClause).List {
+					if m := duckMethod(typ, concreteMethods); m != "" {
+						out = append(out, site{typ.Pos(), "a transport method (" + m + ") by type switch"})
+					}
+				}
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// duckMethod returns the first method of the interface literal typ that is in concreteMethods,
+// or "" when typ is no interface literal or asks for none of them.
+func duckMethod(typ ast.Expr, concreteMethods map[string]bool) string {
+	it, ok := typ.(*ast.InterfaceType)
+	if !ok || it.Methods == nil {
+		return ""
+	}
+	for _, m := range it.Methods.List {
+		for _, n := range m.Names {
+			if concreteMethods[n.Name] {
+				return n.Name
+			}
+		}
+	}
+	return ""
+}
+
+// transportOnlyMethods returns the exported methods of harness.Stdio and harness.HTTP that the
+// harness.Transport interface does not declare: asking a value for one of them is asking which
+// concrete transport it is.
+func transportOnlyMethods(t *testing.T, fset *token.FileSet, root string) map[string]bool {
+	t.Helper()
+	methods := map[string]bool{}
+	iface := map[string]bool{}
+	for _, f := range productFiles(t, root) {
+		if f.pkg != "harness" {
+			continue
+		}
+		for _, d := range parse(t, fset, root, f).Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if recv, _, ok := strings.Cut(funcName(d), "."); ok && (recv == "Stdio" || recv == "HTTP") && d.Name.IsExported() {
+					methods[d.Name.Name] = true
+				}
+			case *ast.GenDecl:
+				for _, s := range d.Specs {
+					ts, ok := s.(*ast.TypeSpec)
+					if !ok || ts.Name.Name != "Transport" {
+						continue
+					}
+					if it, ok := ts.Type.(*ast.InterfaceType); ok {
+						for _, m := range it.Methods.List {
+							for _, n := range m.Names {
+								iface[n.Name] = true
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	require.NotEmpty(t, methods, "no methods of harness.Stdio or harness.HTTP found")
+	require.NotEmpty(t, iface, "harness.Transport not found")
+	for m := range iface {
+		delete(methods, m)
+	}
+	return methods
+}
+
+// importName returns the name file f uses for the package at path (its alias, or def), or ""
+// when f does not import it.
+func importName(f *ast.File, path, def string) string {
+	for _, s := range f.Imports {
+		if p, err := strconv.Unquote(s.Path.Value); err == nil && p == path {
+			if s.Name != nil {
+				return s.Name.Name
+			}
+			return def
+		}
+	}
+	return ""
+}
+
+// matchesAny reports whether rel matches one of the path.Match patterns.
+func matchesAny(rel string, patterns []string) bool {
+	for _, p := range patterns {
+		if ok, _ := path.Match(p, rel); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// keys returns the keys of m, sorted.
+func keys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
