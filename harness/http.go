@@ -153,10 +153,20 @@ func newHTTPClient(base *http.Client) (*http.Client, *http.Transport) {
 		own = t.Clone()
 	}
 	if own != nil {
+		// A connection idle longer than this is never reused (net/http checks the age when it
+		// takes a connection from the pool). Servers close idle keep-alive connections on a
+		// timer of their own (Node's default is 5 s), and a POST written on a connection the
+		// server closed at that moment fails with EOF and is not retried, which would read as
+		// the server dropping the request. One second stays under every common server default.
+		own.IdleConnTimeout = idleConnTimeout
 		c.Transport = own
 	}
 	return c, own
 }
+
+// idleConnTimeout is how long a pooled connection to the server may sit idle before the
+// client closes it rather than reuse it (see newHTTPClient).
+const idleConnTimeout = time.Second
 
 // Session returns the legacy session h holds (Open is false before a successful initialize).
 func (h *HTTP) Session() Session {

@@ -779,3 +779,22 @@ func TestHTTPSessionHeadersOnEveryRequest(t *testing.T) {
 		{"POST ping", "", ""},
 	}, got)
 }
+
+// TestHTTPClientRetiresIdleConnections: the pool never reuses a connection idle long enough
+// for a server's keep-alive timer (Node's is 5 s) to close it under a POST, with the
+// default transport and with one the caller passes.
+func TestHTTPClientRetiresIdleConnections(t *testing.T) {
+	for name, base := range map[string]*http.Client{
+		"default":   nil,
+		"caller's":  {Transport: &http.Transport{IdleConnTimeout: time.Minute}},
+		"caller's0": {Transport: &http.Transport{}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			c, own := newHTTPClient(base)
+			require.NotNil(t, own)
+			assert.Same(t, own, c.Transport)
+			assert.Greater(t, own.IdleConnTimeout, time.Duration(0))
+			assert.Less(t, own.IdleConnTimeout, 5*time.Second)
+		})
+	}
+}
