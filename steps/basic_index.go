@@ -360,44 +360,6 @@ func echoNonASCII(ctx context.Context, w *world) error {
 		Actual: actual, Frames: w.lastSeqs()}
 }
 
-// sendConcurrently sends n requests at once on the scenario's connection, each with a fresh id:
-// the harmless request and the declared list requests in turn.
-func (w *session) sendConcurrently(ctx context.Context, n int) error {
-	if w.conn == nil {
-		return fmt.Errorf("feature bug: no connection (missing Given step)")
-	}
-	methods := []string{w.harmless()}
-	for _, lm := range listMethods {
-		if w.declares(lm.capability) {
-			methods = append(methods, lm.method)
-		}
-	}
-	reqs := make([]harness.Request, n)
-	for i := range reqs {
-		reqs[i] = w.build(call{Method: methods[i%len(methods)]})
-	}
-	exs := make([]*harness.Exchange, n)
-	var wg sync.WaitGroup
-	for i := range reqs {
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			cctx, cancel := context.WithTimeout(ctx, w.timeout())
-			defer cancel()
-			exs[i], _ = w.conn.Send(cctx, reqs[i])
-		}(i)
-	}
-	wg.Wait()
-	for i, ex := range exs {
-		if ex == nil {
-			return fmt.Errorf("transport returned no exchange for request %d", i)
-		}
-		w.note(ex)
-	}
-	w.lastID = reqs[n-1].ID
-	return ctx.Err()
-}
-
 // expectResponseEach checks that every request the scenario sent got a response with its id.
 func (w *world) expectResponseEach() error {
 	n := 0

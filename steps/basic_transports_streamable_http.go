@@ -11,7 +11,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/cucumber/godog"
 
@@ -413,37 +412,6 @@ func callToolIntegerSpelling(ctx context.Context, body, header string) error {
 	})(ctx)
 }
 
-// sendBare sends an HTTP request without body (GET, DELETE) to the endpoint with the
-// MCP-Protocol-Version of the revision under test (and Accept: text/event-stream for GET).
-func (w *session) sendBare(ctx context.Context, method string) error {
-	h, ok := w.conn.Endpoint()
-	if !ok {
-		return fmt.Errorf("this step needs an HTTP connection")
-	}
-	hdr := http.Header{}
-	if method == http.MethodGet {
-		hdr.Set("Accept", "text/event-stream")
-	}
-	hdr.Set(harness.HeaderProtocolVersion, w.t.Revision)
-	if method == http.MethodDelete && h.Session().Open {
-		if err := refuseShared(w.conn, "an HTTP DELETE, which ends the session,"); err != nil {
-			return err
-		}
-	}
-	cctx, cancel := context.WithTimeout(ctx, w.timeout()+w.opts.QuietWindow)
-	defer cancel()
-	ex, err := h.Do(cctx, method, hdr, nil)
-	if ex == nil || ex.HTTP == nil {
-		if err == nil {
-			err = fmt.Errorf("transport returned no reply")
-		}
-		return err
-	}
-	w.lastID = nil
-	w.note(ex)
-	return ctx.Err()
-}
-
 // expect405 checks that the last HTTP request got 405. A server that also speaks a legacy
 // revision is bound by the rule only for modern traffic (streamable-http#Earlier Streamable
 // HTTP Revisions): its legacy answers (an SSE stream, or 400/404 for a missing session) are na.
@@ -490,78 +458,6 @@ func (w *world) callTool(ctx context.Context, tool string, progress, logs bool) 
 	c.ID = id
 	req := w.build(c)
 	return w.sendStream(ctx, req)
-}
-
-// sendStream is world.send over HTTP keeping how the reply was read (SSE or not, how it ended).
-func (w *session) sendStream(ctx context.Context, req harness.Request) error {
-	h, ok := w.conn.Endpoint()
-	if !ok {
-		return fmt.Errorf("this step needs an HTTP connection")
-	}
-	if err := guardShared(w.conn, req); err != nil {
-		return err
-	}
-	cctx, cancel := context.WithTimeout(ctx, w.timeout())
-	defer cancel()
-	ex, info := h.SendStream(cctx, req)
-	w.streamsMu.Lock()
-	w.streams[ex] = info
-	w.streamsMu.Unlock()
-	w.lastID = req.ID
-	w.note(ex)
-	return ctx.Err()
-}
-
-// sendAtOnce sends n modern requests concurrently: calls of tool with progress (answered with an
-// SSE stream by servers that stream progress), server/discover and list requests.
-func (w *session) sendAtOnce(ctx context.Context, n int, tool string) error {
-	h, ok := w.conn.Endpoint()
-	if !ok {
-		return fmt.Errorf("this step needs an HTTP connection")
-	}
-	methods := []string{"tools/call", w.harmless()}
-	for _, lm := range listMethods {
-		if _, ok := w.t.Caps[lm.capability]; ok {
-			methods = append(methods, lm.method)
-		}
-	}
-	reqs := make([]harness.Request, n)
-	for i := range reqs {
-		id := w.env.IDs().Next()
-		method := methods[i%len(methods)]
-		c := call{Method: method}
-		if method == "tools/call" {
-			c = w.fixtureToolCall(tool, nil, map[string]any{progressMeta: fmt.Sprintf("mcpconform-progress-%d", id)})
-		}
-		c.ID, c.Era = id, eraModern
-		reqs[i] = w.build(c)
-	}
-	cctx, cancel := context.WithTimeout(ctx, w.timeout())
-	defer cancel()
-	exs := make([]*harness.Exchange, n)
-	infos := make([]harness.StreamInfo, n)
-	start := make(chan struct{})
-	var wg sync.WaitGroup
-	for i := range reqs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			<-start
-			exs[i], infos[i] = h.SendStream(cctx, reqs[i])
-		}()
-	}
-	close(start)
-	wg.Wait()
-	w.streamsMu.Lock()
-	for i, ex := range exs {
-		w.streams[ex] = infos[i]
-		w.concurrent = append(w.concurrent, ex)
-	}
-	w.streamsMu.Unlock()
-	for _, ex := range exs {
-		w.note(ex)
-	}
-	return ctx.Err()
 }
 
 // streamsEnded checks HTTP-009 for the SSE replies of this scenario: each was closed by the

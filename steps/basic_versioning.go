@@ -191,31 +191,6 @@ func isJSONObject(raw json.RawMessage) bool {
 	return len(raw) > 0 && raw[0] == '{'
 }
 
-// sendLegacyShaped POSTs raw the way a 2025-06-18..2025-11-25 client opens (no
-// MCP-Protocol-Version, no Mcp-Method) on a connection of its own whose frames are validated
-// against the legacy schema, so they do not count as modern traffic.
-func (w *session) sendLegacyShaped(ctx context.Context, req harness.Request) error {
-	t, err := w.env.Dial(ctx, revisions.LatestLegacy().ID)
-	if err != nil {
-		return fmt.Errorf("cannot open a connection: %w", err)
-	}
-	w.own = append(w.own, t)
-	cctx, cancel := context.WithTimeout(ctx, w.timeout())
-	defer cancel()
-	req.Header = http.Header{}
-	req.Omit = append(req.Omit, harness.WithoutSession...) // the rule is about their absence
-	ex, _ := t.Send(cctx, req)
-	if ex == nil || ex.HTTP == nil {
-		if ex != nil && ex.Err != nil {
-			return ex.Err
-		}
-		return fmt.Errorf("no HTTP reply to the legacy-shaped POST")
-	}
-	w.lastID = req.ID
-	w.note(ex)
-	return ctx.Err()
-}
-
 // legacyVersions returns the known legacy revisions the server lists in supportedVersions.
 func (w *world) legacyVersions() []string {
 	var out []string
@@ -487,30 +462,6 @@ func (st *stdioScenario) sendLegacyList(ctx context.Context, w *world) error {
 		}
 	}
 	return w.undeclared("the server declares none of the tools, resources and prompts capabilities")
-}
-
-// dualEra reports whether the server also speaks a legacy revision: its DiscoverResult lists
-// one or initialize negotiated one in this run (target.negotiated), or, failing that, it
-// answers initialize on a connection of its own.
-func (w *session) dualEra(ctx context.Context) (bool, error) {
-	for _, v := range append(append([]string(nil), w.t.Supported...), w.t.Negotiated...) {
-		if revisions.IsLegacy(v) {
-			return true, nil
-		}
-	}
-	t, err := w.env.Dial(ctx, "")
-	if err != nil {
-		return false, fmt.Errorf("cannot start a connection to try initialize: %w", err)
-	}
-	w.own = append(w.own, t)
-	cctx, cancel := context.WithTimeout(ctx, min(w.opts.StartupTimeout, w.opts.Timeout+2*w.env.Startup()))
-	defer cancel()
-	h, err := harness.Initialize(cctx, t, w.env.IDs(), revisions.LatestLegacy().ID)
-	if err != nil || !revisions.Known(h.Version) || revisions.IsModern(h.Version) {
-		return false, ctx.Err()
-	}
-	w.env.SetRev(t.Conn(), h.Version)
-	return true, nil
 }
 
 // modernMembers returns the members of a result that only 2026-07-28 results have (resultType,

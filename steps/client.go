@@ -270,3 +270,9 @@ func guardShared(conn Conn, req harness.Request) error {
 	}
 	return refuseShared(conn, req.Method)
 }
+
+// progressMeta is the _meta key of a request's progress token (basic/utilities/progress).
+const progressMeta = "progressToken"
+
+// listenMethod is the 2026-07-28 subscription request (basic/patterns#Subscriptions).
+const listenMethod = "subscriptions/listen"

@@ -1,14 +1,9 @@
 package steps
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
-
-	"github.com/mcp-conform/mcp-conform/harness"
-	"github.com/mcp-conform/mcp-conform/reports"
 )
 
 // maxListPages bounds one list traversal: a server whose nextCursor never repeats and never
@@ -67,78 +62,6 @@ const listRefusalJudges = "CAP-006 and STATE-002 judge a refused list request"
 
 // pageRule is the rule about cursors and the end of a paginated list.
 const pageRule = "PAGE-001"
-
-// listAll follows nextCursor from the first page of method (tools/list, prompts/list,
-// resources/list, resources/templates/list) on the scenario's connection and collects the
-// array member of each page (tools, prompts, resources, resourceTemplates). It returns a
-// *listMalformed when a page is not a valid page (member missing or not an array of objects,
-// nextCursor not a string) or a cursor repeats, one graded untestable when the traversal
-// reaches maxListPages without a repeat, and a
-// *listRefused when a page gets an error or no response. Every frame is noted in the world.
-func (w *session) listAll(ctx context.Context, method, member string) (*listTraversal, error) {
-	lt := &listTraversal{Method: method}
-	seen := map[string]bool{}
-	cursor := ""
-	for page := 1; ; page++ {
-		if page > maxListPages {
-			return lt, &listMalformed{Rule: pageRule, Mismatch: &Mismatch{Expected: fmt.Sprintf("%s to end within the %d pages the suite follows", method, maxListPages),
-				Actual: fmt.Sprintf("page %d still has a new nextCursor; the list could not be read to its end", maxListPages),
-				Grade:  reports.Untestable, Frames: w.lastSeqs()}}
-		}
-		var params map[string]any
-		if page > 1 {
-			params = map[string]any{"cursor": cursor}
-			lt.Cursors = append(lt.Cursors, cursor)
-		}
-		if err := w.sendParams(ctx, method, params, nil, false); err != nil {
-			return lt, err
-		}
-		lt.Frames = append(lt.Frames, w.lastSeqs()...)
-		msg, err := w.responseMessage()
-		if err != nil || msg.Kind != harness.KindResult {
-			actual := "no response"
-			if err == nil {
-				actual = describe(msg)
-			}
-			return lt, &listRefused{Method: method, Page: page, Actual: actual, Frames: w.lastSeqs()}
-		}
-		lt.Pages++
-		var members map[string]json.RawMessage
-		if err := json.Unmarshal(msg.Result, &members); err != nil {
-			return lt, &listMalformed{Rule: listRules[method], Mismatch: &Mismatch{Expected: method + " result to be an object", Actual: short(msg.Result), Frames: w.lastSeqs()}}
-		}
-		var scope string
-		_ = json.Unmarshal(members["cacheScope"], &scope) // its shape is the schema's to judge
-		lt.Scopes = append(lt.Scopes, scope)
-		var items []json.RawMessage
-		if err := json.Unmarshal(members[member], &items); err != nil || members[member] == nil {
-			return lt, &listMalformed{Rule: listRules[method], Mismatch: &Mismatch{Expected: fmt.Sprintf("%s page %d to have a %q array", method, page, member),
-				Actual: short(msg.Result), Frames: w.lastSeqs()}}
-		}
-		for i, raw := range items {
-			var obj map[string]any
-			if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
-				return lt, &listMalformed{Rule: listRules[method], Mismatch: &Mismatch{Expected: fmt.Sprintf("every %s entry to be an object", member),
-					Actual: fmt.Sprintf("page %d entry %d is %s", page, i, short(raw)), Frames: w.lastSeqs()}}
-			}
-			lt.Items = append(lt.Items, obj)
-			lt.Raw = append(lt.Raw, raw)
-			lt.ItemFrames = append(lt.ItemFrames, w.lastSeqs())
-		}
-		next := members["nextCursor"]
-		if next == nil {
-			return lt, nil
-		}
-		if err := json.Unmarshal(next, &cursor); err != nil || !isJSONString(next) { // null is no string
-			return lt, &listMalformed{Rule: pageRule, Mismatch: &Mismatch{Expected: "nextCursor to be a string", Actual: "nextCursor " + short(next), Frames: w.lastSeqs()}}
-		}
-		if seen[cursor] {
-			return lt, &listMalformed{Rule: pageRule, Mismatch: &Mismatch{Expected: method + " to end (every nextCursor new)",
-				Actual: fmt.Sprintf("page %d repeats cursor %s", page, strconv.Quote(cursor)), Frames: w.lastSeqs()}}
-		}
-		seen[cursor] = true
-	}
-}
 
 // listProblem reports whether err is a listing that failed on the server's side (a
 // *listRefused, or a *Mismatch over the shape of a page) rather than the suite's or the

@@ -1,8 +1,6 @@
 package steps
 
 import (
-	"encoding/json"
-
 	"github.com/mcp-conform/mcp-conform/harness"
 )
 
@@ -31,13 +29,6 @@ func (w *world) listOrDiscover() string {
 		}
 	}
 	return w.harmless()
-}
-
-// serverExtensions returns capabilities.extensions of the server's discover result.
-func (w *session) serverExtensions() map[string]json.RawMessage {
-	var ext map[string]json.RawMessage
-	_ = json.Unmarshal(w.t.Caps["extensions"], &ext)
-	return ext
 }
 
 // logextState is what the send steps of a scenario leave for its assertion steps.

@@ -1,9 +1,7 @@
 package steps
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -121,9 +119,3 @@ var cacheableMethods = map[string]bool{
 
 // traversalFrames returns the seqs of the frames of a traversal.
 func traversalFrames(lt *listTraversal) []int { return lt.Frames }
-
-// isJSONString reports whether raw is a JSON string (not null, not another type).
-func isJSONString(raw json.RawMessage) bool {
-	raw = bytes.TrimSpace(raw)
-	return len(raw) > 0 && raw[0] == '"'
-}

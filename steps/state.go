@@ -38,39 +38,6 @@ func stateWorldOf(w *world) *stateWorld {
 	return stateOf(w, func() *stateWorld { return &stateWorld{} })
 }
 
-// stateRequest builds a request for method with params; on a modern target params gets the
-// default `_meta` with meta's entries set over it.
-func (w *session) stateRequest(method string, params, meta map[string]any) harness.Request {
-	if !w.t.Modern {
-		meta = nil // the extra _meta keys are modern ones
-	}
-	if len(params) == 0 {
-		params = nil
-	}
-	return w.build(call{Method: method, Params: params, Meta: meta})
-}
-
-// responseOf parses the response of ex; nil when none arrived.
-func responseOf(ex *harness.Exchange) *harness.Message {
-	if ex == nil || ex.Response == nil {
-		return nil
-	}
-	msg, _ := harness.ParseMessage(ex.Response.Body())
-	return msg
-}
-
-// describeExchange says what ex got: a result, an error with its code, or no response.
-func describeExchange(ex *harness.Exchange) string {
-	msg := responseOf(ex)
-	if msg == nil {
-		if ex != nil && ex.Err != nil {
-			return noResponse(ex.Err)
-		}
-		return "no response"
-	}
-	return describe(msg)
-}
-
 // completionTarget finds something to complete: the first argument of the first prompt that
 // has arguments, else the first variable of the first resource template, else a made-up
 // prompt (a server that offers completions then still answers, if only with -32602).

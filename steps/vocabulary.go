@@ -10,14 +10,12 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/cucumber/godog"
 
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/judge"
 	"github.com/mcp-conform/mcp-conform/reports"
-	"github.com/mcp-conform/mcp-conform/revisions"
 )
 
 func init() { bindSteps("vocabulary", registerVocabularySteps) }
@@ -266,22 +264,9 @@ func exerciseFeatures(ctx context.Context, w *world) error {
 	return nil
 }
 
-// listMethods maps the capabilities whose list request every declaring server must answer to
-// that request's method, in the order scenarios try them.
-var listMethods = []struct{ capability, method string }{
-	{"tools", "tools/list"}, {"resources", "resources/list"}, {"prompts", "prompts/list"},
-}
-
 // jsonLiteral matches a JSON literal written in a step: a string, a number, true, false, null,
 // an object or an array.
 const jsonLiteral = `("(?:[^"\\]|\\.)*"|-?[0-9][0-9.eE+-]*|true|false|null|\{.*\}|\[.*\])`
-
-func (w *session) lastHTTP() (*harness.HTTPMeta, error) {
-	if w.last == nil || w.last.HTTP == nil {
-		return nil, fmt.Errorf("no HTTP reply to check (transport %s)", w.opts.Transport)
-	}
-	return w.last.HTTP, nil
-}
 
 // mediaType returns the media type of a Content-Type value, lower case, without parameters.
 func mediaType(ct string) string {
@@ -320,144 +305,6 @@ func freshConnection(ctx context.Context, w *world) error {
 	}
 	w.own = append(w.own, t)
 	w.conn, w.fresh = t, true
-	return nil
-}
-
-// harmless is a request every server of the revision answers with a result: server/discover
-// (2026-07-28) or ping (legacy).
-func (w *session) harmless() string {
-	if w.t.Modern {
-		return "server/discover"
-	}
-	return "ping"
-}
-
-func (w *session) stdio() (Process, error) {
-	s, ok := w.conn.Process()
-	if !ok {
-		return nil, fmt.Errorf("this step needs a stdio connection")
-	}
-	return s, nil
-}
-
-// timeout returns the deadline for the next request: for the first request on a freshly
-// started process the startup window (--startup-timeout: a process started while others
-// start, or a cold npx, is not blamed for a slow first reply; a reply that proves absence comes
-// by a sentinel, not by this deadline), the request timeout otherwise.
-func (w *session) timeout() time.Duration {
-	cfg := w.opts
-	if w.fresh && cfg.Transport == harness.TransportStdio {
-		return cfg.StartupTimeout
-	}
-	return cfg.Timeout
-}
-
-func (w *session) send(ctx context.Context, req harness.Request) error {
-	if w.conn == nil {
-		return fmt.Errorf("feature bug: no connection (missing Given step)")
-	}
-	if err := guardShared(w.conn, req); err != nil {
-		return err
-	}
-	if req.Notification {
-		req.ID = nil
-	}
-	wait := w.timeout()
-	if req.Notification {
-		wait = w.opts.QuietWindow + w.opts.Timeout // the transport returns after the quiet window
-	}
-	if req.Intentional && !req.Notification && w.conn.Name() == harness.TransportStdio {
-		// A server may rightly ignore malformed input: absence is proved by a sentinel.
-		sentinel := w.build(call{Method: w.harmless()})
-		req.Sentinel = &sentinel
-	}
-	cctx, cancel := context.WithTimeout(ctx, wait)
-	defer cancel()
-	ex, err := w.conn.Send(cctx, req)
-	if ex == nil {
-		if err == nil {
-			err = fmt.Errorf("transport returned no exchange")
-		}
-		return err
-	}
-	if ex.Response != nil {
-		w.fresh = false
-	}
-	w.lastID = req.ID
-	w.note(ex)
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
-	return nil
-}
-
-// sendMethod sends a default request for method: on a modern target a request with the
-// default `_meta` for version v (the modern revision when v is ""), on a legacy target a plain
-// request. id, when nil, is a fresh integer. edit may change the HTTP headers (and returns
-// names to omit); such requests are marked intentional.
-func (w *session) sendMethod(ctx context.Context, method, v string, id json.RawMessage, edit func(http.Header) []string) error {
-	c := call{Method: method, Version: v}
-	if id != nil {
-		c.ID = id
-	}
-	req := w.build(c)
-	if edit != nil {
-		req.Omit = edit(req.Header)
-		req.Intentional = true
-	}
-	return w.send(ctx, req)
-}
-
-func (w *session) sendList(ctx context.Context, v string) error {
-	for _, lm := range listMethods {
-		if _, ok := w.t.Caps[lm.capability]; ok {
-			return w.sendMethod(ctx, lm.method, v, nil, nil)
-		}
-	}
-	return w.undeclared("the server declares none of the tools, resources and prompts capabilities")
-}
-
-// expand replaces the DocString placeholders: $id (a fresh integer id), $params (the default
-// params of the revision: `{"_meta":{...}}` or `{}`), $meta, $harmless and $version.
-func (w *session) expand(doc string) (string, json.RawMessage) {
-	var id json.RawMessage
-	if strings.Contains(doc, "$id") {
-		id = json.RawMessage(strconv.FormatInt(w.env.IDs().Next(), 10))
-		doc = strings.ReplaceAll(doc, "$id", string(id))
-	}
-	params, meta := "{}", "{}"
-	if w.t.Modern {
-		m, _ := json.Marshal(harness.ModernMeta(revisions.Modern().ID))
-		meta = string(m)
-		params = `{"_meta":` + meta + `}`
-	}
-	r := strings.NewReplacer("$params", params, "$meta", meta, "$harmless", w.harmless(), "$version", w.t.Revision)
-	return r.Replace(doc), id
-}
-
-func (w *session) sendDoc(ctx context.Context, doc string, malformed, notification bool) error {
-	if err := w.inSession(ctx); err != nil {
-		return err
-	}
-	text, id := w.expand(doc)
-	raw := []byte(strings.TrimSpace(text))
-	var method string
-	if msg, err := harness.ParseMessage(raw); err == nil {
-		method = msg.Method
-		if msg.HasID && id == nil {
-			id = msg.ID
-		}
-	} else if !malformed {
-		return fmt.Errorf("feature bug: DocString is not JSON: %v", err)
-	}
-	return w.send(ctx, w.buildRaw(raw, id, method, malformed, notification))
-}
-
-func (w *session) initialize(ctx context.Context, v string) error {
-	if err := w.send(ctx, w.initializeCall(v)); err != nil {
-		return err
-	}
-	w.inits = append(w.inits, initAttempt{requested: v, ex: w.last})
 	return nil
 }
 
