@@ -8,6 +8,7 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 )
 
@@ -37,19 +38,19 @@ func readsDeclaredCapabilitiesTwice(ctx context.Context, w *world) error {
 // declares the capabilities the server declared when the run began.
 func (w *world) expectSameCapabilities() error {
 	base := map[string]any{}
-	for k, v := range w.t.Caps {
+	for k, v := range w.Target.Caps {
 		var x any
 		_ = json.Unmarshal(v, &x)
 		base[k] = x
 	}
 	n := 0
-	for _, ex := range w.exchanges {
+	for _, ex := range w.Exchanges {
 		if ex.Sent == nil || (ex.Sent.Method != "server/discover" && ex.Sent.Method != "initialize") {
 			continue
 		}
-		msg := responseOf(ex)
+		msg := client.ResponseOf(ex)
 		if msg == nil || msg.Kind != harness.KindResult {
-			return &Mismatch{Expected: "a result to " + sentMethod(ex), Actual: describeExchange(ex), Frames: exchangeSeqs(ex)}
+			return &client.Mismatch{Expected: "a result to " + client.SentMethod(ex), Actual: client.DescribeExchange(ex), Frames: exchangeSeqs(ex)}
 		}
 		var r struct {
 			Capabilities map[string]any `json:"capabilities"`
@@ -60,7 +61,7 @@ func (w *world) expectSameCapabilities() error {
 		}
 		n++
 		if !reflect.DeepEqual(base, r.Capabilities) {
-			return &Mismatch{Expected: "the capabilities declared when the run began: " + jsonText(base), Actual: jsonText(r.Capabilities), Frames: exchangeSeqs(ex)}
+			return &client.Mismatch{Expected: "the capabilities declared when the run began: " + jsonText(base), Actual: jsonText(r.Capabilities), Frames: exchangeSeqs(ex)}
 		}
 	}
 	if n == 0 {

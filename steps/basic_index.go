@@ -12,6 +12,7 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
 	"github.com/mcp-conform/mcp-conform/revisions"
@@ -49,7 +50,7 @@ func registerBasicIndexSteps(sc *godog.ScenarioContext) {
 	}))
 	step(sc, `^the client round-trips non-ASCII text through the echo fixture tool, if the server offers one$`, wc(echoNonASCII))
 	step(sc, `^the client sends (\d+) harmless requests at once$`, func(ctx context.Context, n int) error {
-		return worldOf(ctx).sendConcurrently(ctx, n)
+		return worldOf(ctx).SendConcurrently(ctx, n)
 	})
 	step(sc, `^every request of this scenario got a response carrying its id$`, wc(func(ctx context.Context, w *world) error {
 		return w.expectResponseEach()
@@ -102,25 +103,25 @@ func sendHarmlessWithID(ctx context.Context, id string) error {
 	if !json.Valid([]byte(id)) {
 		return fmt.Errorf("feature bug: id %s is not JSON", id)
 	}
-	return w.sendMethod(ctx, w.harmless(), "", json.RawMessage(id), nil)
+	return w.SendMethod(ctx, w.Harmless(), "", json.RawMessage(id), nil)
 }
 
 func responseHasNoNullID(ctx context.Context, w *world) error {
-	if w.last == nil {
+	if w.Last == nil {
 		return fmt.Errorf("no message was sent before this step")
 	}
-	if w.last.Response == nil {
+	if w.Last.Response == nil {
 		// No JSON-RPC response, no id to judge: silence, or an HTTP error without a JSON-RPC
 		// body, is MSG-014/MSG-015's; this case is no evidence either way.
 		return w.setSkip(reports.NA, "no JSON-RPC response came, so there was no id to judge (MSG-014 and MSG-015 judge the silence)")
 	}
-	msg, err := w.responseMessage()
+	msg, err := w.ResponseMessage()
 	if err != nil {
 		return err
 	}
 	if msg.HasID && string(bytes.TrimSpace(msg.ID)) == "null" {
-		m := &Mismatch{Expected: "an error without an id member (MCP ids are never null)", Actual: `"id": null`, Frames: w.lastSeqs()}
-		if w.lastID == nil {
+		m := &client.Mismatch{Expected: "an error without an id member (MCP ids are never null)", Actual: `"id": null`, Frames: w.LastSeqs()}
+		if w.LastID == nil {
 			// JSON-RPC 2.0 itself asks for null when the id could not be read (DESIGN.md).
 			m.Grade = reports.Warn
 		}
@@ -153,7 +154,7 @@ func everyResultHasValueThere(ctx context.Context, ptr, lit string) error {
 
 func everyResultValueValidates(ctx context.Context, ptr, typ string) error {
 	w := worldOf(ctx)
-	for _, ex := range w.exchanges {
+	for _, ex := range w.Exchanges {
 		if ex.Response == nil {
 			continue
 		}
@@ -162,7 +163,7 @@ func everyResultValueValidates(ctx context.Context, ptr, typ string) error {
 			continue
 		}
 		if err := w.validateAt(msg.Raw, ptr, typ, []int{ex.Response.Seq}); err != nil {
-			if m, ok := err.(*Mismatch); ok {
+			if m, ok := err.(*client.Mismatch); ok {
 				m.Actual = fmt.Sprintf("response to %s: %s", ex.Response.Method, m.Actual)
 			}
 			return err
@@ -231,7 +232,7 @@ func bothClientsGotSame(ctx context.Context) error {
 
 func (w *world) eachResult(ptr string, check func(v any, present bool) string) error {
 	n := 0
-	for _, ex := range w.exchanges {
+	for _, ex := range w.Exchanges {
 		if ex.Response == nil {
 			continue
 		}
@@ -249,11 +250,11 @@ func (w *world) eachResult(ptr string, check func(v any, present bool) string) e
 			if present {
 				actual = jsonText(v)
 			}
-			return &Mismatch{Expected: want + " in the response to " + ex.Response.Method, Actual: actual, Frames: []int{ex.Sent.Seq, ex.Response.Seq}}
+			return &client.Mismatch{Expected: want + " in the response to " + ex.Response.Method, Actual: actual, Frames: []int{ex.Sent.Seq, ex.Response.Seq}}
 		}
 	}
 	if n == 0 {
-		return &Mismatch{Expected: "at least one result", Actual: "no result in this scenario", Frames: w.lastSeqs()}
+		return &client.Mismatch{Expected: "at least one result", Actual: "no result in this scenario", Frames: w.LastSeqs()}
 	}
 	return nil
 }
@@ -263,60 +264,60 @@ func (w *world) eachResult(ptr string, check func(v any, present bool) string) e
 // URI, an invalid pagination cursor, a tools/call without name; on a modern target also a
 // request without `_meta` and one with an unsupported protocol version.
 func provokeErrors(ctx context.Context, w *world) error {
-	probes := []call{{Method: "mcpconform/nonexistent", Params: map[string]any{}}}
-	if w.declares("tools") {
-		noName := w.toolsCall(nil, nil, nil)
+	probes := []client.Call{{Method: "mcpconform/nonexistent", Params: map[string]any{}}}
+	if w.Declares("tools") {
+		noName := w.ToolsCall(nil, nil, nil)
 		noName.Intentional = true
-		probes = append(probes, w.toolsCall(unknownToolName, nil, nil), noName,
-			call{Method: "tools/list", Params: map[string]any{"cursor": invalidCursor}})
+		probes = append(probes, w.ToolsCall(unknownToolName, nil, nil), noName,
+			client.Call{Method: "tools/list", Params: map[string]any{"cursor": invalidCursor}})
 	}
-	if w.declares("resources") {
+	if w.Declares("resources") {
 		probes = append(probes,
-			call{Method: "resources/read", Params: map[string]any{"uri": unknownURI}},
-			call{Method: "resources/list", Params: map[string]any{"cursor": invalidCursor}})
+			client.Call{Method: "resources/read", Params: map[string]any{"uri": unknownURI}},
+			client.Call{Method: "resources/list", Params: map[string]any{"cursor": invalidCursor}})
 	}
-	if w.declares("prompts") {
+	if w.Declares("prompts") {
 		probes = append(probes,
-			call{Method: "prompts/get", Params: map[string]any{"name": unknownPromptName}},
-			call{Method: "prompts/list", Params: map[string]any{"cursor": invalidCursor}})
+			client.Call{Method: "prompts/get", Params: map[string]any{"name": unknownPromptName}},
+			client.Call{Method: "prompts/list", Params: map[string]any{"cursor": invalidCursor}})
 	}
 	for _, c := range probes {
-		if err := w.send(ctx, w.build(c)); err != nil {
+		if err := w.Send(ctx, w.Build(c)); err != nil {
 			return err
 		}
 	}
-	list := w.harmless()
-	for _, lm := range listMethods {
-		if w.declares(lm.capability) {
-			list = lm.method
+	list := w.Harmless()
+	for _, lm := range client.ListMethods {
+		if w.Declares(lm.Capability) {
+			list = lm.Method
 			break
 		}
 	}
 	// Params that are not an object.
 	doc := `{"jsonrpc":"2.0","id":$id,"method":"` + list + `","params":[]}`
-	if err := w.sendDoc(ctx, doc, true, false); err != nil {
+	if err := w.SendDoc(ctx, doc, true, false); err != nil {
 		return err
 	}
-	if !w.t.Modern {
+	if !w.Target.Modern {
 		return nil
 	}
-	if err := w.sendDoc(ctx, `{"jsonrpc":"2.0","id":$id,"method":"`+list+`","params":{}}`, true, false); err != nil {
+	if err := w.SendDoc(ctx, `{"jsonrpc":"2.0","id":$id,"method":"`+list+`","params":{}}`, true, false); err != nil {
 		return err
 	}
-	return w.sendMethod(ctx, list, revisions.Future, nil, nil)
+	return w.SendMethod(ctx, list, revisions.Future, nil, nil)
 }
 
 // echoNonASCII calls the fixture tool test_echo, when listed with exactly one required string
 // argument, with non-ASCII text, and checks that a text block of the result holds it unchanged.
 func echoNonASCII(ctx context.Context, w *world) error {
-	if !w.declares("tools") {
+	if !w.Declares("tools") {
 		return nil
 	}
-	lt, err := w.listAll(ctx, "tools/list", "tools")
-	if _, failed := listProblem(err); err != nil && !failed {
+	lt, err := w.ListAll(ctx, "tools/list", "tools")
+	if _, failed := client.ListProblem(err); err != nil && !failed {
 		return err
 	}
-	echo := w.opts.fixtureName("test_echo")
+	echo := w.Opts.FixtureName("test_echo")
 	arg := ""
 	for _, raw := range lt.Raw {
 		var t map[string]json.RawMessage
@@ -338,10 +339,10 @@ func echoNonASCII(ctx context.Context, w *world) error {
 	if arg == "" {
 		return nil
 	}
-	if err := w.send(ctx, w.build(w.toolsCall(echo, map[string]any{arg: nonASCIIText}, nil))); err != nil {
+	if err := w.Send(ctx, w.Build(w.ToolsCall(echo, map[string]any{arg: nonASCIIText}, nil))); err != nil {
 		return err
 	}
-	res := w.lastResult()
+	res := w.LastResult()
 	var content []struct {
 		Type string `json:"type"`
 		Text string `json:"text"`
@@ -354,16 +355,16 @@ func echoNonASCII(ctx context.Context, w *world) error {
 	}
 	actual := "no result"
 	if res != nil {
-		actual = "content " + short(res["content"])
+		actual = "content " + client.Short(res["content"])
 	}
-	return &Mismatch{Expected: fmt.Sprintf("test_echo to return %q unchanged (code points %U)", nonASCIIText, []rune(nonASCIIText)),
-		Actual: actual, Frames: w.lastSeqs()}
+	return &client.Mismatch{Expected: fmt.Sprintf("test_echo to return %q unchanged (code points %U)", nonASCIIText, []rune(nonASCIIText)),
+		Actual: actual, Frames: w.LastSeqs()}
 }
 
 // expectResponseEach checks that every request the scenario sent got a response with its id.
 func (w *world) expectResponseEach() error {
 	n := 0
-	for _, ex := range w.exchanges {
+	for _, ex := range w.Exchanges {
 		if ex.Sent == nil {
 			continue
 		}
@@ -378,7 +379,7 @@ func (w *world) expectResponseEach() error {
 			if ex.Err != nil {
 				actual += ": " + ex.Err.Error()
 			}
-			return &Mismatch{Expected: "a response to request id " + id, Actual: actual, Frames: exchangeSeqs(ex)}
+			return &client.Mismatch{Expected: "a response to request id " + id, Actual: actual, Frames: exchangeSeqs(ex)}
 		}
 		msg, _ := harness.ParseMessage(ex.Response.Body())
 		if msg.HasID && harness.IDKey(msg.ID) != id {
@@ -391,7 +392,7 @@ func (w *world) expectResponseEach() error {
 			if msg.HasID {
 				got = "id " + harness.IDKey(msg.ID)
 			}
-			return &Mismatch{Expected: "the response to request id " + id + " to carry that id", Actual: got, Frames: exchangeSeqs(ex)}
+			return &client.Mismatch{Expected: "the response to request id " + id + " to carry that id", Actual: got, Frames: exchangeSeqs(ex)}
 		}
 	}
 	if n == 0 {
@@ -408,9 +409,9 @@ func (w *world) expectRequiredCapabilities(st *stateWorld) error {
 		return w.setSkip(reports.Untestable, st.untestable)
 	}
 	c := st.calls[0]
-	msg := responseOf(c.ex)
+	msg := client.ResponseOf(c.ex)
 	if msg == nil || msg.Kind != harness.KindError || msg.Error.Code != -32021 {
-		return w.setSkip(reports.NA, fmt.Sprintf("%s called without client capabilities got %s, not -32021", st.fixture.name, describeExchange(c.ex)))
+		return w.setSkip(reports.NA, fmt.Sprintf("%s called without client capabilities got %s, not -32021", st.fixture.name, client.DescribeExchange(c.ex)))
 	}
 	if err := w.validateAt(msg.Raw, "", "MissingRequiredClientCapabilityError", exchangeSeqs(c.ex)); err != nil {
 		return err
@@ -420,8 +421,8 @@ func (w *world) expectRequiredCapabilities(st *stateWorld) error {
 	}
 	_ = json.Unmarshal(msg.Error.Data, &e)
 	if _, ok := e.RequiredCapabilities[st.fixture.needs]; !ok {
-		return &Mismatch{Expected: fmt.Sprintf("data.requiredCapabilities naming %s, which %s needs", st.fixture.needs, st.fixture.name),
-			Actual: "data " + short(msg.Error.Data), Frames: exchangeSeqs(c.ex)}
+		return &client.Mismatch{Expected: fmt.Sprintf("data.requiredCapabilities naming %s, which %s needs", st.fixture.needs, st.fixture.name),
+			Actual: "data " + client.Short(msg.Error.Data), Frames: exchangeSeqs(c.ex)}
 	}
 	return nil
 }
@@ -430,19 +431,19 @@ func (w *world) expectRequiredCapabilities(st *stateWorld) error {
 // request with an unsupported version (the control), one with the supported version, then the
 // unsupported one again.
 func (w *world) versionCarryOver(ctx context.Context, st *stateWorld) error {
-	method := w.harmless()
-	for _, lm := range listMethods {
-		if _, ok := w.t.Caps[lm.capability]; ok {
-			method = lm.method
+	method := w.Harmless()
+	for _, lm := range client.ListMethods {
+		if _, ok := w.Target.Caps[lm.Capability]; ok {
+			method = lm.Method
 			break
 		}
 	}
 	st.version = true
 	for _, v := range []string{unsupportedVersion, "", unsupportedVersion} {
-		if err := w.sendMethod(ctx, method, v, nil, nil); err != nil {
+		if err := w.SendMethod(ctx, method, v, nil, nil); err != nil {
 			return err
 		}
-		st.turns = append(st.turns, turn{ex: w.last})
+		st.turns = append(st.turns, turn{ex: w.Last})
 	}
 	return nil
 }
@@ -460,7 +461,7 @@ func (w *world) expectNoCarryOver(st *stateWorld) error {
 		control := replyOutcome(first)
 		refused := strings.HasPrefix(control, "error") || strings.HasPrefix(control, "no JSON-RPC response")
 		if refused && replyOutcome(last) == "a result" {
-			return &Mismatch{Expected: fmt.Sprintf("the protocol version %s refused again (%s), as it was before a %s request was served", unsupportedVersion, control, revisions.Modern().ID),
+			return &client.Mismatch{Expected: fmt.Sprintf("the protocol version %s refused again (%s), as it was before a %s request was served", unsupportedVersion, control, revisions.Modern().ID),
 				Actual: "a result", Frames: append(exchangeSeqs(first), exchangeSeqs(last)...)}
 		}
 		return nil
@@ -469,15 +470,15 @@ func (w *world) expectNoCarryOver(st *stateWorld) error {
 		return w.setSkip(reports.Untestable, st.untestable)
 	}
 	control, with, last := st.calls[0], st.calls[1], st.calls[2]
-	if wm := responseOf(with.ex); wm == nil || wm.Kind != harness.KindResult {
+	if wm := client.ResponseOf(with.ex); wm == nil || wm.Kind != harness.KindResult {
 		return w.setSkip(reports.Untestable, fmt.Sprintf("the fixture tool %s fails even when %s is declared (%s), so nothing could be carried over",
-			st.fixture.name, st.fixture.needs, describeExchange(with.ex)))
+			st.fixture.name, st.fixture.needs, client.DescribeExchange(with.ex)))
 	}
 	if reliance(control) != "" {
 		return nil // relies on the capability even on a fresh connection: CAP-008 judges that
 	}
 	if r := reliance(last); r != "" {
-		return &Mismatch{Expected: fmt.Sprintf("%s without %s answered as on a fresh connection (%s), although an earlier request declared it", st.fixture.name, st.fixture.needs, describeExchange(control.ex)),
+		return &client.Mismatch{Expected: fmt.Sprintf("%s without %s answered as on a fresh connection (%s), although an earlier request declared it", st.fixture.name, st.fixture.needs, client.DescribeExchange(control.ex)),
 			Actual: r, Frames: append(exchangeSeqs(with.ex), exchangeSeqs(last.ex)...)}
 	}
 	return nil
@@ -487,10 +488,10 @@ func (w *world) expectNoCarryOver(st *stateWorld) error {
 // connection, then its next page on a fresh connection.
 func (w *world) pageAcrossConnections(ctx context.Context, st *stateWorld) error {
 	for _, m := range []string{"tools/list", "resources/list", "resources/templates/list", "prompts/list"} {
-		if err := w.send(ctx, w.stateRequest(m, nil, nil)); err != nil {
+		if err := w.Send(ctx, w.StateRequest(m, nil, nil)); err != nil {
 			return err
 		}
-		msg := responseOf(w.last)
+		msg := client.ResponseOf(w.Last)
 		if msg == nil || msg.Kind != harness.KindResult {
 			continue
 		}
@@ -503,7 +504,7 @@ func (w *world) pageAcrossConnections(ctx context.Context, st *stateWorld) error
 		if err := freshConnection(ctx, w); err != nil {
 			return err
 		}
-		return w.send(ctx, w.stateRequest(m, map[string]any{"cursor": r.NextCursor}, nil))
+		return w.Send(ctx, w.StateRequest(m, map[string]any{"cursor": r.NextCursor}, nil))
 	}
 	st.untestable = "no list request returned a nextCursor (every list fits in one page), so there was no cursor to carry to another connection"
 	return nil
@@ -525,17 +526,17 @@ func (w *world) interleave(ctx context.Context, st *stateWorld) error {
 	}
 	build := func(i int) harness.Request {
 		c := clients[i]
-		req := w.stateRequest("server/discover", nil, map[string]any{
+		req := w.StateRequest("server/discover", nil, map[string]any{
 			harness.MetaProtocolVersion:    c.version,
 			harness.MetaClientCapabilities: c.caps,
 			harness.MetaClientInfo:         map[string]any{"name": c.name, "version": "1.0.0"},
 		})
 		return req
 	}
-	if err := w.send(ctx, build(2)); err != nil {
+	if err := w.Send(ctx, build(2)); err != nil {
 		return err
 	}
-	control := replyOutcome(w.last)
+	control := replyOutcome(w.Last)
 	if err := freshConnection(ctx, w); err != nil {
 		return err
 	}
@@ -547,15 +548,15 @@ func (w *world) interleave(ctx context.Context, st *stateWorld) error {
 	}
 	for round := 0; round < 2; round++ {
 		for i := range clients {
-			if err := w.send(ctx, build(i)); err != nil {
+			if err := w.Send(ctx, build(i)); err != nil {
 				return err
 			}
-			st.turns = append(st.turns, turn{client: clients[i].name, ex: w.last, want: want(i)})
+			st.turns = append(st.turns, turn{client: clients[i].name, ex: w.Last, want: want(i)})
 		}
 	}
 	// All at once: two requests per client in flight together.
-	conn := w.conn
-	wait := w.timeout()
+	conn := w.Conn
+	wait := w.Timeout()
 	exs := make([]*harness.Exchange, 2*len(clients))
 	var wg sync.WaitGroup
 	for k := range exs {
@@ -573,7 +574,7 @@ func (w *world) interleave(ctx context.Context, st *stateWorld) error {
 		if ex == nil {
 			return fmt.Errorf("transport returned no exchange")
 		}
-		w.note(ex)
+		w.Note(ex)
 		st.turns = append(st.turns, turn{client: clients[k%len(clients)].name, ex: ex, want: want(k % len(clients))})
 	}
 	return ctx.Err()
@@ -584,9 +585,9 @@ func (w *world) expectOwnAnswers(st *stateWorld) error {
 		got := replyOutcome(t.ex)
 		switch {
 		case t.want == "" && got != "a result":
-			return &Mismatch{Expected: "a DiscoverResult for " + t.client + ", whose _meta is valid on its own", Actual: describeExchange(t.ex), Frames: exchangeSeqs(t.ex)}
+			return &client.Mismatch{Expected: "a DiscoverResult for " + t.client + ", whose _meta is valid on its own", Actual: client.DescribeExchange(t.ex), Frames: exchangeSeqs(t.ex)}
 		case t.want != "" && got != t.want:
-			return &Mismatch{Expected: fmt.Sprintf("%s for %s, as the same request got on a connection of its own", t.want, t.client), Actual: got, Frames: exchangeSeqs(t.ex)}
+			return &client.Mismatch{Expected: fmt.Sprintf("%s for %s, as the same request got on a connection of its own", t.want, t.client), Actual: got, Frames: exchangeSeqs(t.ex)}
 		}
 	}
 	return nil
@@ -596,7 +597,7 @@ func (w *world) expectOwnAnswers(st *stateWorld) error {
 // JSON-RPC response, the HTTP status or "no response"; on HTTP the status is part of it.
 func replyOutcome(ex *harness.Exchange) string {
 	out := "no response"
-	if msg := responseOf(ex); msg != nil {
+	if msg := client.ResponseOf(ex); msg != nil {
 		out = "a result"
 		if msg.Kind == harness.KindError {
 			out = "error " + msg.Error.CodeRaw
@@ -616,9 +617,9 @@ func replyOutcome(ex *harness.Exchange) string {
 // sent as client a on one fresh connection and as client b on another.
 func (w *world) asTwoClients(ctx context.Context, st *stateWorld, a, b string) error {
 	methods := []string{"server/discover"}
-	for _, lm := range listMethods {
-		if _, ok := w.t.Caps[lm.capability]; ok {
-			methods = append(methods, lm.method)
+	for _, lm := range client.ListMethods {
+		if _, ok := w.Target.Caps[lm.Capability]; ok {
+			methods = append(methods, lm.Method)
 		}
 	}
 	st.names = [2]string{a, b}
@@ -629,10 +630,10 @@ func (w *world) asTwoClients(ctx context.Context, st *stateWorld, a, b string) e
 		}
 		for i, m := range methods {
 			info := map[string]any{harness.MetaClientInfo: map[string]any{"name": name, "version": "1.0.0"}}
-			if err := w.send(ctx, w.stateRequest(m, nil, info)); err != nil {
+			if err := w.Send(ctx, w.StateRequest(m, nil, info)); err != nil {
 				return err
 			}
-			st.pairs[i][side] = w.last
+			st.pairs[i][side] = w.Last
 		}
 	}
 	return nil
@@ -641,7 +642,7 @@ func (w *world) asTwoClients(ctx context.Context, st *stateWorld, a, b string) e
 // comparable returns a reply without what may legitimately differ between two clients: the
 // id and the result's _meta.
 func comparable(ex *harness.Exchange) any {
-	msg := responseOf(ex)
+	msg := client.ResponseOf(ex)
 	if msg == nil {
 		return nil
 	}
@@ -662,12 +663,12 @@ func (w *world) expectSameResults(st *stateWorld) error {
 	for _, p := range st.pairs {
 		a, b := comparable(p[0]), comparable(p[1])
 		if a == nil || b == nil {
-			return &Mismatch{Expected: "a response to " + sentMethod(p[0]) + " for both clients", Actual: describeExchange(p[0]) + " / " + describeExchange(p[1]),
+			return &client.Mismatch{Expected: "a response to " + client.SentMethod(p[0]) + " for both clients", Actual: client.DescribeExchange(p[0]) + " / " + client.DescribeExchange(p[1]),
 				Frames: append(exchangeSeqs(p[0]), exchangeSeqs(p[1])...)}
 		}
 		if !reflect.DeepEqual(a, b) {
-			return &Mismatch{
-				Expected: fmt.Sprintf("the same %s reply for clientInfo %q and %q (apart from id and _meta)", sentMethod(p[0]), st.names[0], st.names[1]),
+			return &client.Mismatch{
+				Expected: fmt.Sprintf("the same %s reply for clientInfo %q and %q (apart from id and _meta)", client.SentMethod(p[0]), st.names[0], st.names[1]),
 				Actual:   fmt.Sprintf("%s: %s; %s: %s", st.names[0], jsonText(a), st.names[1], jsonText(b)),
 				Frames:   append(exchangeSeqs(p[0]), exchangeSeqs(p[1])...),
 			}
@@ -685,16 +686,16 @@ func (w *world) expectSameResults(st *stateWorld) error {
 // HTTP error status, the JSON-RPC body being optional there: a warning; a 2xx without an
 // error fails.
 func (w *world) expectMalformedAnswered(code int64) error {
-	if w.last == nil || w.last.Response != nil {
+	if w.Last == nil || w.Last.Response != nil {
 		return w.expectCode(code, 0)
 	}
-	_, err := w.responseMessage()
-	var m *Mismatch
+	_, err := w.ResponseMessage()
+	var m *client.Mismatch
 	if !errors.As(err, &m) {
 		return err
 	}
 	m.Expected = fmt.Sprintf("error %d", code)
-	switch h := w.last.HTTP; {
+	switch h := w.Last.HTTP; {
 	case h == nil:
 		m.Grade = reports.Warn
 		m.Expected += " (silence or an exit is a warning: the suite wrote what a stdio client must not write)"
@@ -717,21 +718,21 @@ func (w *world) expectMalformedAnswered(code int64) error {
 // fails, and a modern-only server is held to -32602.
 func versionlessRefused(ctx context.Context, w *world) error {
 	err := w.expectCode(-32602, harness.CodeHeaderMismatch)
-	var m *Mismatch
-	if !errors.As(err, &m) || m.Grade == reports.Warn || w.opts.Transport != harness.TransportStdio {
+	var m *client.Mismatch
+	if !errors.As(err, &m) || m.Grade == reports.Warn || w.Opts.Transport != harness.TransportStdio {
 		return err
 	}
-	msg, merr := w.responseMessage()
+	msg, merr := w.ResponseMessage()
 	if merr != nil || msg.Kind != harness.KindError || w.discoverUnserved() != "" {
 		// A server that never gave a DiscoverResult answers every discover so: DISC-001's.
 		return err
 	}
-	dual, derr := w.dualEra(ctx)
+	dual, derr := w.DualEra(ctx)
 	if derr != nil {
 		return derr
 	}
 	if !dual {
 		return err
 	}
-	return w.setSkip(reports.NA, fmt.Sprintf("the server also speaks a legacy revision and answered the request without a protocol version with %s: a dual-era server serves a request as %s when it carries the modern per-request _meta (basic/versioning#Compatibility Matrix), and one that declares no version may take the legacy path, whose answer before initialize is implementation-defined (stdio#Backward Compatibility)", describe(msg), w.t.Revision))
+	return w.setSkip(reports.NA, fmt.Sprintf("the server also speaks a legacy revision and answered the request without a protocol version with %s: a dual-era server serves a request as %s when it carries the modern per-request _meta (basic/versioning#Compatibility Matrix), and one that declares no version may take the legacy path, whose answer before initialize is implementation-defined (stdio#Backward Compatibility)", client.Describe(msg), w.Target.Revision))
 }

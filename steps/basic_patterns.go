@@ -7,6 +7,7 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 )
 
@@ -16,8 +17,8 @@ func init() { bindSteps("basic-patterns", registerBasicPatternsSteps) }
 // uses (SUB-001).
 func registerBasicPatternsSteps(sc *godog.ScenarioContext) {
 	step(sc, `^the client opens a subscriptions/listen request$`, wc(func(ctx context.Context, w *world) error {
-		if w.opts.Transport == harness.TransportHTTP {
-			return w.holdListen(ctx, nil, w.listenHold())
+		if w.Opts.Transport == harness.TransportHTTP {
+			return w.HoldListen(ctx, nil, w.ListenHold())
 		}
 		_, err := stdioOf(w).openListen(ctx, w, false)
 		return err
@@ -36,19 +37,19 @@ func (w *world) listenAcknowledged(ctx context.Context) error {
 	var frames []*harness.Frame
 	var key string
 	var seqs []int
-	if w.opts.Transport == harness.TransportHTTP {
-		lr := w.listen
-		if lr == nil || lr.ex == nil || lr.ex.Sent == nil {
+	if w.Opts.Transport == harness.TransportHTTP {
+		lr := w.Listen
+		if lr == nil || lr.Ex == nil || lr.Ex.Sent == nil {
 			return fmt.Errorf("feature bug: no subscriptions/listen stream was opened")
 		}
-		seqs = exchangeSeqs(lr.ex)
-		if lr.ex.HTTP != nil && lr.ex.HTTP.Status == http.StatusNotFound {
-			return &Mismatch{Expected: "subscriptions/listen supported (an acknowledged subscription)", Actual: "HTTP 404: " + describeExchange(lr.ex), Frames: seqs}
+		seqs = exchangeSeqs(lr.Ex)
+		if lr.Ex.HTTP != nil && lr.Ex.HTTP.Status == http.StatusNotFound {
+			return &client.Mismatch{Expected: "subscriptions/listen supported (an acknowledged subscription)", Actual: "HTTP 404: " + client.DescribeExchange(lr.Ex), Frames: seqs}
 		}
-		if sent, err := harness.ParseMessage(lr.ex.Sent.Raw); err == nil {
+		if sent, err := harness.ParseMessage(lr.Ex.Sent.Raw); err == nil {
 			key = harness.IDKey(sent.ID)
 		}
-		frames = lr.ex.Frames
+		frames = lr.Ex.Frames
 	} else {
 		st := stdioOf(w)
 		st.mu.Lock()
@@ -58,7 +59,7 @@ func (w *world) listenAcknowledged(ctx context.Context) error {
 		}
 		from := st.listenFrom
 		st.mu.Unlock()
-		s, err := w.stdio()
+		s, err := w.Stdio()
 		if err != nil {
 			return err
 		}
@@ -70,10 +71,10 @@ func (w *world) listenAcknowledged(ctx context.Context) error {
 		case l != nil:
 			key = harness.IDKey(l.id)
 			defer func() { _ = st.cancelListens(ctx, w, false) }()
-		case w.last != nil:
+		case w.Last != nil:
 			// The request was answered at once (openListen took it back): judge that reply.
-			frames, seqs = w.last.Frames, exchangeSeqs(w.last)
-			if sent, err := harness.ParseMessage(w.last.Sent.Raw); err == nil {
+			frames, seqs = w.Last.Frames, exchangeSeqs(w.Last)
+			if sent, err := harness.ParseMessage(w.Last.Sent.Raw); err == nil {
 				key = harness.IDKey(sent.ID)
 			}
 		}
@@ -92,8 +93,8 @@ func (w *world) listenAcknowledged(ctx context.Context) error {
 		case msg.Kind == harness.KindResult && harness.IDKey(msg.ID) == key:
 			return nil
 		case msg.Kind == harness.KindError && harness.IDKey(msg.ID) == key:
-			return &Mismatch{Expected: "subscriptions/listen supported (an acknowledged subscription)", Actual: describe(msg), Frames: append(seqs, f.Seq)}
+			return &client.Mismatch{Expected: "subscriptions/listen supported (an acknowledged subscription)", Actual: client.Describe(msg), Frames: append(seqs, f.Seq)}
 		}
 	}
-	return &Mismatch{Expected: "notifications/subscriptions/acknowledged for the subscriptions/listen request", Actual: "no acknowledgement and no reply within the timeout", Frames: seqs}
+	return &client.Mismatch{Expected: "notifications/subscriptions/acknowledged for the subscriptions/listen request", Actual: "no acknowledgement and no reply within the timeout", Frames: seqs}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
 )
@@ -70,7 +71,7 @@ func registerBasicTransportsStdioSteps(sc *godog.ScenarioContext) {
 }
 
 func closeStdin(ctx context.Context, w *world) error {
-	s, err := w.stdio()
+	s, err := w.Stdio()
 	if err != nil {
 		return err
 	}
@@ -78,7 +79,7 @@ func closeStdin(ctx context.Context, w *world) error {
 }
 
 func waitForExit(ctx context.Context, secs int) error {
-	s, err := worldOf(ctx).stdio()
+	s, err := worldOf(ctx).Stdio()
 	if err != nil {
 		return err
 	}
@@ -88,12 +89,12 @@ func waitForExit(ctx context.Context, secs int) error {
 
 func exitsWithinSeconds(ctx context.Context, secs int) error {
 	w := worldOf(ctx)
-	s, err := w.stdio()
+	s, err := w.Stdio()
 	if err != nil {
 		return err
 	}
 	if !s.WaitExit(time.Duration(secs) * time.Second) {
-		return &Mismatch{Expected: fmt.Sprintf("the server process to exit within %ds of stdin EOF", secs), Actual: "still running"}
+		return &client.Mismatch{Expected: fmt.Sprintf("the server process to exit within %ds of stdin EOF", secs), Actual: "still running"}
 	}
 	return nil
 }
@@ -106,7 +107,7 @@ func noMessageSplitOverLines(ctx context.Context, w *world) error {
 func keepListenOpen(ctx context.Context) error {
 	w := worldOf(ctx)
 	st := stdioOf(w)
-	if !w.t.Modern {
+	if !w.Target.Modern {
 		return nil // no long-lived request before 2026-07-28
 	}
 	_, err := st.openListen(ctx, w, false)
@@ -151,13 +152,13 @@ func notificationsCarrySubscriptionID(ctx context.Context) error {
 }
 
 func (w *world) stdoutProblems(match func(string) bool, expected string) error {
-	s, err := w.stdio()
+	s, err := w.Stdio()
 	if err != nil {
 		return err
 	}
 	for _, f := range s.Frames() {
 		if f.Dir == harness.DirServerToClient && f.Problem != "" && match(f.Problem) && !harness.IsBatchReply(f.Raw) {
-			return &Mismatch{Expected: expected, Actual: fmt.Sprintf("frame %d: %s: %s", f.Seq, f.Problem, short(f.Raw)), Frames: []int{f.Seq}}
+			return &client.Mismatch{Expected: expected, Actual: fmt.Sprintf("frame %d: %s: %s", f.Seq, f.Problem, client.Short(f.Raw)), Frames: []int{f.Seq}}
 		}
 	}
 	return nil
@@ -171,10 +172,10 @@ const triggerToolChange = "test_trigger_tool_change"
 // STDIO-003: stderr.
 
 func stderrIsUTF8(ctx context.Context, w *world) error {
-	for _, t := range w.own {
+	for _, t := range w.Own {
 		_ = t.Close() // the scenario's own process: shut down, its stderr read to the end
 	}
-	conns := w.env.Conns()
+	conns := w.Env.Conns()
 	for _, t := range conns {
 		if s, ok := t.Process(); ok && s.StderrInvalidUTF8() {
 			tail := s.StderrTail()
@@ -184,7 +185,7 @@ func stderrIsUTF8(ctx context.Context, w *world) error {
 			if len(tail) > 160 {
 				tail = "..." + tail[len(tail)-157:]
 			}
-			return &Mismatch{Expected: "UTF-8 text on stderr (basic/transports/stdio: the server may log UTF-8 strings there)",
+			return &client.Mismatch{Expected: "UTF-8 text on stderr (basic/transports/stdio: the server may log UTF-8 strings there)",
 				Actual: fmt.Sprintf("bytes that are not UTF-8 on the stderr of server process %d (connection %d); tail: %q", s.Pid(), s.Conn(), tail)}
 		}
 	}
@@ -195,21 +196,21 @@ func stderrIsUTF8(ctx context.Context, w *world) error {
 // STDIO-005: requests in flight together.
 
 func (st *stdioScenario) pipeline(ctx context.Context, w *world, n int) error {
-	if w.conn == nil {
+	if w.Conn == nil {
 		return fmt.Errorf("feature bug: no connection (missing Given step)")
 	}
-	method := w.harmless()
+	method := w.Harmless()
 	reqs := make([]harness.Request, n)
 	for i := range reqs {
 		// Integer and string ids alternate: correlation must keep them apart.
-		var id any = w.env.IDs().Next()
+		var id any = w.Env.IDs().Next()
 		if i%2 == 1 {
-			id = fmt.Sprintf("pipelined-%d", w.env.IDs().Next())
+			id = fmt.Sprintf("pipelined-%d", w.Env.IDs().Next())
 		}
-		reqs[i] = w.build(call{Method: method, ID: id})
+		reqs[i] = w.Build(client.Call{Method: method, ID: id})
 		st.pipelined = append(st.pipelined, reqs[i].ID)
 	}
-	cctx, cancel := context.WithTimeout(ctx, w.timeout())
+	cctx, cancel := context.WithTimeout(ctx, w.Timeout())
 	defer cancel()
 	exs := make([]*harness.Exchange, n)
 	var wg sync.WaitGroup
@@ -217,25 +218,25 @@ func (st *stdioScenario) pipeline(ctx context.Context, w *world, n int) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			exs[i], _ = w.conn.Send(cctx, reqs[i])
+			exs[i], _ = w.Conn.Send(cctx, reqs[i])
 		}()
 	}
 	wg.Wait()
 	for _, ex := range exs {
 		if ex != nil && ex.Response != nil {
-			w.fresh = false
+			w.Fresh = false
 		}
-		w.note(ex)
+		w.Note(ex)
 	}
 	return ctx.Err()
 }
 
 func (st *stdioScenario) expectPipelined(ctx context.Context, w *world) error {
-	s, err := w.stdio()
+	s, err := w.Stdio()
 	if err != nil {
 		return err
 	}
-	quiet(ctx, w.opts.QuietWindow, s)
+	quiet(ctx, w.Opts.QuietWindow, s)
 	answers := map[string][]int{}
 	for _, f := range s.Frames() {
 		if f.Dir != harness.DirServerToClient {
@@ -263,17 +264,17 @@ func (st *stdioScenario) expectPipelined(ctx context.Context, w *world) error {
 	}
 	switch {
 	case len(missing) > 0:
-		return &Mismatch{Expected: fmt.Sprintf("a response to each of the %d requests sent without waiting%s", len(st.pipelined), open),
-			Actual: fmt.Sprintf("no response with id %s", strings.Join(missing, ", ")), Frames: w.lastSeqs()}
+		return &client.Mismatch{Expected: fmt.Sprintf("a response to each of the %d requests sent without waiting%s", len(st.pipelined), open),
+			Actual: fmt.Sprintf("no response with id %s", strings.Join(missing, ", ")), Frames: w.LastSeqs()}
 	case len(twice) > 0:
-		return &Mismatch{Expected: "exactly one response per request id", Actual: "several responses with id " + strings.Join(twice, ", "), Frames: w.lastSeqs()}
+		return &client.Mismatch{Expected: "exactly one response per request id", Actual: "several responses with id " + strings.Join(twice, ", "), Frames: w.LastSeqs()}
 	}
 	return nil
 }
 
 // quiet waits the quiet window (or until ctx ends or the server dies): the time the suite
 // gives a server to show that nothing more arrives.
-func quiet(ctx context.Context, d time.Duration, s Process) {
+func quiet(ctx context.Context, d time.Duration, s client.Process) {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
@@ -286,7 +287,7 @@ func quiet(ctx context.Context, d time.Duration, s Process) {
 // cancelListens sends notifications/cancelled for every open listen; with wait, the quiet
 // window the transport waits after a notification follows the last one.
 func (st *stdioScenario) cancelListens(ctx context.Context, w *world, wait bool) error {
-	s, err := w.stdio()
+	s, err := w.Stdio()
 	if err != nil {
 		return err
 	}
@@ -295,17 +296,17 @@ func (st *stdioScenario) cancelListens(ctx context.Context, w *world, wait bool)
 	st.mu.Unlock()
 	st.cancelFrame = -1
 	for i, l := range listens {
-		cancel := w.build(call{Method: "notifications/cancelled", Era: eraPlain, Notification: true, Params: map[string]any{
+		cancel := w.Build(client.Call{Method: "notifications/cancelled", Era: client.EraPlain, Notification: true, Params: map[string]any{
 			"requestId": l.id, "reason": "mcp-conform: the scenario is done with this subscription",
 		}})
 		// One quiet window after the last cancellation covers them all.
 		cancel.NoQuiet = !wait || i < len(listens)-1
-		if err := w.send(ctx, cancel); err != nil {
+		if err := w.Send(ctx, cancel); err != nil {
 			return err
 		}
 		if st.cancelFrame < 0 {
 			for i, f := range s.Frames() {
-				if f == w.last.Sent {
+				if f == w.Last.Sent {
 					st.cancelFrame = i
 				}
 			}
@@ -319,41 +320,41 @@ func (st *stdioScenario) cancelListens(ctx context.Context, w *world, wait bool)
 // declares tools; an error (the tool does not exist) is no failure of these rules. The quiet
 // window then lets notifications published after the result arrive.
 func triggerToolListChange(ctx context.Context, w *world) error {
-	name := w.opts.fixtureName(triggerToolChange)
-	if why := w.t.CapsUnknown; why != "" {
+	name := w.Opts.FixtureName(triggerToolChange)
+	if why := w.Target.CapsUnknown; why != "" {
 		stdioOf(w).untriggered = why
 		return nil
 	}
-	if _, ok := w.t.Caps["tools"]; !ok {
+	if _, ok := w.Target.Caps["tools"]; !ok {
 		stdioOf(w).untriggered = fmt.Sprintf("the server declares no tools, so no tool list change could be triggered (fixture tool %q; "+undeclaredToolsJudge+")", name)
 		return nil
 	}
-	s, err := w.stdio()
+	s, err := w.Stdio()
 	if err != nil {
 		return err
 	}
-	c := w.fixtureToolCall(triggerToolChange, nil, nil)
-	c.Era = eraModern
-	req := w.build(c)
-	cctx, cancel := context.WithTimeout(ctx, w.timeout())
+	c := w.FixtureToolCall(triggerToolChange, nil, nil)
+	c.Era = client.EraModern
+	req := w.Build(c)
+	cctx, cancel := context.WithTimeout(ctx, w.Timeout())
 	defer cancel()
-	ex, _ := w.conn.Send(cctx, req)
-	w.note(ex)
+	ex, _ := w.Conn.Send(cctx, req)
+	w.Note(ex)
 	stdioOf(w).untriggered = ""
-	switch msg := responseOf(ex); {
+	switch msg := client.ResponseOf(ex); {
 	case msg == nil:
 		// The call travels while the subscriptions/listen is in flight: a request left
 		// unanswered then is STDIO-005's.
-		stdioOf(w).untriggered = fmt.Sprintf("no tool list change could be triggered: the fixture tool %q got %s (STDIO-005 judges requests left unanswered while a subscriptions/listen is in flight)", name, describeExchange(ex))
+		stdioOf(w).untriggered = fmt.Sprintf("no tool list change could be triggered: the fixture tool %q got %s (STDIO-005 judges requests left unanswered while a subscriptions/listen is in flight)", name, client.DescribeExchange(ex))
 	case msg.Kind != harness.KindResult:
-		stdioOf(w).untriggered = fmt.Sprintf("no tool list change could be triggered: the fixture tool %q got %s", name, describeExchange(ex))
+		stdioOf(w).untriggered = fmt.Sprintf("no tool list change could be triggered: the fixture tool %q got %s", name, client.DescribeExchange(ex))
 	}
-	quiet(ctx, w.opts.QuietWindow, s)
+	quiet(ctx, w.Opts.QuietWindow, s)
 	return ctx.Err()
 }
 
 func (st *stdioScenario) expectNothingAfterCancel(w *world) error {
-	s, err := w.stdio()
+	s, err := w.Stdio()
 	if err != nil {
 		return err
 	}
@@ -380,7 +381,7 @@ func (st *stdioScenario) expectNothingAfterCancel(w *world) error {
 		hit := ""
 		switch {
 		case (msg.Kind == harness.KindResult || msg.Kind == harness.KindError) && msg.HasID && keys[harness.IDKey(msg.ID)]:
-			hit = "a response to it (" + describe(msg) + ")"
+			hit = "a response to it (" + client.Describe(msg) + ")"
 		case i < st.cancelledAt:
 		case msg.Kind == harness.KindNotification && keys[subscriptionOf(msg)]:
 			hit = msg.Method + " for its subscription, a quiet window after the cancellation"
@@ -388,7 +389,7 @@ func (st *stdioScenario) expectNothingAfterCancel(w *world) error {
 			hit = "notifications/cancelled for it, a quiet window after the cancellation"
 		}
 		if hit != "" {
-			return &Mismatch{Expected: "no message for the subscriptions/listen request after the client cancelled it",
+			return &client.Mismatch{Expected: "no message for the subscriptions/listen request after the client cancelled it",
 				Actual: fmt.Sprintf("frame %d: %s", f.Seq, hit), Frames: []int{f.Seq}}
 		}
 	}
@@ -410,7 +411,7 @@ func requestIDOf(msg *harness.Message) string {
 }
 
 func (st *stdioScenario) expectSubscriptionIDs(w *world) error {
-	s, err := w.stdio()
+	s, err := w.Stdio()
 	if err != nil {
 		return err
 	}
@@ -437,10 +438,10 @@ func (st *stdioScenario) expectSubscriptionIDs(w *world) error {
 		seen++
 		switch sub := subscriptionOf(msg); {
 		case sub == "":
-			return &Mismatch{Expected: "_meta io.modelcontextprotocol/subscriptionId on every notification of a subscription",
+			return &client.Mismatch{Expected: "_meta io.modelcontextprotocol/subscriptionId on every notification of a subscription",
 				Actual: fmt.Sprintf("frame %d: %s without a subscriptionId (open subscriptions: %s)", f.Seq, msg.Method, strings.Join(names, ", ")), Frames: []int{f.Seq}}
 		case !keys[sub]:
-			return &Mismatch{Expected: "a subscriptionId naming one of the open subscriptions " + strings.Join(names, ", "),
+			return &client.Mismatch{Expected: "a subscriptionId naming one of the open subscriptions " + strings.Join(names, ", "),
 				Actual: fmt.Sprintf("frame %d: %s with subscriptionId %s", f.Seq, msg.Method, sub), Frames: []int{f.Seq}}
 		}
 	}
@@ -462,9 +463,9 @@ func (st *stdioScenario) expectSubscriptionIDs(w *world) error {
 // left unanswered were lost, and closing stdout without exiting is not what the permission
 // describes.
 func noLostRequests(ctx context.Context, w *world) error {
-	var procs []Process
-	for _, t := range w.env.Conns() {
-		if s, ok := t.Process(); ok && w.env.ConnRev(s.Conn()) == w.t.Revision {
+	var procs []client.Process
+	for _, t := range w.Env.Conns() {
+		if s, ok := t.Process(); ok && w.Env.ConnRev(s.Conn()) == w.Target.Revision {
 			procs = append(procs, s)
 		}
 	}
@@ -478,11 +479,11 @@ func noLostRequests(ctx context.Context, w *world) error {
 			continue // the client shut it down
 		}
 		if !exited {
-			return &Mismatch{Expected: "a server that ends the session closes stdout and exits",
+			return &client.Mismatch{Expected: "a server that ends the session closes stdout and exits",
 				Actual: fmt.Sprintf("server process %d closed its stdout but kept running", s.Pid())}
 		}
 		if lost, seqs := unanswered(s.Frames()); len(lost) > 0 {
-			return &Mismatch{Expected: "a server that ends the session itself does so with no request in flight",
+			return &client.Mismatch{Expected: "a server that ends the session itself does so with no request in flight",
 				Actual: fmt.Sprintf("server process %d exited (code %d) with %d request(s) unanswered: %s", s.Pid(), code, len(lost), strings.Join(lost, ", ")), Frames: seqs}
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/revisions"
 )
@@ -51,19 +52,19 @@ func stdioWorld(t *testing.T, script string) (*world, *harness.Stdio) {
 	s, err := harness.StartStdio(context.Background(), harness.StdioConfig{Argv: []string{"sh", "-c", script}, Recorder: rec, ShutdownGrace: 500 * time.Millisecond})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = s.Close() })
-	e := &env{rec: rec, conns: []Conn{Wrap(s)}, connRev: map[int]string{s.Conn(): revisions.Modern().ID}}
+	e := &env{rec: rec, conns: []client.Conn{client.Wrap(s)}, connRev: map[int]string{s.Conn(): revisions.Modern().ID}}
 	return newWorld(&suiteRun{env: e, t: &target{revision: revisions.Modern().ID, modern: true}}, false), s
 }
 
 func TestStderrIsUTF8(t *testing.T) {
 	w, s := stdioWorld(t, `printf 'fine, ünïcode\n' >&2; cat >/dev/null`)
-	w.own = append(w.own, Wrap(s))
+	w.Own = append(w.Own, client.Wrap(s))
 	assert.NoError(t, stderrIsUTF8(context.Background(), w))
 
 	w, s = stdioWorld(t, `printf 'bad \377\376 bytes\n' >&2; cat >/dev/null`)
-	w.own = append(w.own, Wrap(s))
+	w.Own = append(w.Own, client.Wrap(s))
 	err := stderrIsUTF8(context.Background(), w)
-	var m *Mismatch
+	var m *client.Mismatch
 	require.ErrorAs(t, err, &m)
 	assert.Contains(t, m.Actual, "not UTF-8")
 }
@@ -76,7 +77,7 @@ func TestNoLostRequests(t *testing.T) {
 	_, err := s.Send(ctx, harness.Request{Raw: harness.BuildRequest(1, "tools/list", nil), ID: []byte("1"), Method: "tools/list"})
 	require.ErrorIs(t, err, harness.ErrServerExited)
 	err = noLostRequests(ctx, w)
-	var m *Mismatch
+	var m *client.Mismatch
 	require.ErrorAs(t, err, &m)
 	assert.Contains(t, m.Actual, "exited (code 3) with 1 request(s) unanswered: tools/list (id 1)")
 

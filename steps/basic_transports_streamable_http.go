@@ -14,6 +14,7 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
 	"github.com/mcp-conform/mcp-conform/revisions"
@@ -31,28 +32,28 @@ func registerBasicTransportsStreamableHTTPSteps(sc *godog.ScenarioContext) {
 
 	// Send.
 	step(sc, `^the client sends a "([^"]+)" request without the "([^"]+)" header$`, func(ctx context.Context, method, name string) error {
-		return worldOf(ctx).sendMethod(ctx, method, "", nil, func(h http.Header) []string { h.Del(name); return []string{name} })
+		return worldOf(ctx).SendMethod(ctx, method, "", nil, func(h http.Header) []string { h.Del(name); return []string{name} })
 	})
 	step(sc, `^the client sends a "([^"]+)" request with the "([^"]+)" header set to "([^"]*)"$`, func(ctx context.Context, method, name, value string) error {
-		return worldOf(ctx).sendMethod(ctx, method, "", nil, func(h http.Header) []string { h.Set(name, value); return nil })
+		return worldOf(ctx).SendMethod(ctx, method, "", nil, func(h http.Header) []string { h.Set(name, value); return nil })
 	})
 	step(sc, `^the client sends a "([^"]+)" request with its MCP header names in (lower|upper) case$`, sendWithMCPHeaderCase)
 	// A control: a server that does not compare a header at all fails the rule of that
 	// comparison, and a subtler probe of the same header is untestable.
 	step(sc, `^the server rejects a "([^"]+)" request with the "([^"]+)" header set to "([^"]*)" \(([A-Z]+-\d+) judges that\)$`, func(ctx context.Context, method, name, value, rule string) error {
 		w := worldOf(ctx)
-		if err := w.sendMethod(ctx, method, "", nil, func(h http.Header) []string { h.Set(name, value); return nil }); err != nil {
+		if err := w.SendMethod(ctx, method, "", nil, func(h http.Header) []string { h.Set(name, value); return nil }); err != nil {
 			return err
 		}
-		if msg, err := w.responseMessage(); err == nil && msg.Kind == harness.KindResult {
-			return w.setSkip(reports.Untestable, fmt.Sprintf("the server served a %s request with %s: %s (%s), so it does not compare that header at all, which %s judges", method, name, value, describe(msg), rule))
+		if msg, err := w.ResponseMessage(); err == nil && msg.Kind == harness.KindResult {
+			return w.setSkip(reports.Untestable, fmt.Sprintf("the server served a %s request with %s: %s (%s), so it does not compare that header at all, which %s judges", method, name, value, client.Describe(msg), rule))
 		}
 		return nil
 	})
 
 	// Streamable HTTP (basic/transports/streamable-http).
 	step(sc, `^the client sends an HTTP (GET|DELETE) to the endpoint$`, func(ctx context.Context, method string) error {
-		return worldOf(ctx).sendBare(ctx, method)
+		return worldOf(ctx).SendBare(ctx, method)
 	})
 	step(sc, `^the HTTP status is 405 \(a dual-era server may answer as its legacy transport does\)$`, wc(expect405))
 	step(sc, `^the notification, unless refused with an error status, gets 202 Accepted with no body$`, wc(notificationGets202))
@@ -73,17 +74,17 @@ func registerBasicTransportsStreamableHTTPSteps(sc *godog.ScenarioContext) {
 		return worldOf(ctx).callTool(ctx, tool, false, false)
 	})
 	step(sc, `^the client sends (\d+) requests at once, some calling the fixture tool "([^"]+)" with progress$`, func(ctx context.Context, n int, tool string) error {
-		return worldOf(ctx).sendAtOnce(ctx, n, tool)
+		return worldOf(ctx).SendAtOnce(ctx, n, tool)
 	})
 	step(sc, `^the client opens a subscriptions/listen stream and holds it$`, wc(func(ctx context.Context, w *world) error {
-		return w.holdListen(ctx, nil, w.listenHold())
+		return w.HoldListen(ctx, nil, w.ListenHold())
 	}))
 	step(sc, `^the client opens a subscriptions/listen stream and closes it after the first event$`, wc(func(ctx context.Context, w *world) error {
-		return w.holdListen(ctx, nil, 0)
+		return w.HoldListen(ctx, nil, 0)
 	}))
 	step(sc, `^the client opens a subscriptions/listen stream and, while it is open, calls the fixture tool "([^"]+)" asking for progress and log messages$`, listenWhileCallingFixture)
 	step(sc, `^the client sends the intentionally invalid notification:$`, func(ctx context.Context, doc *godog.DocString) error {
-		return worldOf(ctx).sendDoc(ctx, doc.Content, true, true)
+		return worldOf(ctx).SendDoc(ctx, doc.Content, true, true)
 	})
 	step(sc, `^the client sends a harmless request with a foreign Origin header$`, wc(sendWithForeignOrigin))
 	step(sc, `^the client sends requests that a modern server refuses with a 4xx status$`, wc(sendRefusable))
@@ -112,7 +113,7 @@ func sendWithMCPHeaderCase(ctx context.Context, method, spelling string) error {
 	if spelling == "upper" {
 		spell = strings.ToUpper
 	}
-	return worldOf(ctx).sendMethod(ctx, method, "", nil, func(h http.Header) []string {
+	return worldOf(ctx).SendMethod(ctx, method, "", nil, func(h http.Header) []string {
 		for k, vs := range h {
 			if strings.HasPrefix(strings.ToLower(k), "mcp-") {
 				delete(h, k)
@@ -124,7 +125,7 @@ func sendWithMCPHeaderCase(ctx context.Context, method, spelling string) error {
 }
 
 func notificationGets202(ctx context.Context, w *world) error {
-	h, err := w.lastHTTP()
+	h, err := w.LastHTTP()
 	if err != nil {
 		return err
 	}
@@ -136,7 +137,7 @@ func notificationGets202(ctx context.Context, w *world) error {
 
 func everyReplyHasContentType(ctx context.Context, w *world) error {
 	n := 0
-	for _, ex := range w.exchanges {
+	for _, ex := range w.Exchanges {
 		if ex.HTTP == nil || ex.Sent == nil {
 			continue
 		}
@@ -146,8 +147,8 @@ func everyReplyHasContentType(ctx context.Context, w *world) error {
 		n++
 		ct := ex.HTTP.Headers.Get("Content-Type")
 		if mt := mediaType(ct); mt != "application/json" && mt != "text/event-stream" {
-			return &Mismatch{Expected: "Content-Type application/json or text/event-stream",
-				Actual: fmt.Sprintf("HTTP %d with Content-Type %q in reply to %s", ex.HTTP.Status, ct, sentMethod(ex)), Frames: exchangeSeqs(ex)}
+			return &client.Mismatch{Expected: "Content-Type application/json or text/event-stream",
+				Actual: fmt.Sprintf("HTTP %d with Content-Type %q in reply to %s", ex.HTTP.Status, ct, client.SentMethod(ex)), Frames: exchangeSeqs(ex)}
 		}
 	}
 	if n == 0 {
@@ -158,7 +159,7 @@ func everyReplyHasContentType(ctx context.Context, w *world) error {
 
 func everyJSONReplyIsOneResponse(ctx context.Context, w *world) error {
 	n := 0
-	for _, ex := range w.exchanges {
+	for _, ex := range w.Exchanges {
 		if ex.HTTP == nil || ex.Sent == nil || mediaType(ex.HTTP.Headers.Get("Content-Type")) != "application/json" {
 			continue
 		}
@@ -174,15 +175,15 @@ func everyJSONReplyIsOneResponse(ctx context.Context, w *world) error {
 		msg, err := harness.ParseMessage(body)
 		switch {
 		case len(bytes.TrimSpace(body)) == 0 || bytes.TrimSpace(body)[0] != '{' || err != nil:
-			return &Mismatch{Expected: "one JSON-RPC response object", Actual: "body " + short(body), Frames: exchangeSeqs(ex)}
+			return &client.Mismatch{Expected: "one JSON-RPC response object", Actual: "body " + client.Short(body), Frames: exchangeSeqs(ex)}
 		case msg.Kind != harness.KindResult && msg.Kind != harness.KindError:
-			return &Mismatch{Expected: "one JSON-RPC response object", Actual: describe(msg), Frames: exchangeSeqs(ex)}
+			return &client.Mismatch{Expected: "one JSON-RPC response object", Actual: client.Describe(msg), Frames: exchangeSeqs(ex)}
 		case !msg.HasID || harness.IDKey(msg.ID) != harness.IDKey(sent.ID):
 			actual := "no id member"
 			if msg.HasID {
 				actual = "id " + harness.IDKey(msg.ID)
 			}
-			return &Mismatch{Expected: "the request's id " + harness.IDKey(sent.ID), Actual: actual, Frames: exchangeSeqs(ex)}
+			return &client.Mismatch{Expected: "the request's id " + harness.IDKey(sent.ID), Actual: actual, Frames: exchangeSeqs(ex)}
 		}
 	}
 	if n == 0 {
@@ -193,24 +194,24 @@ func everyJSONReplyIsOneResponse(ctx context.Context, w *world) error {
 
 func noReplyHasHeader(ctx context.Context, name string) error {
 	w := worldOf(ctx)
-	for _, ex := range w.exchanges {
+	for _, ex := range w.Exchanges {
 		if ex.HTTP == nil {
 			continue
 		}
 		if vs := ex.HTTP.Headers.Values(name); len(vs) > 0 {
-			return &Mismatch{Expected: "no " + name + " response header", Actual: fmt.Sprintf("%s: %s", name, strings.Join(vs, ", ")), Frames: exchangeSeqs(ex)}
+			return &client.Mismatch{Expected: "no " + name + " response header", Actual: fmt.Sprintf("%s: %s", name, strings.Join(vs, ", ")), Frames: exchangeSeqs(ex)}
 		}
 	}
 	return nil
 }
 
 func replyCarriesOnlyResponse(ctx context.Context, w *world) error {
-	if _, err := w.responseMessage(); err != nil {
+	if _, err := w.ResponseMessage(); err != nil {
 		return err
 	}
-	for _, f := range w.last.Frames {
-		if f != w.last.Response && len(bytes.TrimSpace(f.Raw)) > 0 {
-			return &Mismatch{Expected: "only the response on the reply", Actual: "also " + short(f.Raw), Frames: w.lastSeqs()}
+	for _, f := range w.Last.Frames {
+		if f != w.Last.Response && len(bytes.TrimSpace(f.Raw)) > 0 {
+			return &client.Mismatch{Expected: "only the response on the reply", Actual: "also " + client.Short(f.Raw), Frames: w.LastSeqs()}
 		}
 	}
 	return nil
@@ -224,7 +225,7 @@ func errorCodesCameWithStatus(ctx context.Context, codes string, status int) err
 		want[n] = true
 	}
 	n := 0
-	for _, ex := range w.exchanges {
+	for _, ex := range w.Exchanges {
 		if ex.HTTP == nil || ex.Response == nil {
 			continue
 		}
@@ -234,7 +235,7 @@ func errorCodesCameWithStatus(ctx context.Context, codes string, status int) err
 		}
 		n++
 		if ex.HTTP.Status != status {
-			return &Mismatch{Expected: fmt.Sprintf("HTTP status %d with error %d", status, msg.Error.Code),
+			return &client.Mismatch{Expected: fmt.Sprintf("HTTP status %d with error %d", status, msg.Error.Code),
 				Actual: fmt.Sprintf("HTTP status %d", ex.HTTP.Status), Frames: exchangeSeqs(ex)}
 		}
 	}
@@ -246,20 +247,20 @@ func errorCodesCameWithStatus(ctx context.Context, codes string, status int) err
 
 func listenWhileCallingFixture(ctx context.Context, tool string) error {
 	w := worldOf(ctx)
-	return w.holdListen(ctx, func(ctx context.Context) error { return w.callTool(ctx, tool, true, true) }, w.listenHold())
+	return w.HoldListen(ctx, func(ctx context.Context) error { return w.callTool(ctx, tool, true, true) }, w.ListenHold())
 }
 
 func sendWithForeignOrigin(ctx context.Context, w *world) error {
-	if why := nonLoopback(w.opts.URL); why != "" {
+	if why := nonLoopback(w.Opts.URL); why != "" {
 		return w.setSkip(reports.Untestable, why)
 	}
-	return w.sendMethod(ctx, w.harmless(), "", nil, func(h http.Header) []string { h.Set("Origin", foreignOrigin); return nil })
+	return w.SendMethod(ctx, w.Harmless(), "", nil, func(h http.Header) []string { h.Set("Origin", foreignOrigin); return nil })
 }
 
 func every4xxReplyIsJSONRPCError(ctx context.Context) error {
 	w := worldOf(ctx)
 	n := 0
-	for _, ex := range w.exchanges {
+	for _, ex := range w.Exchanges {
 		if ex.HTTP != nil && refusable(ex.HTTP.Status) {
 			n++
 		}
@@ -276,13 +277,13 @@ func everySSEStreamEndsAfterResponse(ctx context.Context) error {
 }
 
 func eachRequestGotOwnPOST(ctx context.Context) error {
-	for _, ex := range worldOf(ctx).concurrent {
+	for _, ex := range worldOf(ctx).Concurrent {
 		if ex.Response == nil {
 			actual := "no response"
 			if ex.Err != nil {
 				actual += ": " + ex.Err.Error()
 			}
-			return &Mismatch{Expected: "the response to " + sentMethod(ex) + " on the reply to its own POST", Actual: actual, Frames: exchangeSeqs(ex)}
+			return &client.Mismatch{Expected: "the response to " + client.SentMethod(ex) + " on the reply to its own POST", Actual: actual, Frames: exchangeSeqs(ex)}
 		}
 	}
 	return nil
@@ -299,10 +300,10 @@ func listenStreamCarriedNoProgress(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	for _, f := range lr.ex.Frames {
+	for _, f := range lr.Ex.Frames {
 		if msg, err := harness.ParseMessage(f.Body()); err == nil && msg.Kind == harness.KindNotification &&
 			(msg.Method == "notifications/progress" || msg.Method == "notifications/message") {
-			return &Mismatch{Expected: "request-scoped notifications only on the stream of their request", Actual: msg.Method + " on the listen stream: " + short(f.Raw), Frames: []int{f.Seq}}
+			return &client.Mismatch{Expected: "request-scoped notifications only on the stream of their request", Actual: msg.Method + " on the listen stream: " + client.Short(f.Raw), Frames: []int{f.Seq}}
 		}
 	}
 	return nil
@@ -314,35 +315,35 @@ func keepAliveIsSSEComment(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	for _, f := range lr.ex.Frames {
+	for _, f := range lr.Ex.Frames {
 		if f.SSE == nil || len(bytes.TrimSpace(f.Raw)) == 0 && f.Problem == "" {
 			continue
 		}
 		if _, err := harness.ParseMessage(f.Body()); err != nil {
-			return &Mismatch{Expected: "keep-alives sent as SSE comment lines (\":\")", Actual: "an event whose data is no JSON-RPC message: " + short(f.Raw), Frames: []int{f.Seq}}
+			return &client.Mismatch{Expected: "keep-alives sent as SSE comment lines (\":\")", Actual: "an event whose data is no JSON-RPC message: " + client.Short(f.Raw), Frames: []int{f.Seq}}
 		}
 	}
 	return nil
 }
 
 func forbiddenBodyHasNoID(ctx context.Context, w *world) error {
-	h, err := w.lastHTTP()
+	h, err := w.LastHTTP()
 	if err != nil {
 		return err
 	}
 	if h.Status != http.StatusForbidden {
 		return w.setSkip(reports.NA, fmt.Sprintf("the server answered the foreign Origin with HTTP %d, not 403 (judged by HTTP-018)", h.Status))
 	}
-	for _, f := range w.last.Frames {
+	for _, f := range w.Last.Frames {
 		msg, err := harness.ParseMessage(f.Body())
 		if err != nil || msg.Kind == harness.KindInvalid {
 			continue // no JSON-RPC body: the permission is not used
 		}
 		if msg.HasID {
-			return &Mismatch{Expected: "a JSON-RPC error without id in the 403 body", Actual: "a body with \"id\": " + string(msg.ID), Frames: w.lastSeqs()}
+			return &client.Mismatch{Expected: "a JSON-RPC error without id in the 403 body", Actual: "a body with \"id\": " + string(msg.ID), Frames: w.LastSeqs()}
 		}
 		if msg.Kind != harness.KindError {
-			return &Mismatch{Expected: "a JSON-RPC error without id in the 403 body", Actual: describe(msg), Frames: w.lastSeqs()}
+			return &client.Mismatch{Expected: "a JSON-RPC error without id in the 403 body", Actual: client.Describe(msg), Frames: w.LastSeqs()}
 		}
 	}
 	return nil
@@ -416,7 +417,7 @@ func callToolIntegerSpelling(ctx context.Context, body, header string) error {
 // revision is bound by the rule only for modern traffic (streamable-http#Earlier Streamable
 // HTTP Revisions): its legacy answers (an SSE stream, or 400/404 for a missing session) are na.
 func expect405(ctx context.Context, w *world) error {
-	h, err := w.lastHTTP()
+	h, err := w.LastHTTP()
 	if err != nil {
 		return err
 	}
@@ -424,7 +425,7 @@ func expect405(ctx context.Context, w *world) error {
 		return nil
 	}
 	var legacy []string
-	for _, v := range w.t.Supported {
+	for _, v := range w.Target.Supported {
 		if revisions.IsLegacy(v) {
 			legacy = append(legacy, v)
 		}
@@ -433,7 +434,7 @@ func expect405(ctx context.Context, w *world) error {
 	if len(legacy) > 0 && (sse || h.Status == http.StatusBadRequest || h.Status == http.StatusNotFound) {
 		return w.setSkip(reports.NA, fmt.Sprintf("the server also speaks %s and answered HTTP %d as that transport may", strings.Join(legacy, ", "), h.Status))
 	}
-	return &Mismatch{Expected: "HTTP status 405", Actual: fmt.Sprintf("HTTP status %d", h.Status), Frames: w.lastSeqs()}
+	return &client.Mismatch{Expected: "HTTP status 405", Actual: fmt.Sprintf("HTTP status %d", h.Status), Frames: w.LastSeqs()}
 }
 
 // refusable reports whether status is one a modern server refuses a request with and whose
@@ -446,36 +447,36 @@ func refusable(status int) bool {
 // progress with a fresh string progressToken and, when logs is set, for log messages at level
 // debug, and keeps how its reply stream ended.
 func (w *world) callTool(ctx context.Context, tool string, progress, logs bool) error {
-	id := w.env.IDs().Next()
+	id := w.Env.IDs().Next()
 	meta := map[string]any{}
 	if progress {
-		meta[progressMeta] = fmt.Sprintf("mcpconform-progress-%d", id)
+		meta[client.ProgressMeta] = fmt.Sprintf("mcpconform-progress-%d", id)
 	}
-	if logs && w.t.Modern {
+	if logs && w.Target.Modern {
 		meta[logLevelMeta] = "debug"
 	}
-	c := w.fixtureToolCall(tool, nil, meta)
+	c := w.FixtureToolCall(tool, nil, meta)
 	c.ID = id
-	req := w.build(c)
-	return w.sendStream(ctx, req)
+	req := w.Build(c)
+	return w.SendStream(ctx, req)
 }
 
 // streamsEnded checks HTTP-009 for the SSE replies of this scenario: each was closed by the
 // server right after the response (within the quiet window), then the run-wide part.
 func (w *world) streamsEnded() error {
 	n := 0
-	for _, ex := range w.exchanges {
-		info, ok := w.streams[ex]
+	for _, ex := range w.Exchanges {
+		info, ok := w.Streams[ex]
 		if !ok || !info.SSE || ex.Response == nil {
 			continue
 		}
 		n++
 		if info.End != harness.EndEOF || info.EventsAfterResponse > 0 {
-			actual := fmt.Sprintf("the stream was still open %s after the response", w.opts.QuietWindow)
+			actual := fmt.Sprintf("the stream was still open %s after the response", w.Opts.QuietWindow)
 			if info.EventsAfterResponse > 0 {
 				actual = fmt.Sprintf("%d events after the response", info.EventsAfterResponse)
 			}
-			return &Mismatch{Expected: "the final response to end the SSE stream", Actual: actual, Frames: exchangeSeqs(ex)}
+			return &client.Mismatch{Expected: "the final response to end the SSE stream", Actual: actual, Frames: exchangeSeqs(ex)}
 		}
 	}
 	if n == 0 {
@@ -486,25 +487,25 @@ func (w *world) streamsEnded() error {
 
 // listenOffered returns the held listen stream, or ends the scenario as na when the server
 // does not offer subscriptions/listen (-32601 or 404).
-func (w *world) listenOffered() (*listenRun, error) {
-	lr := w.listen
-	if lr == nil || lr.ex == nil {
+func (w *world) listenOffered() (*client.ListenRun, error) {
+	lr := w.Listen
+	if lr == nil || lr.Ex == nil {
 		return nil, fmt.Errorf("feature bug: no subscriptions/listen stream was opened")
 	}
-	if lr.ex.HTTP == nil {
-		return nil, &Mismatch{Expected: "an HTTP reply to subscriptions/listen", Actual: fmt.Sprint(lr.ex.Err), Frames: exchangeSeqs(lr.ex)}
+	if lr.Ex.HTTP == nil {
+		return nil, &client.Mismatch{Expected: "an HTTP reply to subscriptions/listen", Actual: fmt.Sprint(lr.Ex.Err), Frames: exchangeSeqs(lr.Ex)}
 	}
-	if lr.ex.HTTP.Status == http.StatusNotFound {
+	if lr.Ex.HTTP.Status == http.StatusNotFound {
 		return nil, w.setSkip(reports.NA, noListenDeclared+" (HTTP 404)")
 	}
-	if lr.ex.Response != nil {
-		if msg, err := harness.ParseMessage(lr.ex.Response.Body()); err == nil && msg.Kind == harness.KindError {
+	if lr.Ex.Response != nil {
+		if msg, err := harness.ParseMessage(lr.Ex.Response.Body()); err == nil && msg.Kind == harness.KindError {
 			if msg.Error.Code == -32601 {
 				return nil, w.setSkip(reports.NA, noListenDeclared+" (-32601)")
 			}
 			// A refused subscription is SUB-001's failure; the stream rules have no stream to
 			// judge (on stdio the same case is untestable, naming SUB-001).
-			return nil, w.setSkip(reports.Untestable, fmt.Sprintf("the rule needs an open listen stream; subscriptions/listen was refused with %s (HTTP %d), which SUB-001 judges", describe(msg), lr.ex.HTTP.Status))
+			return nil, w.setSkip(reports.Untestable, fmt.Sprintf("the rule needs an open listen stream; subscriptions/listen was refused with %s (HTTP %d), which SUB-001 judges", client.Describe(msg), lr.Ex.HTTP.Status))
 		}
 	}
 	return lr, nil
@@ -516,11 +517,11 @@ func (w *world) listenStaysOpen() error {
 	if err != nil {
 		return err
 	}
-	ex := lr.ex
+	ex := lr.Ex
 	seqs := exchangeSeqs(ex)
 	ct := ex.HTTP.Headers.Get("Content-Type")
 	if ex.HTTP.Status != http.StatusOK || mediaType(ct) != "text/event-stream" {
-		return &Mismatch{Expected: "HTTP 200 with an SSE stream (text/event-stream)", Actual: fmt.Sprintf("HTTP %d with Content-Type %q", ex.HTTP.Status, ct), Frames: seqs}
+		return &client.Mismatch{Expected: "HTTP 200 with an SSE stream (text/event-stream)", Actual: fmt.Sprintf("HTTP %d with Content-Type %q", ex.HTTP.Status, ct), Frames: seqs}
 	}
 	var firstMsg *harness.Message
 	for _, f := range ex.Frames {
@@ -532,14 +533,14 @@ func (w *world) listenStaysOpen() error {
 	if firstMsg == nil || firstMsg.Method != "notifications/subscriptions/acknowledged" {
 		actual := "no event"
 		if firstMsg != nil {
-			actual = describe(firstMsg)
+			actual = client.Describe(firstMsg)
 			if firstMsg.Method != "" {
 				actual = firstMsg.Method
 			}
 		}
-		return &Mismatch{Expected: "the stream to open with notifications/subscriptions/acknowledged", Actual: actual, Frames: seqs}
+		return &client.Mismatch{Expected: "the stream to open with notifications/subscriptions/acknowledged", Actual: actual, Frames: seqs}
 	}
-	switch lr.info.End {
+	switch lr.Info.End {
 	case harness.EndContext:
 		return nil
 	case harness.EndEOF:
@@ -547,9 +548,9 @@ func (w *world) listenStaysOpen() error {
 		if ex.Response != nil {
 			actual += " after a subscriptions/listen response"
 		}
-		return &Mismatch{Expected: fmt.Sprintf("the listen stream still open after %s", lr.hold), Actual: actual, Frames: seqs}
+		return &client.Mismatch{Expected: fmt.Sprintf("the listen stream still open after %s", lr.Hold), Actual: actual, Frames: seqs}
 	}
-	return &Mismatch{Expected: fmt.Sprintf("the listen stream still open after %s", lr.hold), Actual: fmt.Sprintf("reading ended (%s): %v", lr.info.End, ex.Err), Frames: seqs}
+	return &client.Mismatch{Expected: fmt.Sprintf("the listen stream still open after %s", lr.Hold), Actual: fmt.Sprintf("reading ended (%s): %v", lr.Info.End, ex.Err), Frames: seqs}
 }
 
 // sendRefusable sends requests a 2026-07-28 server refuses with 400 or 404: an unknown method,
@@ -557,18 +558,18 @@ func (w *world) listenStaysOpen() error {
 // prompts/get of a prompt that does not exist.
 func sendRefusable(ctx context.Context, w *world) error {
 	unknown := `{"jsonrpc":"2.0","id":$id,"method":"mcpconform/nonexistent","params":$params}`
-	if err := w.sendDoc(ctx, unknown, false, false); err != nil {
+	if err := w.SendDoc(ctx, unknown, false, false); err != nil {
 		return err
 	}
-	if err := w.sendMethod(ctx, "server/discover", "", nil, func(h http.Header) []string { h.Del(harness.HeaderMethod); return []string{harness.HeaderMethod} }); err != nil {
+	if err := w.SendMethod(ctx, "server/discover", "", nil, func(h http.Header) []string { h.Del(harness.HeaderMethod); return []string{harness.HeaderMethod} }); err != nil {
 		return err
 	}
-	if err := w.sendMethod(ctx, "server/discover", revisions.Future, nil, nil); err != nil {
+	if err := w.SendMethod(ctx, "server/discover", revisions.Future, nil, nil); err != nil {
 		return err
 	}
-	if _, ok := w.t.Caps["prompts"]; ok {
+	if _, ok := w.Target.Caps["prompts"]; ok {
 		doc := `{"jsonrpc":"2.0","id":$id,"method":"prompts/get","params":{"name":"` + unknownPrompt + `","_meta":$meta}}`
-		if err := w.sendDoc(ctx, doc, false, false); err != nil {
+		if err := w.SendDoc(ctx, doc, false, false); err != nil {
 			return err
 		}
 	}
@@ -578,7 +579,7 @@ func sendRefusable(ctx context.Context, w *world) error {
 // judgeRefusedNotifications checks HTTP-003 over the notifications of the scenario.
 func judgeRefusedNotifications(ctx context.Context, w *world) error {
 	refused := 0
-	for _, ex := range w.exchanges {
+	for _, ex := range w.Exchanges {
 		if ex.Sent == nil || ex.HTTP == nil {
 			continue
 		}
@@ -606,18 +607,18 @@ func judgeRefusedNotifications(ctx context.Context, w *world) error {
 			// and that the body is an error, and one habit fails one rule.
 			nullID := body != nil && body.Kind == harness.KindError && harness.IDKey(body.ID) == "null"
 			if isRPC && (body.Kind != harness.KindError || body.HasID && !nullID) {
-				actual := describe(body)
+				actual := client.Describe(body)
 				if body.HasID {
 					actual += " with \"id\": " + string(body.ID)
 				}
-				return &Mismatch{Expected: "a refusal body that is a JSON-RPC error without id", Actual: actual, Frames: exchangeSeqs(ex)}
+				return &client.Mismatch{Expected: "a refusal body that is a JSON-RPC error without id", Actual: actual, Frames: exchangeSeqs(ex)}
 			}
 		case status >= 200 && status < 300:
 			if isRPC && body.Kind == harness.KindError {
-				return &Mismatch{Expected: "an HTTP error status (4xx/5xx) for a refused notification", Actual: fmt.Sprintf("HTTP %d with %s", status, short(raw)), Frames: exchangeSeqs(ex)}
+				return &client.Mismatch{Expected: "an HTTP error status (4xx/5xx) for a refused notification", Actual: fmt.Sprintf("HTTP %d with %s", status, client.Short(raw)), Frames: exchangeSeqs(ex)}
 			}
 		default:
-			return &Mismatch{Expected: "202 Accepted or an HTTP error status", Actual: fmt.Sprintf("HTTP %d", status), Frames: exchangeSeqs(ex)}
+			return &client.Mismatch{Expected: "202 Accepted or an HTTP error status", Actual: fmt.Sprintf("HTTP %d", status), Frames: exchangeSeqs(ex)}
 		}
 	}
 	if refused == 0 {
@@ -653,7 +654,7 @@ func nonLoopback(target string) string {
 // request (an error such as -32601, or a legacy result). On such a server a broken expectation
 // is recorded as info; a server of 2026-07-28 alone must reject it.
 func legacyAnswerAllowed(ctx context.Context, w *world) error {
-	dual, err := w.dualEra(ctx)
+	dual, err := w.DualEra(ctx)
 	if err != nil {
 		return err
 	}
@@ -665,7 +666,7 @@ func legacyAnswerAllowed(ctx context.Context, w *world) error {
 }
 
 func bindsModernOnly(ctx context.Context, w *world) error {
-	dual, err := w.dualEra(ctx)
+	dual, err := w.DualEra(ctx)
 	if err != nil {
 		return err
 	}

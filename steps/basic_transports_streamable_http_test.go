@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
 	"github.com/mcp-conform/mcp-conform/revisions"
@@ -27,12 +28,12 @@ func refusedNotification(status int, body string) *harness.Exchange {
 func TestHTTP003LeavesTheNullIDToMSG009(t *testing.T) {
 	w := clientWorld(harness.TransportHTTP, revisions.Modern().ID)
 	judge := func(ex *harness.Exchange) error {
-		w.exchanges = []*harness.Exchange{ex}
+		w.Exchanges = []*harness.Exchange{ex}
 		return judgeRefusedNotifications(context.Background(), w)
 	}
 	require.NoError(t, judge(refusedNotification(400, `{"jsonrpc":"2.0","id":null,"error":{"code":-32602,"message":"bad"}}`)))
 	require.NoError(t, judge(refusedNotification(400, `{"jsonrpc":"2.0","error":{"code":-32602,"message":"bad"}}`)))
-	var m *Mismatch
+	var m *client.Mismatch
 	require.ErrorAs(t, judge(refusedNotification(400, `{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"bad"}}`)), &m)
 	require.Empty(t, m.Grade)
 	require.ErrorAs(t, judge(refusedNotification(200, `{"jsonrpc":"2.0","id":null,"error":{"code":-32602,"message":"bad"}}`)), &m)
@@ -45,14 +46,14 @@ func TestListenStreamRulesLeaveARefusalToSUB001(t *testing.T) {
 	for _, status := range []int{400, 200} {
 		w := clientWorld(harness.TransportHTTP, revisions.Modern().ID)
 		reply := &harness.Frame{Seq: 2, Raw: []byte(`{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"unsupported filter"}}`)}
-		w.listen = &listenRun{ex: &harness.Exchange{
+		w.Listen = &client.ListenRun{Ex: &harness.Exchange{
 			Sent:     &harness.Frame{Seq: 1, Raw: []byte(`{"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{"notifications":{}}}`)},
 			Frames:   []*harness.Frame{reply},
 			Response: reply,
 			HTTP:     &harness.HTTPMeta{Status: status, Headers: http.Header{"Content-Type": {"application/json"}}},
 		}}
 		require.ErrorIs(t, w.listenStaysOpen(), errSkip)
-		require.Equal(t, reports.Untestable, w.skip.verdict)
-		require.Contains(t, w.skip.reason, "SUB-001")
+		require.Equal(t, reports.Untestable, w.skip.Verdict)
+		require.Contains(t, w.skip.Reason, "SUB-001")
 	}
 }

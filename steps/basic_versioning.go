@@ -13,6 +13,7 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
 	"github.com/mcp-conform/mcp-conform/revisions"
@@ -24,7 +25,7 @@ func init() { bindSteps("basic-versioning", registerBasicVersioningSteps) }
 func registerBasicVersioningSteps(sc *godog.ScenarioContext) {
 	// Send.
 	step(sc, `^the client sends a list request for a declared capability with protocol version "([^"]+)"$`, func(ctx context.Context, v string) error {
-		return worldOf(ctx).sendList(ctx, v)
+		return worldOf(ctx).SendList(ctx, v)
 	})
 
 	// Observe.
@@ -38,10 +39,10 @@ func registerBasicVersioningSteps(sc *godog.ScenarioContext) {
 
 	// Send.
 	step(sc, `^the client POSTs a legacy-shaped initialize without MCP request headers$`, wc(func(ctx context.Context, w *world) error {
-		return w.sendLegacyShaped(ctx, w.initializeCall(revisions.LatestLegacy().ID))
+		return w.SendLegacyShaped(ctx, w.InitializeCall(revisions.LatestLegacy().ID))
 	}))
 	step(sc, `^the client POSTs a legacy-shaped ping without MCP-Protocol-Version$`, wc(func(ctx context.Context, w *world) error {
-		return w.sendLegacyShaped(ctx, w.build(call{Method: "ping", Era: eraPlain}))
+		return w.SendLegacyShaped(ctx, w.Build(client.Call{Method: "ping", Era: client.EraPlain}))
 	}))
 	step(sc, `^the client asks with a legacy-shaped initialize whether the server negotiates `+regexp.QuoteMeta(revisions.HeaderlessDefault().ID)+`$`, askHeaderlessDefaultNegotiated)
 
@@ -87,7 +88,7 @@ func valueIsNonEmptyStringArray(ctx context.Context, ptr string) error {
 		}
 	}
 	if bad {
-		return &Mismatch{Expected: fmt.Sprintf("a non-empty array of strings at %s", ptr), Actual: jsonText(v), Frames: w.lastSeqs()}
+		return &client.Mismatch{Expected: fmt.Sprintf("a non-empty array of strings at %s", ptr), Actual: jsonText(v), Frames: w.LastSeqs()}
 	}
 	return nil
 }
@@ -95,14 +96,14 @@ func valueIsNonEmptyStringArray(ctx context.Context, ptr string) error {
 func askHeaderlessDefaultNegotiated(ctx context.Context) error {
 	w := worldOf(ctx)
 	st := httpOf(w)
-	ping := w.last
-	if err := w.sendLegacyShaped(ctx, w.initializeCall(revisions.HeaderlessDefault().ID)); err != nil {
+	ping := w.Last
+	if err := w.SendLegacyShaped(ctx, w.InitializeCall(revisions.HeaderlessDefault().ID)); err != nil {
 		return err
 	}
 	st.mu.Lock()
-	st.oldInit = w.last
+	st.oldInit = w.Last
 	st.mu.Unlock()
-	w.last = ping
+	w.Last = ping
 	return nil
 }
 
@@ -122,7 +123,7 @@ func sendsLegacyListRequest(ctx context.Context) error {
 }
 
 func dualEraReplyIsModern(ctx context.Context, w *world) error {
-	dual, err := w.dualEra(ctx)
+	dual, err := w.DualEra(ctx)
 	if err != nil {
 		return err
 	}
@@ -134,12 +135,12 @@ func dualEraReplyIsModern(ctx context.Context, w *world) error {
 
 func modernRequestServedOrRefused(ctx context.Context, w *world) error {
 	// The connection carries both eras now: no one schema fits all its frames.
-	w.env.SetRev(w.conn.Conn(), "")
-	if msg, err := w.responseMessage(); err == nil && msg.Kind == harness.KindError {
+	w.Env.SetRev(w.Conn.Conn(), "")
+	if msg, err := w.ResponseMessage(); err == nil && msg.Kind == harness.KindError {
 		return nil // the server does not serve both eras on one process: allowed
 	}
 	if err := expectModernResult(ctx, w); err != nil {
-		var m *Mismatch
+		var m *client.Mismatch
 		if errors.As(err, &m) {
 			m.Expected = "inside a legacy session, a request with modern _meta is served as " + revisions.Modern().ID + " or refused with an error"
 			m.Grade = reports.Info
@@ -165,7 +166,7 @@ func sendsListRequestDeclaring(ctx context.Context, w *world) error {
 		"experimental":    map[string]any{"mcpconform": map[string]any{}},
 		unknownCapability: map[string]any{},
 	}
-	return w.sendParams(ctx, w.listOrDiscover(), nil, map[string]any{harness.MetaClientCapabilities: caps}, false)
+	return w.SendParams(ctx, w.listOrDiscover(), nil, map[string]any{harness.MetaClientCapabilities: caps}, false)
 }
 
 func everyExtensionIdentifierAdvertises(ctx context.Context, w *world) error {
@@ -180,7 +181,7 @@ func everyExtensionIdentifierAdvertises(ctx context.Context, w *world) error {
 func everyExtensionAdvertisesSettings(ctx context.Context, w *world) error {
 	return w.judgeExtensions(func(id string, v json.RawMessage) string {
 		if !isJSONObject(v) {
-			return fmt.Sprintf("extension %q has settings %s", id, short(v))
+			return fmt.Sprintf("extension %q has settings %s", id, client.Short(v))
 		}
 		return ""
 	}, "an object (possibly empty) as each extension's settings")
@@ -194,7 +195,7 @@ func isJSONObject(raw json.RawMessage) bool {
 // legacyVersions returns the known legacy revisions the server lists in supportedVersions.
 func (w *world) legacyVersions() []string {
 	var out []string
-	for _, v := range w.t.Supported {
+	for _, v := range w.Target.Supported {
 		if revisions.IsLegacy(v) {
 			out = append(out, v)
 		}
@@ -205,10 +206,10 @@ func (w *world) legacyVersions() []string {
 // servedAsLegacy returns the legacy result of the last exchange: a 2xx reply whose response is
 // a JSON-RPC result; nil otherwise.
 func (w *world) servedAsLegacy() *harness.Message {
-	if w.last == nil || w.last.HTTP == nil || w.last.HTTP.Status/100 != 2 || w.last.Response == nil {
+	if w.Last == nil || w.Last.HTTP == nil || w.Last.HTTP.Status/100 != 2 || w.Last.Response == nil {
 		return nil
 	}
-	msg, err := harness.ParseMessage(w.last.Response.Body())
+	msg, err := harness.ParseMessage(w.Last.Response.Body())
 	if err != nil || msg.Kind != harness.KindResult {
 		return nil
 	}
@@ -221,7 +222,7 @@ func (w *world) servedAsLegacy() *harness.Message {
 // answer fails, unless supportedVersions names a legacy revision (then that era's rules judge
 // it).
 func judgeLegacyShaped(ctx context.Context, w *world) error {
-	h, err := w.lastHTTP()
+	h, err := w.LastHTTP()
 	if err != nil {
 		return err
 	}
@@ -239,14 +240,14 @@ func judgeLegacyShaped(ctx context.Context, w *world) error {
 	if legacy := w.legacyVersions(); len(legacy) > 0 {
 		return w.setSkip(reports.NA, fmt.Sprintf("the server also speaks %s and answered HTTP %d; legacy-era rules judge that answer", strings.Join(legacy, ", "), h.Status))
 	}
-	return &Mismatch{Expected: "HTTP 400 for an initialize without MCP-Protocol-Version and Mcp-Method", Actual: fmt.Sprintf("HTTP %d (%s)", h.Status, lastBody(w)), Frames: w.lastSeqs()}
+	return &client.Mismatch{Expected: "HTTP 400 for an initialize without MCP-Protocol-Version and Mcp-Method", Actual: fmt.Sprintf("HTTP %d (%s)", h.Status, lastBody(w)), Frames: w.LastSeqs()}
 }
 
 // lastBody returns the start of the last reply's body, or "no body".
 func lastBody(w *world) string {
-	for _, f := range w.last.Frames {
+	for _, f := range w.Last.Frames {
 		if len(bytes.TrimSpace(f.Raw)) > 0 {
-			return short(f.Raw)
+			return client.Short(f.Raw)
 		}
 	}
 	return "no body"
@@ -265,7 +266,7 @@ func headerRequired(v string) bool {
 // refused with 400 (HDR-001). Serving it without such support, or answering it any other way,
 // is reported as information. The last exchange is the ping.
 func judgeHeaderless(w *world, st *httpState) error {
-	h, err := w.lastHTTP()
+	h, err := w.LastHTTP()
 	if err != nil {
 		return err
 	}
@@ -273,7 +274,7 @@ func judgeHeaderless(w *world, st *httpState) error {
 		return nil
 	}
 	if w.servedAsLegacy() == nil {
-		return &Mismatch{Expected: "HTTP 400, or the request served as " + revisions.HeaderlessDefault().ID + "", Actual: fmt.Sprintf("HTTP %d", h.Status), Frames: w.lastSeqs()}
+		return &client.Mismatch{Expected: "HTTP 400, or the request served as " + revisions.HeaderlessDefault().ID + "", Actual: fmt.Sprintf("HTTP %d", h.Status), Frames: w.LastSeqs()}
 	}
 	for _, v := range w.legacyVersions() {
 		if !headerRequired(v) {
@@ -290,13 +291,13 @@ func judgeHeaderless(w *world, st *httpState) error {
 			}
 		}
 	}
-	seqs := w.lastSeqs()
+	seqs := w.LastSeqs()
 	if st.oldInit != nil {
 		seqs = append(seqs, exchangeSeqs(st.oldInit)...)
 	}
 	headerless := strings.Join(revisions.HeaderlessIDs(), " or ")
-	return &Mismatch{Expected: "a request without MCP-Protocol-Version served only by a server supporting " + headerless,
-		Actual: "served, while supportedVersions lists " + strings.Join(w.t.Supported, ", ") + " and initialize does not negotiate " + revisions.HeaderlessDefault().ID, Frames: seqs}
+	return &client.Mismatch{Expected: "a request without MCP-Protocol-Version served only by a server supporting " + headerless,
+		Actual: "served, while supportedVersions lists " + strings.Join(w.Target.Supported, ", ") + " and initialize does not negotiate " + revisions.HeaderlessDefault().ID, Frames: seqs}
 }
 
 // recognisedModern are the error codes by which a dual-era client recognises a 2026-07-28
@@ -322,10 +323,10 @@ func orNone(s string) string {
 // server answered with a result (it is dual-era; VER-007/VER-008 judge that side). The
 // connection then carries a legacy session, and its frames are validated as such.
 func initializeReply(w *world) (*harness.Message, error) {
-	if len(w.inits) == 0 {
+	if len(w.Inits) == 0 {
 		return nil, fmt.Errorf("feature bug: no initialize was sent")
 	}
-	ex := w.inits[len(w.inits)-1].ex
+	ex := w.Inits[len(w.Inits)-1].Ex
 	if ex.Response == nil {
 		return nil, nil
 	}
@@ -338,7 +339,7 @@ func initializeReply(w *world) (*harness.Message, error) {
 		if json.Unmarshal(msg.Result, &ir) == nil && revisions.IsLegacy(ir.ProtocolVersion) {
 			rev = ir.ProtocolVersion
 		}
-		w.env.SetRev(ex.Sent.Conn, rev)
+		w.Env.SetRev(ex.Sent.Conn, rev)
 		return nil, w.setSkip(reports.NA, "the server answered initialize with a result: it also speaks a legacy revision (dual-era)")
 	}
 	return msg, nil
@@ -349,26 +350,26 @@ func expectInitializeRejected(ctx context.Context, w *world) error {
 	if err != nil {
 		return err
 	}
-	s, err := w.stdio()
+	s, err := w.Stdio()
 	if err != nil {
 		return err
 	}
 	if msg == nil {
 		actual := "no response"
-		if w.last.Err != nil {
-			actual += ": " + w.last.Err.Error()
+		if w.Last.Err != nil {
+			actual += ": " + w.Last.Err.Error()
 		}
 		if code, exited := s.ExitCode(); exited {
 			actual = fmt.Sprintf("the server exited (code %d) without answering", code)
 		}
-		return &Mismatch{Expected: "a JSON-RPC error in reply to initialize", Actual: actual, Frames: w.lastSeqs()}
+		return &client.Mismatch{Expected: "a JSON-RPC error in reply to initialize", Actual: actual, Frames: w.LastSeqs()}
 	}
 	if msg.Kind != harness.KindError {
-		return &Mismatch{Expected: "a JSON-RPC error in reply to initialize", Actual: describe(msg), Frames: w.lastSeqs()}
+		return &client.Mismatch{Expected: "a JSON-RPC error in reply to initialize", Actual: client.Describe(msg), Frames: w.LastSeqs()}
 	}
-	if s.WaitExit(w.opts.QuietWindow) {
+	if s.WaitExit(w.Opts.QuietWindow) {
 		code, _ := s.ExitCode()
-		return &Mismatch{Expected: "the server to keep running after rejecting initialize", Actual: fmt.Sprintf("it exited (code %d)", code), Frames: w.lastSeqs()}
+		return &client.Mismatch{Expected: "the server to keep running after rejecting initialize", Actual: fmt.Sprintf("it exited (code %d)", code), Frames: w.LastSeqs()}
 	}
 	return nil
 }
@@ -381,12 +382,12 @@ func expectInitializeNamesVersions(ctx context.Context, w *world) error {
 	if msg == nil || msg.Kind != harness.KindError {
 		why := "no response"
 		if msg != nil {
-			why = describe(msg)
+			why = client.Describe(msg)
 		}
 		return w.setSkip(reports.NA, "the server returned no error to initialize ("+why+"; judged by VER-004 on stdio)")
 	}
 	var want []string
-	for _, v := range w.t.Supported {
+	for _, v := range w.Target.Supported {
 		if revisions.IsModern(v) || !revisions.Known(v) {
 			want = append(want, v)
 		}
@@ -402,8 +403,8 @@ func expectInitializeNamesVersions(ctx context.Context, w *world) error {
 		}
 	}
 	if len(missing) > 0 {
-		return &Mismatch{Expected: "the error to initialize names the supported version(s) " + strings.Join(want, ", ") + " in its message or data",
-			Actual: fmt.Sprintf("%s, data %s", describe(msg), orNone(short(msg.Error.Data))), Frames: w.lastSeqs()}
+		return &client.Mismatch{Expected: "the error to initialize names the supported version(s) " + strings.Join(want, ", ") + " in its message or data",
+			Actual: fmt.Sprintf("%s, data %s", client.Describe(msg), orNone(client.Short(msg.Error.Data))), Frames: w.LastSeqs()}
 	}
 	return nil
 }
@@ -415,14 +416,14 @@ func expectInitializeNamesVersions(ctx context.Context, w *world) error {
 // then validated against the negotiated revision (a scenario that also sends modern requests
 // there takes the connection out of validation, see servedModernOrRefused).
 func (st *stdioScenario) openSession(ctx context.Context, w *world) error {
-	if w.conn == nil || !w.fresh {
+	if w.Conn == nil || !w.Fresh {
 		return fmt.Errorf("feature bug: a legacy session needs a fresh connection")
 	}
-	w.env.SetRev(w.conn.Conn(), "")
-	if err := w.initialize(ctx, revisions.LatestLegacy().ID); err != nil {
+	w.Env.SetRev(w.Conn.Conn(), "")
+	if err := w.Initialize(ctx, revisions.LatestLegacy().ID); err != nil {
 		return err
 	}
-	ex := w.last
+	ex := w.Last
 	if ex.Response == nil {
 		return w.setSkip(reports.NA, "the server did not answer initialize: it speaks no legacy revision")
 	}
@@ -431,18 +432,18 @@ func (st *stdioScenario) openSession(ctx context.Context, w *world) error {
 		ProtocolVersion string `json:"protocolVersion"`
 	}
 	if msg.Kind != harness.KindResult || json.Unmarshal(msg.Result, &ir) != nil || !revisions.Known(ir.ProtocolVersion) || revisions.IsModern(ir.ProtocolVersion) {
-		return w.setSkip(reports.NA, "the server rejected initialize ("+describe(msg)+"): it is not dual-era")
+		return w.setSkip(reports.NA, "the server rejected initialize ("+client.Describe(msg)+"): it is not dual-era")
 	}
 	st.session = &legacySession{version: ir.ProtocolVersion}
-	w.env.SetRev(w.conn.Conn(), ir.ProtocolVersion)
+	w.Env.SetRev(w.Conn.Conn(), ir.ProtocolVersion)
 	if ex.HTTP != nil {
 		st.session.sessionID = ex.HTTP.Headers.Get("Mcp-Session-Id")
 	}
-	return w.send(ctx, w.build(call{Method: "notifications/initialized", Era: eraPlain, Notification: true, Headers: st.legacyHeader(w)}))
+	return w.Send(ctx, w.Build(client.Call{Method: "notifications/initialized", Era: client.EraPlain, Notification: true, Headers: st.legacyHeader(w)}))
 }
 
 func (st *stdioScenario) legacyHeader(w *world) http.Header {
-	if w.opts.Transport != harness.TransportHTTP {
+	if w.Opts.Transport != harness.TransportHTTP {
 		return nil
 	}
 	h := harness.LegacyHeaders(st.session.version)
@@ -456,12 +457,12 @@ func (st *stdioScenario) sendLegacyList(ctx context.Context, w *world) error {
 	if st.session == nil {
 		return fmt.Errorf("feature bug: no legacy session was opened")
 	}
-	for _, lm := range listMethods {
-		if _, ok := w.t.Caps[lm.capability]; ok {
-			return w.send(ctx, w.build(call{Method: lm.method, Era: eraPlain, Headers: st.legacyHeader(w)}))
+	for _, lm := range client.ListMethods {
+		if _, ok := w.Target.Caps[lm.Capability]; ok {
+			return w.Send(ctx, w.Build(client.Call{Method: lm.Method, Era: client.EraPlain, Headers: st.legacyHeader(w)}))
 		}
 	}
-	return w.undeclared("the server declares none of the tools, resources and prompts capabilities")
+	return w.Undeclared("the server declares none of the tools, resources and prompts capabilities")
 }
 
 // modernMembers returns the members of a result that only 2026-07-28 results have (resultType,
@@ -491,16 +492,16 @@ func modernMembers(result json.RawMessage) []string {
 // expectModernResult checks that the last reply is a result served under 2026-07-28 (it has
 // members only that revision's results have).
 func expectModernResult(ctx context.Context, w *world) error {
-	msg, err := w.responseMessage()
+	msg, err := w.ResponseMessage()
 	if err != nil {
 		return err
 	}
 	want := "a " + revisions.Modern().ID + " result (resultType, ttlMs, cacheScope or _meta serverInfo) to a request carrying modern _meta"
 	if msg.Kind != harness.KindResult {
-		return &Mismatch{Expected: want, Actual: describe(msg), Frames: w.lastSeqs()}
+		return &client.Mismatch{Expected: want, Actual: client.Describe(msg), Frames: w.LastSeqs()}
 	}
 	if len(modernMembers(msg.Result)) == 0 {
-		return &Mismatch{Expected: want, Actual: "a result with none of them, served as a legacy revision: " + short(msg.Raw), Frames: w.lastSeqs()}
+		return &client.Mismatch{Expected: want, Actual: "a result with none of them, served as a legacy revision: " + client.Short(msg.Raw), Frames: w.LastSeqs()}
 	}
 	return nil
 }
@@ -512,16 +513,16 @@ func (st *stdioScenario) expectLegacyResult(w *world, grade reports.Verdict) err
 	if st.session == nil {
 		return fmt.Errorf("feature bug: no legacy session was opened")
 	}
-	msg, err := w.responseMessage()
+	msg, err := w.ResponseMessage()
 	if err != nil {
-		var m *Mismatch
+		var m *client.Mismatch
 		if errors.As(err, &m) {
 			m.Grade = grade
 		}
 		return err
 	}
 	if msg.Kind != harness.KindResult {
-		return &Mismatch{Expected: "a " + st.session.version + " result to a request without _meta in the legacy session", Actual: describe(msg), Frames: w.lastSeqs(), Grade: grade}
+		return &client.Mismatch{Expected: "a " + st.session.version + " result to a request without _meta in the legacy session", Actual: client.Describe(msg), Frames: w.LastSeqs(), Grade: grade}
 	}
 	return nil
 }
@@ -530,7 +531,7 @@ func (st *stdioScenario) expectLegacyResult(w *world, grade reports.Verdict) err
 // VER-010: the stdio probe.
 
 func expectProbeAnswer(ctx context.Context, w *world) error {
-	msg, err := w.responseMessage()
+	msg, err := w.ResponseMessage()
 	if err != nil {
 		return err
 	}
@@ -541,24 +542,24 @@ func expectProbeAnswer(ctx context.Context, w *world) error {
 			SupportedVersions []string `json:"supportedVersions"`
 		}
 		if json.Unmarshal(msg.Result, &dr) != nil || dr.SupportedVersions == nil {
-			return &Mismatch{Expected: want + ": a result with a supportedVersions list", Actual: "a result without it: " + short(msg.Raw), Frames: w.lastSeqs()}
+			return &client.Mismatch{Expected: want + ": a result with a supportedVersions list", Actual: "a result without it: " + client.Short(msg.Raw), Frames: w.LastSeqs()}
 		}
 		return nil
 	case harness.KindError:
 		if !recognisedModern[msg.Error.Code] {
-			return &Mismatch{Expected: want, Actual: describe(msg) + ", which a dual-era client reads as a legacy server", Frames: w.lastSeqs()}
+			return &client.Mismatch{Expected: want, Actual: client.Describe(msg) + ", which a dual-era client reads as a legacy server", Frames: w.LastSeqs()}
 		}
 		if msg.Error.Code == harness.CodeUnsupportedProtocolVersion {
 			var data struct {
 				Supported []string `json:"supported"`
 			}
 			if json.Unmarshal(msg.Error.Data, &data) != nil || len(data.Supported) == 0 {
-				return &Mismatch{Expected: want, Actual: "error -32022 without a data.supported list: " + short(msg.Raw), Frames: w.lastSeqs()}
+				return &client.Mismatch{Expected: want, Actual: "error -32022 without a data.supported list: " + client.Short(msg.Raw), Frames: w.LastSeqs()}
 			}
 		}
 		return nil
 	}
-	return &Mismatch{Expected: want, Actual: describe(msg), Frames: w.lastSeqs()}
+	return &client.Mismatch{Expected: want, Actual: client.Describe(msg), Frames: w.LastSeqs()}
 }
 
 // extensionID matches an extension identifier: a `_meta` key (basic/index#_meta) whose prefix
@@ -570,25 +571,25 @@ var extensionID = regexp.MustCompile(`^[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\
 // judgeExtensions applies judge to each extension of a fresh discover result (na when the
 // server advertises none).
 func (w *world) judgeExtensions(judge func(id string, v json.RawMessage) string, expected string) error {
-	res := w.lastResult()
+	res := w.LastResult()
 	if res == nil {
-		if _, err := w.responseMessage(); err != nil {
+		if _, err := w.ResponseMessage(); err != nil {
 			return err
 		}
-		return &Mismatch{Expected: "a DiscoverResult", Actual: "an error", Frames: w.lastSeqs()}
+		return &client.Mismatch{Expected: "a DiscoverResult", Actual: "an error", Frames: w.LastSeqs()}
 	}
 	var caps map[string]json.RawMessage
 	_ = json.Unmarshal(res["capabilities"], &caps)
 	raw, ok := caps["extensions"]
 	if !ok {
-		return w.undeclared("the server advertises no extensions")
+		return w.Undeclared("the server advertises no extensions")
 	}
 	var ext map[string]json.RawMessage
 	if json.Unmarshal(raw, &ext) != nil {
-		return &Mismatch{Expected: "capabilities.extensions to be an object", Actual: short(raw), Frames: w.lastSeqs()}
+		return &client.Mismatch{Expected: "capabilities.extensions to be an object", Actual: client.Short(raw), Frames: w.LastSeqs()}
 	}
 	if len(ext) == 0 {
-		return w.undeclared("the server advertises no extensions")
+		return w.Undeclared("the server advertises no extensions")
 	}
 	ids := make([]string, 0, len(ext))
 	for id := range ext {
@@ -597,7 +598,7 @@ func (w *world) judgeExtensions(judge func(id string, v json.RawMessage) string,
 	sort.Strings(ids)
 	for _, id := range ids {
 		if bad := judge(id, ext[id]); bad != "" {
-			return &Mismatch{Expected: expected, Actual: bad, Frames: w.lastSeqs()}
+			return &client.Mismatch{Expected: expected, Actual: bad, Frames: w.LastSeqs()}
 		}
 	}
 	return nil

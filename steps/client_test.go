@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
 	"github.com/mcp-conform/mcp-conform/revisions"
@@ -29,7 +30,7 @@ func decodeRequest(t *testing.T, req harness.Request) map[string]any {
 
 func TestBuildModernRequestCarriesDefaultMetaAndDerivedHeaders(t *testing.T) {
 	w := clientWorld(harness.TransportHTTP, revisions.Modern().ID)
-	req := w.build(call{Method: "tools/list", Meta: map[string]any{"io.modelcontextprotocol/logLevel": "debug"}})
+	req := w.Build(client.Call{Method: "tools/list", Meta: map[string]any{"io.modelcontextprotocol/logLevel": "debug"}})
 	m := decodeRequest(t, req)
 	require.Equal(t, "tools/list", m["method"])
 	meta := m["params"].(map[string]any)["_meta"].(map[string]any)
@@ -44,9 +45,9 @@ func TestBuildModernRequestCarriesDefaultMetaAndDerivedHeaders(t *testing.T) {
 
 func TestBuildLegacyRequestHasNoDefaultMeta(t *testing.T) {
 	w := clientWorld(harness.TransportHTTP, revisions.LatestLegacy().ID)
-	m := decodeRequest(t, w.build(call{Method: "ping"}))
+	m := decodeRequest(t, w.Build(client.Call{Method: "ping"}))
 	require.NotContains(t, m, "params")
-	req := w.build(call{Method: "tools/list", Meta: map[string]any{"progressToken": "p"}})
+	req := w.Build(client.Call{Method: "tools/list", Meta: map[string]any{"progressToken": "p"}})
 	require.Equal(t, map[string]any{"_meta": map[string]any{"progressToken": "p"}}, decodeRequest(t, req)["params"])
 	require.Equal(t, revisions.LatestLegacy().ID, req.Header.Get(harness.HeaderProtocolVersion))
 	require.Empty(t, req.Header.Get("Mcp-Method"))
@@ -54,13 +55,13 @@ func TestBuildLegacyRequestHasNoDefaultMeta(t *testing.T) {
 
 func TestBuildEditedHeadersAreOmittedAndIDsKept(t *testing.T) {
 	w := clientWorld(harness.TransportHTTP, revisions.Modern().ID)
-	req := w.build(call{Method: "server/discover", ID: "abc", Intentional: true,
+	req := w.Build(client.Call{Method: "server/discover", ID: "abc", Intentional: true,
 		EditHeaders: func(h http.Header) { h.Del("Mcp-Method") }})
 	require.Equal(t, `"abc"`, string(req.ID))
 	require.Contains(t, req.Omit, "Mcp-Method")
 	require.True(t, req.Intentional)
 
-	note := w.build(call{Method: "notifications/cancelled", Era: eraPlain, Notification: true, Params: map[string]any{"requestId": 1}})
+	note := w.Build(client.Call{Method: "notifications/cancelled", Era: client.EraPlain, Notification: true, Params: map[string]any{"requestId": 1}})
 	require.Nil(t, note.ID)
 	require.NotContains(t, decodeRequest(t, note), "id")
 	require.NotContains(t, decodeRequest(t, note)["params"], "_meta")
@@ -68,43 +69,43 @@ func TestBuildEditedHeadersAreOmittedAndIDsKept(t *testing.T) {
 
 func TestBuildOnStdioSetsNoHeaders(t *testing.T) {
 	w := clientWorld(harness.TransportStdio, revisions.Modern().ID)
-	require.Nil(t, w.build(call{Method: "tools/list"}).Header)
+	require.Nil(t, w.Build(client.Call{Method: "tools/list"}).Header)
 }
 
 func TestToolCallsApplyTheFixtureMapAndTheCallPolicy(t *testing.T) {
 	w := clientWorld(harness.TransportStdio, revisions.Modern().ID)
-	require.Equal(t, map[string]any{"name": "echo", "arguments": map[string]any{}}, w.fixtureToolCall("test_echo", nil, nil).Params)
-	require.Equal(t, map[string]any{"arguments": "x"}, w.toolsCall(nil, "x", nil).Params)
-	_, ok, why := w.listedToolCall(map[string]any{"name": "delete_everything"}, nil, nil)
+	require.Equal(t, map[string]any{"name": "echo", "arguments": map[string]any{}}, w.FixtureToolCall("test_echo", nil, nil).Params)
+	require.Equal(t, map[string]any{"arguments": "x"}, w.ToolsCall(nil, "x", nil).Params)
+	_, ok, why := w.ListedToolCall(map[string]any{"name": "delete_everything"}, nil, nil)
 	require.False(t, ok)
 	require.Contains(t, why, "--call-tools")
-	c, ok, _ := w.listedToolCall(map[string]any{"name": "echo"}, map[string]any{"message": "hi"}, nil)
+	c, ok, _ := w.ListedToolCall(map[string]any{"name": "echo"}, map[string]any{"message": "hi"}, nil)
 	require.True(t, ok)
 	require.Equal(t, "echo", c.Params["name"])
 }
 
 func TestPreconditionFailedIsUntestableNamingTheRule(t *testing.T) {
 	s := &suiteRun{t: &target{}}
-	w := &world{session: &session{}, s: s, rule: Rule{ID: "CAP-008", Level: "MUST"}}
-	err := listPrecondition(&listRefused{Method: "tools/list", Page: 1, Actual: "error -32603 (boom)"}, "TOOL-001")
+	w := &world{Session: &client.Session{}, s: s, rule: Rule{ID: "CAP-008", Level: "MUST"}}
+	err := client.ListPrecondition(&client.ListRefused{Method: "tools/list", Page: 1, Actual: "error -32603 (boom)"}, "TOOL-001")
 	v, reason, _, _ := s.verdict(w, err)
 	require.Equal(t, reports.Untestable, v)
 	require.Equal(t, "tools/list was answered with error -32603 (boom) (TOOL-001 judges that)", reason)
 
 	// A mismatch of the page shape is the pager's; a transport error stays an error.
-	err = listPrecondition(&Mismatch{Expected: "nextCursor to be a string", Actual: "nextCursor null"}, "PAGE-001")
+	err = client.ListPrecondition(&client.Mismatch{Expected: "nextCursor to be a string", Actual: "nextCursor null"}, "PAGE-001")
 	v, _, _, _ = s.verdict(w, err)
 	require.Equal(t, reports.Untestable, v)
 	boom := errors.New("connection reset")
-	require.Same(t, boom, listPrecondition(boom, "PAGE-001"))
+	require.Same(t, boom, client.ListPrecondition(boom, "PAGE-001"))
 	v, _, _, _ = s.verdict(w, boom)
 	require.Equal(t, reports.Error, v)
 }
 
 func TestSentMethodOfAnUnsentRequest(t *testing.T) {
-	require.Equal(t, "a request that could not be sent", sentMethod(&harness.Exchange{Err: errors.New("transport closed")}))
-	require.Equal(t, "a request that could not be sent", sentMethod(nil))
-	require.Equal(t, "ping", sentMethod(&harness.Exchange{Sent: &harness.Frame{Method: "ping"}}))
+	require.Equal(t, "a request that could not be sent", client.SentMethod(&harness.Exchange{Err: errors.New("transport closed")}))
+	require.Equal(t, "a request that could not be sent", client.SentMethod(nil))
+	require.Equal(t, "ping", client.SentMethod(&harness.Exchange{Sent: &harness.Frame{Method: "ping"}}))
 }
 
 // subscriptions/listen exists in the modern revision only: a legacy target never sends it (a
@@ -112,7 +113,7 @@ func TestSentMethodOfAnUnsentRequest(t *testing.T) {
 func TestNoListenOnALegacyTarget(t *testing.T) {
 	w := clientWorld(harness.TransportHTTP, revisions.LatestLegacy().ID)
 	called := false
-	require.NoError(t, w.holdListen(context.Background(), func(context.Context) error { called = true; return nil }, 0))
+	require.NoError(t, w.HoldListen(context.Background(), func(context.Context) error { called = true; return nil }, 0))
 	require.True(t, called, "the rest of the scenario still runs")
-	require.Empty(t, w.own, "no connection was opened for a listen stream")
+	require.Empty(t, w.Own, "no connection was opened for a listen stream")
 }

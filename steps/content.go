@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"strings"
+
+	"github.com/mcp-conform/mcp-conform/client"
 )
 
 // maxPromptGets bounds how many listed prompts one scenario fetches.
@@ -12,8 +14,8 @@ const maxPromptGets = 25
 // keepTransportErr drops the *Mismatch and *listRefused of a list traversal (other rules judge
 // them) and keeps errors that mean the run cannot go on.
 func keepTransportErr(ctx context.Context, err error) error {
-	var m *Mismatch
-	var r *listRefused
+	var m *client.Mismatch
+	var r *client.ListRefused
 	if err == nil || errors.As(err, &m) || errors.As(err, &r) {
 		return ctx.Err()
 	}
@@ -24,10 +26,10 @@ func keepTransportErr(ctx context.Context, err error) error {
 // first maxPromptGets, its required arguments filled with "x" (prompts/get has no side
 // effects). It returns the listed prompts.
 func (w *world) getEveryPrompt(ctx context.Context) ([]map[string]any, error) {
-	if !w.declares("prompts") {
+	if !w.Declares("prompts") {
 		return nil, nil
 	}
-	lt, err := w.listAll(ctx, "prompts/list", "prompts")
+	lt, err := w.ListAll(ctx, "prompts/list", "prompts")
 	if err := keepTransportErr(ctx, err); err != nil {
 		return nil, err
 	}
@@ -47,7 +49,7 @@ func (w *world) getEveryPrompt(ctx context.Context) ([]map[string]any, error) {
 			}
 			params["arguments"] = args
 		}
-		if err := w.sendParams(ctx, "prompts/get", params, nil, false); err != nil {
+		if err := w.SendParams(ctx, "prompts/get", params, nil, false); err != nil {
 			return nil, err
 		}
 	}

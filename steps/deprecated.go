@@ -10,6 +10,7 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
 	"github.com/mcp-conform/mcp-conform/revisions"
@@ -51,7 +52,7 @@ var removedMethods = []string{"ping", "logging/setLevel", "resources/subscribe",
 // result lists and those initialize negotiated in the same run (target.negotiated), each once.
 func (w *world) legacyRevisions() []string {
 	var out []string
-	for _, v := range append(append([]string(nil), w.t.Supported...), w.t.Negotiated...) {
+	for _, v := range append(append([]string(nil), w.Target.Supported...), w.Target.Negotiated...) {
 		if revisions.IsLegacy(v) && !slices.Contains(out, v) {
 			out = append(out, v)
 		}
@@ -62,16 +63,16 @@ func (w *world) legacyRevisions() []string {
 // sendRemovedMethods sends each removed method as a 2026-07-28 request (tasks/get and
 // tasks/cancel only when the server does not advertise the tasks extension).
 func sendRemovedMethods(ctx context.Context, w *world) error {
-	_, tasks := w.serverExtensions()[tasksExtensionID]
+	_, tasks := w.ServerExtensions()[tasksExtensionID]
 	var outs []removedOutcome
 	for _, method := range removedMethods {
 		if tasks && (method == "tasks/get" || method == "tasks/cancel") {
 			continue
 		}
-		if err := w.sendParams(ctx, method, nil, nil, false); err != nil {
+		if err := w.SendParams(ctx, method, nil, nil, false); err != nil {
 			return err
 		}
-		outs = append(outs, removedOutcome{method: method, ex: w.last})
+		outs = append(outs, removedOutcome{method: method, ex: w.Last})
 	}
 	logextOf(w).removed = outs
 	return nil
@@ -99,9 +100,9 @@ func judgeRemovedMethods(ctx context.Context, w *world) error {
 			}
 			actual = fmt.Sprintf("error -32601 with HTTP status %d", o.ex.HTTP.Status)
 		default:
-			actual = describe(msg)
+			actual = client.Describe(msg)
 		}
-		m := &Mismatch{Expected: fmt.Sprintf("%s, removed in %s, to be refused with -32601 (HTTP 404)", o.method, revisions.Modern().ID),
+		m := &client.Mismatch{Expected: fmt.Sprintf("%s, removed in %s, to be refused with -32601 (HTTP 404)", o.method, revisions.Modern().ID),
 			Actual: actual, Frames: exchangeSeqs(o.ex)}
 		if legacy := w.legacyRevisions(); len(legacy) > 0 {
 			m.Grade = reports.Info
@@ -116,27 +117,27 @@ func judgeRemovedMethods(ctx context.Context, w *world) error {
 // text/event-stream and no MCP headers, on a connection of its own whose frames no run-wide
 // rule judges (an `endpoint` event is not a JSON-RPC message).
 func openLegacySSE(ctx context.Context, w *world) error {
-	if w.opts.Transport != harness.TransportHTTP {
+	if w.Opts.Transport != harness.TransportHTTP {
 		return w.setSkip(reports.NA, "the HTTP+SSE transport concerns HTTP servers only")
 	}
-	t, err := w.env.Dial(ctx, "")
+	t, err := w.Env.Dial(ctx, "")
 	if err != nil {
 		return fmt.Errorf("cannot open a connection for the HTTP+SSE probe: %w", err)
 	}
-	w.own = append(w.own, t)
+	w.Own = append(w.Own, t)
 	h, ok := t.Endpoint()
 	if !ok {
 		return fmt.Errorf("this step needs an HTTP connection")
 	}
 	hdr := http.Header{}
 	hdr.Set("Accept", "text/event-stream")
-	cctx, cancel := context.WithTimeout(ctx, w.timeout()+w.opts.QuietWindow)
+	cctx, cancel := context.WithTimeout(ctx, w.Timeout()+w.Opts.QuietWindow)
 	defer cancel()
 	ex, _ := h.Do(cctx, http.MethodGet, hdr, nil)
 	if ex == nil {
 		return fmt.Errorf("transport returned no reply")
 	}
-	w.note(ex)
+	w.Note(ex)
 	logextOf(w).legacySSE = ex
 	return ctx.Err()
 }
@@ -150,8 +151,8 @@ func judgeLegacySSE(ctx context.Context, w *world) error {
 	for _, f := range ex.Frames {
 		if f.Dir == harness.DirServerToClient && f.SSE != nil {
 			if f.SSE.Event == "endpoint" {
-				return &Mismatch{Expected: "no deprecated HTTP+SSE transport (GET answered with an endpoint event) in a new implementation",
-					Actual: fmt.Sprintf("an SSE stream whose first event is endpoint: %s", short(f.Raw)), Frames: exchangeSeqs(ex)}
+				return &client.Mismatch{Expected: "no deprecated HTTP+SSE transport (GET answered with an endpoint event) in a new implementation",
+					Actual: fmt.Sprintf("an SSE stream whose first event is endpoint: %s", client.Short(f.Raw)), Frames: exchangeSeqs(ex)}
 			}
 			break
 		}

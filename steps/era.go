@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
 	"github.com/mcp-conform/mcp-conform/revisions"
@@ -62,7 +63,7 @@ func (e *env) detect(ctx context.Context) ([]*target, []string, string) {
 		}
 		tail := ""
 		e.mu.Lock()
-		conns := append([]Conn{}, e.conns...)
+		conns := append([]client.Conn{}, e.conns...)
 		e.mu.Unlock()
 		if len(conns) > 0 {
 			tail = e.stderrHint(conns[0])
@@ -168,7 +169,7 @@ func modernVersions(known []revisions.Revision, probe *harness.Probe, asked, for
 // server/discover at that revision for its capabilities. A revision without a DiscoverResult
 // (the probe answered with a modern error, or its own discover gave none) has unknown
 // capabilities (target.capsUnknown: the rules gated on one are untestable naming DISC-001).
-func (e *env) modernTargets(ctx context.Context, t Conn, probe *harness.Probe, asked, unknown string) ([]*target, []string) {
+func (e *env) modernTargets(ctx context.Context, t client.Conn, probe *harness.Probe, asked, unknown string) ([]*target, []string) {
 	var targets []*target
 	var notes []string
 	for i, v := range modernVersions(e.knownModern(), probe, asked, e.cfg.Revision) {
@@ -221,7 +222,7 @@ func (e *env) modernTargets(ctx context.Context, t Conn, probe *harness.Probe, a
 
 // legacyHandshake is the connection and exchange of the legacy handshake, for replyHint.
 type legacyHandshake struct {
-	shared Conn
+	shared client.Conn
 	ex     *harness.Exchange
 }
 
@@ -299,13 +300,13 @@ func (e *env) handshakeWait(probe *harness.Probe) time.Duration {
 	return cfg.StartupTimeout
 }
 
-func (e *env) stderrHint(t Conn) string {
+func (e *env) stderrHint(t client.Conn) string {
 	if s, ok := t.Process(); ok {
 		junk, first := 0, ""
 		for _, f := range s.Frames() {
 			if f.Dir == harness.DirServerToClient && f.Problem != "" && !strings.HasPrefix(f.Problem, harness.ProblemSplit) {
 				if junk == 0 {
-					first = short(f.Raw)
+					first = client.Short(f.Raw)
 				}
 				junk++
 			}

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/internal/testutil"
 	"github.com/mcp-conform/mcp-conform/reports"
@@ -180,10 +181,10 @@ func TestDetectModernErrorLeavesCapabilitiesUnknown(t *testing.T) {
 				assert.Contains(t, tg.capsUnknown, "DISC-001")
 				assert.Contains(t, tg.capsUnknown, code)
 				w := newWorld(&suiteRun{env: &env{}, t: tg}, false)
-				var o *outcome
-				require.ErrorAs(t, w.undeclared("the server does not declare tools"), &o)
-				assert.Equal(t, reports.Untestable, o.verdict)
-				assert.Contains(t, o.reason, "DISC-001")
+				var o *client.Outcome
+				require.ErrorAs(t, w.Undeclared("the server does not declare tools"), &o)
+				assert.Equal(t, reports.Untestable, o.Verdict)
+				assert.Contains(t, o.Reason, "DISC-001")
 			})
 		}
 	}
@@ -300,7 +301,7 @@ func TestDetectOneTargetPerModernRevision(t *testing.T) {
 			for _, tg := range targets[:2] {
 				assert.Equal(t, []string{revisions.LatestLegacy().ID}, tg.negotiated)
 				w := newWorld(&suiteRun{env: &env{cfg: Config{Transport: transport}}, t: tg}, false)
-				assert.Equal(t, tg.revision, decodeMeta(t, w.build(call{Method: "tools/list"}))[harness.MetaProtocolVersion])
+				assert.Equal(t, tg.revision, decodeMeta(t, w.Build(client.Call{Method: "tools/list"}))[harness.MetaProtocolVersion])
 			}
 		})
 	}
@@ -358,8 +359,8 @@ func TestDualEraServerIsNotNew(t *testing.T) {
 	legacy := revisions.LatestLegacy().ID
 	w := newWorld(&suiteRun{env: &env{}, t: &target{revision: modern, modern: true, supported: []string{modern}, negotiated: []string{legacy}}}, false)
 	require.ErrorIs(t, servesNoHandshakeEra(context.Background(), w), errSkip)
-	assert.Equal(t, reports.NA, w.skip.verdict)
-	assert.Contains(t, w.skip.reason, legacy)
+	assert.Equal(t, reports.NA, w.skip.Verdict)
+	assert.Contains(t, w.skip.Reason, legacy)
 	w = newWorld(&suiteRun{env: &env{}, t: &target{revision: modern, modern: true, supported: []string{modern, legacy}, negotiated: []string{legacy}}}, false)
 	assert.Equal(t, []string{legacy}, w.legacyRevisions(), "listed and negotiated count once")
 	w = newWorld(&suiteRun{env: &env{}, t: &target{revision: modern, modern: true, supported: []string{modern}}}, false)

@@ -20,8 +20,8 @@ func registerExtensionsTasksSteps(sc *godog.ScenarioContext) {
 
 func advertisesExtension(ctx context.Context, id string) error {
 	w := worldOf(ctx)
-	if _, ok := w.serverExtensions()[id]; !ok {
-		return w.undeclared(fmt.Sprintf("the server does not advertise the %q extension", id))
+	if _, ok := w.ServerExtensions()[id]; !ok {
+		return w.Undeclared(fmt.Sprintf("the server does not advertise the %q extension", id))
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 )
 
@@ -20,9 +21,9 @@ type fixtureList struct {
 // FixtureResources) would appear in.
 func fixtureLists(fixture string) []fixtureList {
 	switch {
-	case slices.Contains(FixtureTools, fixture):
+	case slices.Contains(client.FixtureTools, fixture):
 		return []fixtureList{{"tools", "tools/list", "tools", "name", "tool"}}
-	case slices.Contains(FixturePrompts, fixture):
+	case slices.Contains(client.FixturePrompts, fixture):
 		return []fixtureList{{"prompts", "prompts/list", "prompts", "name", "prompt"}}
 	}
 	return []fixtureList{

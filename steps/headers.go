@@ -14,6 +14,7 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
 )
@@ -88,7 +89,7 @@ func registerHdrSteps(sc *godog.ScenarioContext) {
 		}
 		err := st.expectRejected()
 		st.probes = nil
-		var m *Mismatch
+		var m *client.Mismatch
 		if errors.As(err, &m) {
 			return w.setSkip(reports.Untestable, fmt.Sprintf("the server does not compare Mcp-Name at all (%s), which %s judges", m.Actual, rule))
 		}
@@ -240,8 +241,8 @@ func headerText(v any) string {
 // entries under key, numbers kept as json.Number, with the frames of the page that carried
 // each. problem says why the list could not be read ("" when it was).
 func (w *world) hdrList(ctx context.Context, method, key string) (items []map[string]any, frames [][]int, problem string, err error) {
-	lt, err := w.listAll(ctx, method, key)
-	if p, ok := listProblem(err); ok {
+	lt, err := w.ListAll(ctx, method, key)
+	if p, ok := client.ListProblem(err); ok {
 		return nil, nil, p, nil
 	}
 	if err != nil {
@@ -268,7 +269,7 @@ func decodeNumbers(raw []byte, v any) error {
 // headers a conforming client sends, changed by edit when set; intentional marks a request
 // that departs from what a conforming client sends.
 func (w *world) hdrSend(ctx context.Context, method string, params map[string]any, edit func(http.Header), intentional bool) error {
-	return w.send(ctx, w.build(call{Method: method, Params: params, Era: eraModern, EditHeaders: edit, Intentional: intentional}))
+	return w.Send(ctx, w.Build(client.Call{Method: method, Params: params, Era: client.EraModern, EditHeaders: edit, Intentional: intentional}))
 }
 
 // hdrFindTargets picks, for each of tools/call, resources/read and prompts/get whose
@@ -285,7 +286,7 @@ func (w *world) hdrFindTargets(ctx context.Context, st *hdrState) error {
 	declared := 0
 	var missing []string
 	for _, k := range kinds {
-		if _, ok := w.t.Caps[k.capability]; !ok {
+		if _, ok := w.Target.Caps[k.capability]; !ok {
 			continue
 		}
 		declared++
@@ -324,20 +325,20 @@ func (w *world) hdrFindTargets(ctx context.Context, st *hdrState) error {
 		if bestScore < 0 {
 			switch {
 			case k.method == "tools/call" && len(items) > 0:
-				missing = append(missing, "no listed tool may be called under --call-tools "+w.opts.callPolicy()+" (it calls fixture tools such as test_simple_text); "+w.opts.callHint(items))
+				missing = append(missing, "no listed tool may be called under --call-tools "+w.Opts.CallPolicy()+" (it calls fixture tools such as test_simple_text); "+w.Opts.CallHint(items))
 			default:
 				missing = append(missing, fmt.Sprintf("%s lists no %s", k.list, strings.TrimSuffix(k.key, "s")))
 			}
 			continue
 		}
 		if k.method == "tools/call" {
-			best.params = w.toolsCall(best.name, nil, nil).Params
+			best.params = w.ToolsCall(best.name, nil, nil).Params
 		}
 		st.targets = append(st.targets, best)
 	}
 	switch {
 	case declared == 0:
-		return w.undeclared("the server declares none of the tools, resources and prompts capabilities")
+		return w.Undeclared("the server declares none of the tools, resources and prompts capabilities")
 	case len(st.targets) == 0:
 		return w.setSkip(reports.Untestable, "no target for tools/call, resources/read or prompts/get: "+strings.Join(missing, "; "))
 	}
@@ -347,7 +348,7 @@ func (w *world) hdrFindTargets(ctx context.Context, st *hdrState) error {
 // toolSafe reports whether the run's --call-tools policy lets the suite call a listed tool
 // (env.mayCall).
 func (w *world) toolSafe(tool map[string]any) bool {
-	ok, _ := w.opts.mayCall(tool)
+	ok, _ := w.Opts.MayCall(tool)
 	return ok
 }
 
@@ -399,7 +400,7 @@ func (w *world) hdrSendTargets(ctx context.Context, st *hdrState, how string) er
 		if err := w.hdrSend(ctx, t.method, t.params, setOrOmit(harness.HeaderName, value), how != "sentinel-encoded"); err != nil {
 			return err
 		}
-		st.probes = append(st.probes, hdrProbe{what: fmt.Sprintf("%s %q %s", t.method, t.name, what), ex: w.last})
+		st.probes = append(st.probes, hdrProbe{what: fmt.Sprintf("%s %q %s", t.method, t.name, what), ex: w.Last})
 	}
 	return nil
 }
@@ -432,7 +433,7 @@ func outcomeOf(ex *harness.Exchange) string {
 	}
 	if ex.Response != nil {
 		msg, _ := harness.ParseMessage(ex.Response.Body())
-		parts = append(parts, describe(msg))
+		parts = append(parts, client.Describe(msg))
 	} else {
 		parts = append(parts, "no JSON-RPC response")
 		if ex.Err != nil {
@@ -456,7 +457,7 @@ func (st *hdrState) expectRejected() error {
 			ok = msg.Kind == harness.KindError && msg.Error.CodeRaw == "-32020"
 		}
 		if !ok {
-			return &Mismatch{Expected: "HTTP 400 with error -32020 for " + p.what, Actual: outcomeOf(p.ex), Frames: exchangeSeqs(p.ex)}
+			return &client.Mismatch{Expected: "HTTP 400 with error -32020 for " + p.what, Actual: outcomeOf(p.ex), Frames: exchangeSeqs(p.ex)}
 		}
 	}
 	return nil
@@ -471,7 +472,7 @@ func (st *hdrState) expectAccepted() error {
 			return fmt.Errorf("%s: no reply: %v", p.what, p.ex.Err)
 		}
 		if rejectedForHeaders(p.ex) {
-			return &Mismatch{Expected: "the request served (any reply but a header rejection) for " + p.what,
+			return &client.Mismatch{Expected: "the request served (any reply but a header rejection) for " + p.what,
 				Actual: outcomeOf(p.ex), Frames: exchangeSeqs(p.ex)}
 		}
 	}
@@ -483,9 +484,9 @@ func (st *hdrState) expectAccepted() error {
 // string preferred, then integer, then boolean). With skip, finding none ends the scenario:
 // na when no listed tool has such a parameter, untestable when none of those is safe.
 func (w *world) hdrFindTool(ctx context.Context, st *hdrState, typ string, skip bool) error {
-	if _, ok := w.t.Caps["tools"]; !ok {
+	if _, ok := w.Target.Caps["tools"]; !ok {
 		if skip {
-			return w.undeclared("the server does not declare the tools capability")
+			return w.Undeclared("the server does not declare the tools capability")
 		}
 		return nil
 	}
@@ -525,7 +526,7 @@ func (w *world) hdrFindTool(ctx context.Context, st *hdrState, typ string, skip 
 	}
 	var why []string
 	if len(unsafe) > 0 {
-		why = append(why, "not callable under --call-tools "+w.opts.callPolicy()+": "+strings.Join(unsafe, ", "))
+		why = append(why, "not callable under --call-tools "+w.Opts.CallPolicy()+": "+strings.Join(unsafe, ", "))
 	}
 	if len(invalid) > 0 {
 		why = append(why, "x-mcp-header annotations invalid (clients drop the tool): "+strings.Join(invalid, ", "))
@@ -619,12 +620,12 @@ func (w *world) hdrCall(ctx context.Context, st *hdrState, args map[string]any, 
 			setOrOmit(header, value)(h)
 		}
 	}
-	c := w.toolsCall(st.tool.name, nested, nil)
-	c.Era, c.EditHeaders, c.Intentional = eraModern, edit, header != ""
-	if err := w.send(ctx, w.build(c)); err != nil {
+	c := w.ToolsCall(st.tool.name, nested, nil)
+	c.Era, c.EditHeaders, c.Intentional = client.EraModern, edit, header != ""
+	if err := w.Send(ctx, w.Build(c)); err != nil {
 		return err
 	}
-	st.probes = append(st.probes, hdrProbe{what: fmt.Sprintf("tools/call %q with %s", st.tool.name, what), ex: w.last})
+	st.probes = append(st.probes, hdrProbe{what: fmt.Sprintf("tools/call %q with %s", st.tool.name, what), ex: w.Last})
 	return nil
 }
 
@@ -643,8 +644,8 @@ func setPath(m map[string]any, path []string, v any) {
 // hdrScan lists every tool for the static checks; na when the tools capability is not
 // declared or no listed tool uses x-mcp-header.
 func (w *world) hdrScan(ctx context.Context, st *hdrState) error {
-	if _, ok := w.t.Caps["tools"]; !ok {
-		return w.undeclared("the server does not declare the tools capability")
+	if _, ok := w.Target.Caps["tools"]; !ok {
+		return w.Undeclared("the server does not declare the tools capability")
 	}
 	problem, err := w.hdrListTools(ctx, st)
 	if err != nil {
@@ -687,7 +688,7 @@ func (st *hdrState) judgeTools(check func(*hdrTool) string) error {
 	if len(bad) == 0 {
 		return nil
 	}
-	return &Mismatch{Expected: "every x-mcp-header annotation within the constraints of server/tools#x-mcp-header",
+	return &client.Mismatch{Expected: "every x-mcp-header annotation within the constraints of server/tools#x-mcp-header",
 		Actual: strings.Join(bad, "; "), Frames: dedupe(frames)}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/judge"
 	"github.com/mcp-conform/mcp-conform/reports"
@@ -177,7 +178,7 @@ func (e *env) lateReplies() map[string][]lateAnswer {
 	for key, list := range absences {
 		for _, a := range list {
 			if f := lateReply(a, unsolicited); f != nil {
-				out[key] = append(out[key], lateAnswer{frame: f, flag: a.flag})
+				out[key] = append(out[key], lateAnswer{frame: f, flag: a.Flag})
 			}
 		}
 	}
@@ -195,9 +196,9 @@ type lateAnswer struct {
 // after its absence was concluded: a response on the same connection with the request's id, or
 // with no id or id null (the answer to a message whose id could not be read); nil when none
 // came.
-func lateReply(a absence, unsolicited []*harness.Frame) *harness.Frame {
+func lateReply(a client.Absence, unsolicited []*harness.Frame) *harness.Frame {
 	for _, f := range unsolicited {
-		if f.Conn != a.conn || f.Seq <= a.after {
+		if f.Conn != a.Conn || f.Seq <= a.After {
 			continue
 		}
 		msg, err := harness.ParseMessage(f.Body())
@@ -210,7 +211,7 @@ func lateReply(a absence, unsolicited []*harness.Frame) *harness.Frame {
 		}
 		// An error with no id or id null answers a message the server could not read the id
 		// of: any malformed message on that connection, this one included.
-		if key == a.key || key == "" || key == "null" {
+		if key == a.Key || key == "" || key == "null" {
 			return f
 		}
 	}

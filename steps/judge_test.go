@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/internal/testutil"
 	"github.com/mcp-conform/mcp-conform/judge"
@@ -62,11 +63,11 @@ func TestLateReplyFindsTheAnswerThatCameAfterAll(t *testing.T) {
 		frame(12, 1, `{"jsonrpc":"2.0","id":7,"result":{}}`),
 		frame(13, 1, `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`),
 	}
-	require.Equal(t, 12, lateReply(absence{conn: 1, key: "7", after: 5}, unsolicited).Seq)
-	require.Equal(t, 13, lateReply(absence{conn: 1, key: "", after: 5}, unsolicited).Seq)
-	require.Equal(t, 13, lateReply(absence{conn: 1, key: "9", after: 5}, unsolicited).Seq, "an id-null error may answer it")
-	require.Nil(t, lateReply(absence{conn: 1, key: "9", after: 13}, unsolicited))
-	require.Nil(t, lateReply(absence{conn: 3, key: "7", after: 0}, unsolicited))
+	require.Equal(t, 12, lateReply(client.Absence{Conn: 1, Key: "7", After: 5}, unsolicited).Seq)
+	require.Equal(t, 13, lateReply(client.Absence{Conn: 1, Key: "", After: 5}, unsolicited).Seq)
+	require.Equal(t, 13, lateReply(client.Absence{Conn: 1, Key: "9", After: 5}, unsolicited).Seq, "an id-null error may answer it")
+	require.Nil(t, lateReply(client.Absence{Conn: 1, Key: "9", After: 13}, unsolicited))
+	require.Nil(t, lateReply(client.Absence{Conn: 3, Key: "7", After: 0}, unsolicited))
 }
 
 // TestNoteRecordsConcludedAbsences: an exchange that ended without its response records an
@@ -76,14 +77,14 @@ func TestNoteRecordsConcludedAbsences(t *testing.T) {
 	w := clientWorld(harness.TransportStdio, revisions.Modern().ID)
 	w.s.env.rec = harness.NewRecorder(time.Now())
 	sent := &harness.Frame{Seq: 4, Conn: 2, Dir: harness.DirClientToServer, Raw: []byte(`{"jsonrpc":"2.0","id":7,"method":"ping"}`)}
-	w.note(&harness.Exchange{Sent: sent, Err: &harness.NoReplyError{What: "ping (id 7)"}})
-	w.note(&harness.Exchange{Sent: sent, Err: &harness.TimeoutError{What: "ping (id 7)", Err: context.DeadlineExceeded}})
-	w.note(&harness.Exchange{Sent: sent, Err: &harness.TimeoutError{What: "ping (id 7)", Err: context.Canceled}})
-	w.note(&harness.Exchange{Sent: sent, Response: &harness.Frame{Seq: 5}})
-	require.Equal(t, []absence{
-		{conn: 2, key: "7", flag: "--quiet-window"},
-		{conn: 2, key: "7", flag: "--timeout"},
-	}, w.absent)
+	w.Note(&harness.Exchange{Sent: sent, Err: &harness.NoReplyError{What: "ping (id 7)"}})
+	w.Note(&harness.Exchange{Sent: sent, Err: &harness.TimeoutError{What: "ping (id 7)", Err: context.DeadlineExceeded}})
+	w.Note(&harness.Exchange{Sent: sent, Err: &harness.TimeoutError{What: "ping (id 7)", Err: context.Canceled}})
+	w.Note(&harness.Exchange{Sent: sent, Response: &harness.Frame{Seq: 5}})
+	require.Equal(t, []client.Absence{
+		{Conn: 2, Key: "7", Flag: "--quiet-window"},
+		{Conn: 2, Key: "7", Flag: "--timeout"},
+	}, w.Absent)
 }
 
 // TestNoSubjectRuleDoesNotTurnNAMidRun: CONT-003 is na when the run gives it no annotation

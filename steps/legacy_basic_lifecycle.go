@@ -9,6 +9,7 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/judge"
 	"github.com/mcp-conform/mcp-conform/revisions"
@@ -21,7 +22,7 @@ func init() { bindSteps("legacy-basic-lifecycle", registerLegacyBasicLifecycleSt
 func registerLegacyBasicLifecycleSteps(sc *godog.ScenarioContext) {
 	// Send.
 	step(sc, `^the client initializes with the revision under test$`, wc(func(ctx context.Context, w *world) error {
-		return w.initialize(ctx, w.t.Revision)
+		return w.Initialize(ctx, w.Target.Revision)
 	}))
 	step(sc, `^the client initializes with each legacy version the server supports$`, wc(initializeEachLegacyVersion))
 
@@ -39,9 +40,9 @@ func registerLegacyBasicLifecycleSteps(sc *godog.ScenarioContext) {
 }
 
 func initializeEachLegacyVersion(ctx context.Context, w *world) error {
-	versions := []string{w.t.Revision}
-	for _, v := range w.t.Supported {
-		if revisions.IsLegacy(v) && v != w.t.Revision {
+	versions := []string{w.Target.Revision}
+	for _, v := range w.Target.Supported {
+		if revisions.IsLegacy(v) && v != w.Target.Revision {
 			versions = append(versions, v)
 		}
 	}
@@ -51,7 +52,7 @@ func initializeEachLegacyVersion(ctx context.Context, w *world) error {
 				return err
 			}
 		}
-		if err := w.initialize(ctx, v); err != nil {
+		if err := w.Initialize(ctx, v); err != nil {
 			return err
 		}
 	}
@@ -65,54 +66,54 @@ func valueIsKnownRevision(ctx context.Context, ptr string) error {
 		return err
 	}
 	if s, ok := v.(string); !ok || !revisions.Known(s) {
-		return &Mismatch{Expected: "one of " + strings.Join(revisions.IDs(), ", "), Actual: jsonText(v), Frames: w.lastSeqs()}
+		return &client.Mismatch{Expected: "one of " + strings.Join(revisions.IDs(), ", "), Actual: jsonText(v), Frames: w.LastSeqs()}
 	}
 	return nil
 }
 
 func resultValidates(ctx context.Context, typ string) error {
 	w := worldOf(ctx)
-	msg, err := w.responseMessage()
+	msg, err := w.ResponseMessage()
 	if err != nil {
 		return err
 	}
-	return w.validateAt(msg.Raw, "/result", typ, w.lastSeqs())
+	return w.validateAt(msg.Raw, "/result", typ, w.LastSeqs())
 }
 
 func responseValidatesAgainstSchema(ctx context.Context, w *world) error {
-	if _, err := w.responseMessage(); err != nil {
+	if _, err := w.ResponseMessage(); err != nil {
 		return err
 	}
-	errs, err := judge.Validate(w.opts.Schemas, w.t.Revision, w.last.Response, w.env.ReplyRequest(w.last.Response))
+	errs, err := judge.Validate(w.Opts.Schemas, w.Target.Revision, w.Last.Response, w.Env.ReplyRequest(w.Last.Response))
 	if err != nil {
 		return err
 	}
 	if len(errs) > 0 {
-		return &Mismatch{Expected: "a response valid against the " + w.t.Revision + " schema (" + errs[0].Type + ")",
-			Actual: fmt.Sprintf("%s at %q", errs[0].Message, errs[0].InstancePath), Frames: w.lastSeqs()}
+		return &client.Mismatch{Expected: "a response valid against the " + w.Target.Revision + " schema (" + errs[0].Type + ")",
+			Actual: fmt.Sprintf("%s at %q", errs[0].Message, errs[0].InstancePath), Frames: w.LastSeqs()}
 	}
 	return nil
 }
 
 func eachInitializeResultEchoes(ctx context.Context, w *world) error {
-	if len(w.inits) == 0 {
+	if len(w.Inits) == 0 {
 		return fmt.Errorf("feature bug: no initialize was sent")
 	}
-	for _, in := range w.inits {
-		if in.ex.Response == nil {
-			return &Mismatch{Expected: "an InitializeResult for " + in.requested, Actual: describeExchange(in.ex), Frames: exchangeSeqs(in.ex)}
+	for _, in := range w.Inits {
+		if in.Ex.Response == nil {
+			return &client.Mismatch{Expected: "an InitializeResult for " + in.Requested, Actual: client.DescribeExchange(in.Ex), Frames: exchangeSeqs(in.Ex)}
 		}
-		msg, _ := harness.ParseMessage(in.ex.Response.Body())
+		msg, _ := harness.ParseMessage(in.Ex.Response.Body())
 		var got struct {
 			ProtocolVersion string `json:"protocolVersion"`
 		}
-		if msg.Kind != harness.KindResult || json.Unmarshal(msg.Result, &got) != nil || got.ProtocolVersion != in.requested {
-			actual := describe(msg)
+		if msg.Kind != harness.KindResult || json.Unmarshal(msg.Result, &got) != nil || got.ProtocolVersion != in.Requested {
+			actual := client.Describe(msg)
 			if got.ProtocolVersion != "" {
 				actual = "protocolVersion " + strconv.Quote(got.ProtocolVersion)
 			}
-			return &Mismatch{Expected: "protocolVersion " + strconv.Quote(in.requested) + " echoed", Actual: actual,
-				Frames: []int{in.ex.Sent.Seq, in.ex.Response.Seq}}
+			return &client.Mismatch{Expected: "protocolVersion " + strconv.Quote(in.Requested) + " echoed", Actual: actual,
+				Frames: []int{in.Ex.Sent.Seq, in.Ex.Response.Seq}}
 		}
 	}
 	return nil

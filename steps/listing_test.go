@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
 	"github.com/mcp-conform/mcp-conform/revisions"
@@ -48,8 +49,8 @@ func (p *pager) Send(_ context.Context, req harness.Request) (*harness.Exchange,
 
 func pagerWorld(next func(int) string) *world {
 	w := clientWorld(harness.TransportStdio, revisions.Modern().ID)
-	w.opts.Timeout = time.Second
-	w.conn = Wrap(&pager{next: next})
+	w.Opts.Timeout = time.Second
+	w.Conn = client.Wrap(&pager{next: next})
 	return w
 }
 
@@ -61,16 +62,16 @@ func TestListAllPageLimits(t *testing.T) {
 			return fmt.Sprintf("c%d", n+1)
 		}
 		return ""
-	}).listAll(context.Background(), "tools/list", "tools")
+	}).ListAll(context.Background(), "tools/list", "tools")
 	require.NoError(t, err)
 	require.Equal(t, 150, lt.Pages)
 
-	_, err = pagerWorld(func(n int) string { return fmt.Sprintf("c%d", n+1) }).listAll(context.Background(), "tools/list", "tools")
-	var m *Mismatch
+	_, err = pagerWorld(func(n int) string { return fmt.Sprintf("c%d", n+1) }).ListAll(context.Background(), "tools/list", "tools")
+	var m *client.Mismatch
 	require.ErrorAs(t, err, &m)
 	require.Equal(t, reports.Untestable, m.Grade, "%v", m)
 
-	_, err = pagerWorld(func(n int) string { return "c2" }).listAll(context.Background(), "tools/list", "tools")
+	_, err = pagerWorld(func(n int) string { return "c2" }).ListAll(context.Background(), "tools/list", "tools")
 	require.ErrorAs(t, err, &m)
 	require.Empty(t, m.Grade, "a repeated cursor is a failure at the rule's level")
 }
@@ -79,12 +80,12 @@ func TestListAllPageLimits(t *testing.T) {
 // evidence, so the case is na, never a pass.
 func TestMSG009WithoutAResponseIsNoPass(t *testing.T) {
 	w := clientWorld(harness.TransportStdio, revisions.Modern().ID)
-	w.last = &harness.Exchange{Sent: &harness.Frame{Seq: 1, Raw: []byte(`{"jsonrpc":"2.0",`)}}
+	w.Last = &harness.Exchange{Sent: &harness.Frame{Seq: 1, Raw: []byte(`{"jsonrpc":"2.0",`)}}
 	require.ErrorIs(t, responseHasNoNullID(context.Background(), w), errSkip)
-	require.Equal(t, reports.NA, w.skip.verdict)
+	require.Equal(t, reports.NA, w.skip.Verdict)
 
 	w = clientWorld(harness.TransportStdio, revisions.Modern().ID)
-	w.last = &harness.Exchange{Sent: &harness.Frame{Seq: 1}, Response: &harness.Frame{Seq: 2, Raw: []byte(`{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}`)}}
+	w.Last = &harness.Exchange{Sent: &harness.Frame{Seq: 1}, Response: &harness.Frame{Seq: 2, Raw: []byte(`{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}`)}}
 	require.NoError(t, responseHasNoNullID(context.Background(), w))
 }
 
@@ -100,10 +101,10 @@ func TestSubscriptionRulesNeedATrigger(t *testing.T) {
 	stdio, err := harness.StartStdio(context.Background(), harness.StdioConfig{Argv: []string{"true"}, Recorder: harness.NewRecorder(time.Now())})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = stdio.Close() })
-	w.conn = Wrap(stdio)
+	w.Conn = client.Wrap(stdio)
 	require.ErrorIs(t, stdioOf(w).expectNothingAfterCancel(w), errSkip)
-	require.Equal(t, reports.Untestable, w.skip.verdict)
-	require.Contains(t, w.skip.reason, "test_trigger_tool_change")
+	require.Equal(t, reports.Untestable, w.skip.Verdict)
+	require.Contains(t, w.skip.Reason, "test_trigger_tool_change")
 }
 
 // MSG-014/MSG-015 grade by the party at fault: silence on stdio (the suite wrote what a stdio
@@ -125,13 +126,13 @@ func TestMalformedInputGrading(t *testing.T) {
 	}
 	for _, tc := range cases {
 		w := clientWorld(harness.TransportStdio, revisions.Modern().ID)
-		w.last = tc.ex
+		w.Last = tc.ex
 		err := w.expectMalformedAnswered(-32700)
 		if tc.ok {
 			require.NoError(t, err, tc.name)
 			continue
 		}
-		var m *Mismatch
+		var m *client.Mismatch
 		require.ErrorAs(t, err, &m, tc.name)
 		require.Equal(t, tc.grade, m.Grade, tc.name)
 	}

@@ -1,6 +1,7 @@
 package steps
 
 import (
+	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 )
 
@@ -23,12 +24,12 @@ const (
 
 // listOrDiscover is the list method of the first declared capability, or server/discover.
 func (w *world) listOrDiscover() string {
-	for _, lm := range listMethods {
-		if w.declares(lm.capability) {
-			return lm.method
+	for _, lm := range client.ListMethods {
+		if w.Declares(lm.Capability) {
+			return lm.Method
 		}
 	}
-	return w.harmless()
+	return w.Harmless()
 }
 
 // logextState is what the send steps of a scenario leave for its assertion steps.

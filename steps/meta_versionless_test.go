@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
 	"github.com/mcp-conform/mcp-conform/revisions"
@@ -22,16 +23,16 @@ func TestVersionlessRequestOnDualEraStdio(t *testing.T) {
 	legacy := revisions.LatestLegacy().ID
 	reply := func(transport, body string) *world {
 		w := newWorld(&suiteRun{env: &env{cfg: Config{Transport: transport}}, t: &target{revision: modern, modern: true, supported: []string{modern, legacy}}}, false)
-		w.last = &harness.Exchange{Sent: &harness.Frame{Seq: 1}, Response: &harness.Frame{Seq: 2, Raw: []byte(body)}}
+		w.Last = &harness.Exchange{Sent: &harness.Frame{Seq: 1}, Response: &harness.Frame{Seq: 2, Raw: []byte(body)}}
 		return w
 	}
 	methodNotFound := `{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}`
 	w := reply(harness.TransportStdio, methodNotFound)
 	require.ErrorIs(t, versionlessRefused(context.Background(), w), errSkip)
-	assert.Equal(t, reports.NA, w.skip.verdict)
-	assert.Contains(t, w.skip.reason, "dual-era")
+	assert.Equal(t, reports.NA, w.skip.Verdict)
+	assert.Contains(t, w.skip.Reason, "dual-era")
 
-	var m *Mismatch
+	var m *client.Mismatch
 	w = reply(harness.TransportStdio, `{"jsonrpc":"2.0","id":1,"result":{"supportedVersions":[]}}`)
 	require.True(t, errors.As(versionlessRefused(context.Background(), w), &m))
 	w = reply(harness.TransportHTTP, methodNotFound)

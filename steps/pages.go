@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
 )
@@ -16,9 +17,9 @@ type pageState struct {
 	// lists are the declared lists, in the order traversed.
 	lists []pageList
 	// traversals holds, per list method, each completed (or cut short) traversal.
-	traversals map[string][]*listTraversal
+	traversals map[string][]*client.ListTraversal
 	// problems are the traversals that did not end properly (PAGE-001).
-	problems []*Mismatch
+	problems []*client.Mismatch
 	// refused names the lists whose first page the server refused (not offered).
 	refused []string
 	// pair is the page asked for twice (PAGE-002), with the list and cursor.
@@ -31,7 +32,7 @@ type pageState struct {
 // pageOf returns the scenario's state for pagination and caching (PAGE, CACHE), made on first use
 // (see stateOf).
 func pageOf(w *world) *pageState {
-	return stateOf(w, func() *pageState { return &pageState{traversals: map[string][]*listTraversal{}} })
+	return stateOf(w, func() *pageState { return &pageState{traversals: map[string][]*client.ListTraversal{}} })
 }
 
 // pageList is one list method, the array member of its pages and the member that identifies
@@ -41,13 +42,13 @@ type pageList struct{ method, member, key string }
 // declaredLists returns the list methods of the capabilities the server declares.
 func (w *world) declaredLists() []pageList {
 	var out []pageList
-	if w.declares("tools") {
+	if w.Declares("tools") {
 		out = append(out, pageList{"tools/list", "tools", "name"})
 	}
-	if w.declares("resources") {
+	if w.Declares("resources") {
 		out = append(out, pageList{"resources/list", "resources", "uri"}, pageList{"resources/templates/list", "resourceTemplates", "uriTemplate"})
 	}
-	if w.declares("prompts") {
+	if w.Declares("prompts") {
 		out = append(out, pageList{"prompts/list", "prompts", "name"})
 	}
 	return out
@@ -63,7 +64,7 @@ func pageStep(fn func(context.Context, *world, *pageState) error) func(context.C
 
 // noLists is the na of a server that declares none of the paginated lists.
 func (w *world) noLists() error {
-	return w.undeclared("the server declares none of the tools, resources and prompts capabilities, so it has no list to page")
+	return w.Undeclared("the server declares none of the tools, resources and prompts capabilities, so it has no list to page")
 }
 
 // traverseLists follows every declared list to its end, times times. A list whose first page
@@ -74,16 +75,16 @@ func (w *world) traverseLists(ctx context.Context, st *pageState, times int) err
 	if len(st.lists) == 0 {
 		return w.noLists()
 	}
-	st.traversals = map[string][]*listTraversal{}
+	st.traversals = map[string][]*client.ListTraversal{}
 	for _, l := range st.lists {
 		for i := 0; i < times; i++ {
-			lt, err := w.listAll(ctx, l.method, l.member)
-			var mm *Mismatch
-			var lm *listMalformed
-			var lr *listRefused
+			lt, err := w.ListAll(ctx, l.method, l.member)
+			var mm *client.Mismatch
+			var lm *client.ListMalformed
+			var lr *client.ListRefused
 			switch {
 			case err == nil:
-			case errors.As(err, &lm) && lm.Rule != pageRule:
+			case errors.As(err, &lm) && lm.Rule != client.PageRule:
 				// A page without its member array is the list method's rule's (TOOL-001, ...).
 				st.refused = append(st.refused, fmt.Sprintf("%s (%s; %s judges that)", l.method, lm.Mismatch.Error(), lm.Rule))
 			case errors.As(err, &mm):
@@ -91,7 +92,7 @@ func (w *world) traverseLists(ctx context.Context, st *pageState, times int) err
 			case errors.As(err, &lr) && lr.Page == 1:
 				st.refused = append(st.refused, fmt.Sprintf("%s (%s)", l.method, lr.Actual))
 			case errors.As(err, &lr):
-				st.problems = append(st.problems, &Mismatch{
+				st.problems = append(st.problems, &client.Mismatch{
 					Expected: fmt.Sprintf("page %d of %s for the nextCursor the server issued", lr.Page, l.method),
 					Actual:   lr.Actual, Frames: lr.Frames,
 				})
@@ -118,4 +119,4 @@ var cacheableMethods = map[string]bool{
 }
 
 // traversalFrames returns the seqs of the frames of a traversal.
-func traversalFrames(lt *listTraversal) []int { return lt.Frames }
+func traversalFrames(lt *client.ListTraversal) []int { return lt.Frames }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 )
 
@@ -32,7 +33,7 @@ func sendHarmlessCRLF(ctx context.Context, w *world) error {
 		return err
 	}
 	req.Raw = append(req.Raw, '\r')
-	return w.send(ctx, req)
+	return w.Send(ctx, req)
 }
 
 func sendHarmlessPadded(ctx context.Context, w *world) error {
@@ -44,14 +45,14 @@ func sendHarmlessPadded(ctx context.Context, w *world) error {
 	// envelope is unchanged.
 	pad := `,"x-mcp-conform-padding":"` + strings.Repeat("a", largeProbeBytes) + `"}`
 	req.Raw = append(req.Raw[:len(req.Raw)-1], pad...)
-	return w.send(ctx, req)
+	return w.Send(ctx, req)
 }
 
 func replyRecorded(ctx context.Context, w *world) error {
-	if w.last == nil {
+	if w.Last == nil {
 		return fmt.Errorf("feature bug: no message was sent before this step")
 	}
-	w.observed = append(w.observed, observe(w.last))
+	w.observed = append(w.observed, observe(w.Last))
 	return nil
 }
 
@@ -61,10 +62,10 @@ const largeProbeBytes = 4 << 20
 // probeHeader sends the harmless request over HTTP with header name set to *value, or
 // without it when value is nil.
 func (w *world) probeHeader(ctx context.Context, name string, value *string) error {
-	if w.opts.Transport != harness.TransportHTTP {
+	if w.Opts.Transport != harness.TransportHTTP {
 		return fmt.Errorf("feature bug: header probes need an HTTP target (tag the scenario @transport:http)")
 	}
-	return w.sendMethod(ctx, w.harmless(), "", nil, func(h http.Header) []string {
+	return w.SendMethod(ctx, w.Harmless(), "", nil, func(h http.Header) []string {
 		if value == nil {
 			return []string{name}
 		}
@@ -76,9 +77,9 @@ func (w *world) probeHeader(ctx context.Context, name string, value *string) err
 // harmlessRaw builds the harmless request of the target (see harmless) with a fresh id, its
 // HTTP headers set, marked intentional: probes bend the framing on purpose.
 func (w *world) harmlessRaw() (harness.Request, error) {
-	req := w.build(call{Method: w.harmless(), Intentional: true})
+	req := w.Build(client.Call{Method: w.Harmless(), Intentional: true})
 	if len(req.Raw) == 0 || req.Raw[len(req.Raw)-1] != '}' {
-		return harness.Request{}, fmt.Errorf("harmless request is not a JSON object: %s", short(req.Raw))
+		return harness.Request{}, fmt.Errorf("harmless request is not a JSON object: %s", client.Short(req.Raw))
 	}
 	return req, nil
 }
@@ -97,15 +98,15 @@ func observe(ex *harness.Exchange) string {
 	switch {
 	case ex.Response != nil:
 		if msg, err := harness.ParseMessage(ex.Response.Body()); err == nil {
-			parts = append(parts, describe(msg))
+			parts = append(parts, client.Describe(msg))
 		} else {
-			parts = append(parts, "reply "+short(ex.Response.Body()))
+			parts = append(parts, "reply "+client.Short(ex.Response.Body()))
 		}
 	default:
 		body := ""
 		for _, f := range ex.Frames {
 			if len(strings.TrimSpace(string(f.Raw))) > 0 {
-				body = short(f.Raw)
+				body = client.Short(f.Raw)
 				if f.Problem != "" {
 					body += " (" + f.Problem + ")"
 				}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 )
 
@@ -22,7 +23,7 @@ const credentialsHint = "the endpoint wants credentials: pass --header 'Authoriz
 // response gives its status, Content-Type and first snippetBytes bytes (quoted, so no control
 // character reaches the console), and, for a 404 or an HTML page, asks whether the URL's path
 // is the MCP endpoint. It returns "" for anything else (stdio, a JSON-RPC response).
-func replyHint(t Conn, ex *harness.Exchange) string {
+func replyHint(t client.Conn, ex *harness.Exchange) string {
 	if ex == nil || ex.HTTP == nil {
 		return ""
 	}

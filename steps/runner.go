@@ -15,6 +15,7 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/features"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
@@ -68,7 +69,7 @@ type env struct {
 	rules map[string]Rule
 
 	mu      sync.Mutex
-	conns   []Conn
+	conns   []client.Conn
 	connRev map[int]string
 	stderr  []string
 	notes   []string
@@ -86,7 +87,7 @@ type env struct {
 	processes int
 	// absences holds, per result ("rule@revision"), the replies its scenario concluded would
 	// not come (lateReply looks for them after the run).
-	absences map[string][]absence
+	absences map[string][]client.Absence
 	// modernTable, when set (tests), replaces the modern rows of the revisions table era
 	// detection reads (knownModern).
 	modernTable func() []revisions.Revision
@@ -97,7 +98,7 @@ type env struct {
 type target struct {
 	revision string
 	modern   bool
-	shared   Conn
+	shared   client.Conn
 	caps     map[string]json.RawMessage
 	// capsUnknown, set on a modern target whose server/discover gave no DiscoverResult, says
 	// why its capabilities are unknown (caps is then empty): the rules gated on one are
@@ -256,8 +257,8 @@ func Run(ctx context.Context, cfg Config) (*reports.Run, error) {
 
 // dial opens a new connection to the server: a new child process (stdio) or a new HTTP client
 // with its own connection pool (http). rev is the revision its frames are validated against.
-func (e *env) dial(ctx context.Context, rev string) (Conn, error) {
-	t, err := Dial(ctx, DialConfig{Transport: e.cfg.Transport, Command: e.cfg.Command, URL: e.cfg.URL, Header: e.cfg.Header,
+func (e *env) dial(ctx context.Context, rev string) (client.Conn, error) {
+	t, err := client.Dial(ctx, client.DialConfig{Transport: e.cfg.Transport, Command: e.cfg.Command, URL: e.cfg.URL, Header: e.cfg.Header,
 		Recorder: e.rec, MaxFrame: e.cfg.MaxFrame, QuietWindow: e.cfg.QuietWindow, ShutdownGrace: e.cfg.ShutdownGrace})
 	if err != nil {
 		return nil, err
@@ -283,14 +284,14 @@ func (e *env) setRev(conn int, rev string) {
 }
 
 // release closes t now (a scenario's own connection) and keeps its stderr tail.
-func (e *env) release(t Conn) {
+func (e *env) release(t client.Conn) {
 	_ = t.Close()
 	if p, ok := t.Process(); ok {
 		e.keepStderr(p)
 	}
 }
 
-func (e *env) keepStderr(s Process) {
+func (e *env) keepStderr(s client.Process) {
 	if tail := s.StderrTail(); tail != "" {
 		e.mu.Lock()
 		e.stderr = append(e.stderr, tail)
@@ -300,7 +301,7 @@ func (e *env) keepStderr(s Process) {
 
 func (e *env) closeAll() {
 	e.mu.Lock()
-	conns := append([]Conn{}, e.conns...)
+	conns := append([]client.Conn{}, e.conns...)
 	e.mu.Unlock()
 	var wg sync.WaitGroup
 	for _, t := range conns {
@@ -350,7 +351,7 @@ type suiteRun struct {
 // closed its stdout) is restarted, as the spec tells clients to (basic/transports/stdio
 // #Unexpected Termination), and a legacy session is initialised again, so that one crash does
 // not turn every later rule into a failure; the restart is noted in the run.
-func (s *suiteRun) sharedConn(ctx context.Context) (Conn, error) {
+func (s *suiteRun) sharedConn(ctx context.Context) (client.Conn, error) {
 	s.connMu.Lock()
 	defer s.connMu.Unlock()
 	old, ok := s.t.shared.Process()
@@ -379,7 +380,7 @@ func (s *suiteRun) sharedConn(ctx context.Context) (Conn, error) {
 // markShared marks t as the connection a target's scenarios share: the harness then attributes
 // its notifications only by id, subscription id or progress token, and the client refuses to
 // send on it a request that changes session state (refuseShared).
-func markShared(t Conn) {
+func markShared(t client.Conn) {
 	t.SetShared()
 }
 
@@ -479,7 +480,7 @@ func (s *suiteRun) initScenario(sc *godog.ScenarioContext) {
 			w.judgeSteps = append(w.judgeSteps, len(w.steps))
 			w.judgeAsked = false
 		}
-		var o *outcome
+		var o *client.Outcome
 		if errors.As(err, &o) {
 			// A step ended the scenario with na or untestable (a skip): record the outcome and
 			// tell godog to skip the rest.
@@ -497,7 +498,7 @@ func (s *suiteRun) initScenario(sc *godog.ScenarioContext) {
 		if !ok || w.excluded {
 			return ctx, nil
 		}
-		for _, t := range w.own {
+		for _, t := range w.Own {
 			s.env.release(t)
 		}
 		w.stopped = ctx.Err() != nil
@@ -554,13 +555,13 @@ func (s *suiteRun) record(w *world, err error) {
 	if w.outlineRow {
 		prefix = fmt.Sprintf("[case %d] ", s.rows[key])
 	}
-	if len(w.absent) > 0 && v != reports.Untestable && v != reports.Error && v != reports.NotRun {
+	if len(w.Absent) > 0 && v != reports.Untestable && v != reports.Error && v != reports.NotRun {
 		s.env.mu.Lock()
 		if s.env.absences == nil {
-			s.env.absences = map[string][]absence{}
+			s.env.absences = map[string][]client.Absence{}
 		}
 		k := key + "@" + s.t.revision
-		s.env.absences[k] = append(s.env.absences[k], w.absent...)
+		s.env.absences[k] = append(s.env.absences[k], w.Absent...)
 		s.env.mu.Unlock()
 	}
 	if len(w.judgeSteps) > 0 {
@@ -577,7 +578,7 @@ func (s *suiteRun) record(w *world, err error) {
 	for _, st := range w.steps {
 		res.Steps = append(res.Steps, reports.Step{Text: prefix + st.Text, Status: st.Status})
 	}
-	res.Frames = append(res.Frames, w.frames()...)
+	res.Frames = append(res.Frames, w.Frames()...)
 	res.DurationMs += time.Since(w.started).Milliseconds()
 	if s.rows[key] == 1 {
 		s.env.cfg.Progress.Done(w.rule.Feature, w.rule.ID)
@@ -630,13 +631,13 @@ func stoppedByRun(v reports.Verdict, reason string, err error) bool {
 // verdict maps the godog outcome of one scenario row to a verdict (the scenario's outcome, an
 // input of settle).
 func (s *suiteRun) verdict(w *world, err error) (v reports.Verdict, reason, expected, actual string) {
-	if (w.skip != nil && w.skip.verdict == reports.Untestable) || (w.skip == nil && err != nil) {
+	if (w.skip != nil && w.skip.Verdict == reports.Untestable) || (w.skip == nil && err != nil) {
 		if why := w.discoverUnserved(); why != "" {
 			return reports.Untestable, why, "", ""
 		}
 	}
 	if w.skip != nil {
-		return w.skip.verdict, w.skip.reason, "", ""
+		return w.skip.Verdict, w.skip.Reason, "", ""
 	}
 	if err == nil && w.rule.Level == probeLevel {
 		obs := strings.Join(w.observed, "; ")
@@ -653,11 +654,11 @@ func (s *suiteRun) verdict(w *world, err error) (v reports.Verdict, reason, expe
 	if err == nil {
 		return reports.Pass, "", "", ""
 	}
-	var pre *preconditionFailed
+	var pre *client.PreconditionFailed
 	if errors.As(err, &pre) {
 		return reports.Untestable, pre.Error(), "", ""
 	}
-	var m *Mismatch
+	var m *client.Mismatch
 	if errors.As(err, &m) {
 		v = m.Grade
 		if v == "" {
@@ -679,17 +680,17 @@ func (s *suiteRun) verdict(w *world, err error) (v reports.Verdict, reason, expe
 // implement server/discover), not the scenario rule's. It returns "" otherwise, and always for
 // DISC-001 itself.
 func (w *world) discoverUnserved() string {
-	if w.t.CapsUnknown == "" || w.rule.ID == "DISC-001" {
+	if w.Target.CapsUnknown == "" || w.rule.ID == "DISC-001" {
 		return ""
 	}
-	for _, ex := range w.exchanges {
+	for _, ex := range w.Exchanges {
 		if ex.Sent == nil || ex.Sent.Method != "server/discover" {
 			continue
 		}
 		// Only a JSON-RPC answer that is no DiscoverResult is DISC-001's: no answer at all (an
 		// HTTP 405, silence) may be another rule's defect (HTTP-001, STDIO-005).
-		if msg := responseOf(ex); msg != nil && (msg.Error != nil || len(msg.Result) == 0) {
-			return "server/discover gave no DiscoverResult (" + describeExchange(ex) + "), which DISC-001 judges"
+		if msg := client.ResponseOf(ex); msg != nil && (msg.Error != nil || len(msg.Result) == 0) {
+			return "server/discover gave no DiscoverResult (" + client.DescribeExchange(ex) + "), which DISC-001 judges"
 		}
 	}
 	return ""

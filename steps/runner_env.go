@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 )
 
@@ -14,10 +15,12 @@ func (s *suiteRun) IDs() *harness.IDs { return &s.env.ids }
 func (s *suiteRun) Recorder() *harness.Recorder { return s.env.rec }
 
 // Dial is the run's side of Env.
-func (s *suiteRun) Dial(ctx context.Context, rev string) (Conn, error) { return s.env.dial(ctx, rev) }
+func (s *suiteRun) Dial(ctx context.Context, rev string) (client.Conn, error) {
+	return s.env.dial(ctx, rev)
+}
 
 // Shared is the run's side of Env.
-func (s *suiteRun) Shared(ctx context.Context) (Conn, error) { return s.sharedConn(ctx) }
+func (s *suiteRun) Shared(ctx context.Context) (client.Conn, error) { return s.sharedConn(ctx) }
 
 // SetRev is the run's side of Env.
 func (s *suiteRun) SetRev(conn int, rev string) { s.env.setRev(conn, rev) }
@@ -36,23 +39,23 @@ func (s *suiteRun) ConnRev(conn int) string {
 }
 
 // Conns is the run's side of Env.
-func (s *suiteRun) Conns() []Conn {
+func (s *suiteRun) Conns() []client.Conn {
 	s.env.mu.Lock()
 	defer s.env.mu.Unlock()
-	return append([]Conn(nil), s.env.conns...)
+	return append([]client.Conn(nil), s.env.conns...)
 }
 
-func (t *target) view() Target {
-	return Target{Revision: t.revision, Modern: t.modern, Caps: t.caps, CapsUnknown: t.capsUnknown,
+func (t *target) view() client.Target {
+	return client.Target{Revision: t.revision, Modern: t.modern, Caps: t.caps, CapsUnknown: t.capsUnknown,
 		Supported: t.supported, Negotiated: t.negotiated}
 }
 
-func (c Config) options() Options {
-	return Options{Transport: c.Transport, URL: c.URL, Timeout: c.Timeout, StartupTimeout: c.StartupTimeout,
+func (c Config) options() client.Options {
+	return client.Options{Transport: c.Transport, URL: c.URL, Timeout: c.Timeout, StartupTimeout: c.StartupTimeout,
 		QuietWindow: c.QuietWindow, FixtureMap: c.FixtureMap, CallTools: c.CallTools, Schemas: c.Schemas}
 }
 
-func newSession(s *suiteRun) *session {
-	return &session{env: s, t: s.t.view(), opts: s.env.cfg.options(), seqs: map[int]bool{},
-		streams: map[*harness.Exchange]harness.StreamInfo{}}
+func newSession(s *suiteRun) *client.Session {
+	return &client.Session{Env: s, Target: s.t.view(), Opts: s.env.cfg.options(), Seqs: map[int]bool{},
+		Streams: map[*harness.Exchange]harness.StreamInfo{}}
 }

@@ -36,24 +36,24 @@ var contentFixtureTools = []string{
 // declared list (icons, annotations), a call of each content fixture tool the server lists
 // and the call policy allows, and a get of every listed prompt.
 func gatherContent(ctx context.Context, w *world) error {
-	if w.t.Modern {
-		if err := w.sendMethod(ctx, "server/discover", "", nil, nil); err != nil {
+	if w.Target.Modern {
+		if err := w.SendMethod(ctx, "server/discover", "", nil, nil); err != nil {
 			return err
 		}
 	}
-	if w.declares("tools") {
-		lt, err := w.listAll(ctx, "tools/list", "tools")
+	if w.Declares("tools") {
+		lt, err := w.ListAll(ctx, "tools/list", "tools")
 		if err := keepTransportErr(ctx, err); err != nil {
 			return err
 		}
 		for _, f := range contentFixtureTools {
-			name := w.opts.fixtureName(f)
+			name := w.Opts.FixtureName(f)
 			for _, t := range lt.Items {
 				if t["name"] != name {
 					continue
 				}
-				if c, ok, _ := w.listedToolCall(t, nil, nil); ok {
-					if err := w.send(ctx, w.build(c)); err != nil {
+				if c, ok, _ := w.ListedToolCall(t, nil, nil); ok {
+					if err := w.Send(ctx, w.Build(c)); err != nil {
 						return err
 					}
 				}
@@ -61,9 +61,9 @@ func gatherContent(ctx context.Context, w *world) error {
 			}
 		}
 	}
-	if w.declares("resources") {
+	if w.Declares("resources") {
 		for _, l := range [][2]string{{"resources/list", "resources"}, {"resources/templates/list", "resourceTemplates"}} {
-			_, err := w.listAll(ctx, l[0], l[1])
+			_, err := w.ListAll(ctx, l[0], l[1])
 			if err := keepTransportErr(ctx, err); err != nil {
 				return err
 			}

@@ -6,6 +6,7 @@ import (
 	"regexp"
 
 	"github.com/cucumber/godog"
+	"github.com/mcp-conform/mcp-conform/client"
 )
 
 func init() { bindSteps("server-discover", registerServerDiscoverSteps) }
@@ -33,7 +34,7 @@ func everyEntryMatches(ctx context.Context, ptr, expr string) error {
 	arr, _ := v.([]any)
 	for _, x := range arr {
 		if s, ok := x.(string); !ok || !re.MatchString(s) {
-			return &Mismatch{Expected: fmt.Sprintf("every entry at %s to match %s", ptr, expr), Actual: "entry " + jsonText(x), Frames: w.lastSeqs()}
+			return &client.Mismatch{Expected: fmt.Sprintf("every entry at %s to match %s", ptr, expr), Actual: "entry " + jsonText(x), Frames: w.LastSeqs()}
 		}
 	}
 	return nil
@@ -41,9 +42,9 @@ func everyEntryMatches(ctx context.Context, ptr, expr string) error {
 
 func responseValidates(ctx context.Context, typ string) error {
 	w := worldOf(ctx)
-	msg, err := w.responseMessage()
+	msg, err := w.ResponseMessage()
 	if err != nil {
 		return err
 	}
-	return w.validateAt(msg.Raw, "", typ, w.lastSeqs())
+	return w.validateAt(msg.Raw, "", typ, w.LastSeqs())
 }

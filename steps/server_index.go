@@ -9,6 +9,7 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
 	"github.com/mcp-conform/mcp-conform/revisions"
@@ -26,12 +27,12 @@ func registerServerIndexSteps(sc *godog.ScenarioContext) {
 	// CMPL-004 and CAP-007: a result to an undeclared feature's method is CAP-001..004's.
 	step(sc, `^the response is an error with code -32601, unless it is a result offering the undeclared "([^"]+)" feature$`, func(ctx context.Context, name string) error {
 		w := worldOf(ctx)
-		msg, err := w.responseMessage()
+		msg, err := w.ResponseMessage()
 		if err != nil {
 			return err
 		}
 		if rule := w.offersUndeclared(name, msg); rule != "" {
-			return w.setSkip(reports.Untestable, fmt.Sprintf("the server answered %s with a result although %s is not declared, which %s judges", sentMethod(w.last), name, rule))
+			return w.setSkip(reports.Untestable, fmt.Sprintf("the server answered %s with a result although %s is not declared, which %s judges", client.SentMethod(w.Last), name, rule))
 		}
 		return w.expectCode(-32601, 0)
 	})
@@ -59,21 +60,21 @@ func sendsCompletionRequestArgument(ctx context.Context, w *world) error {
 	if err != nil {
 		return err
 	}
-	return w.send(ctx, w.stateRequest("completion/complete", map[string]any{"ref": ref, "argument": map[string]any{"name": arg, "value": ""}}, nil))
+	return w.Send(ctx, w.StateRequest("completion/complete", map[string]any{"ref": ref, "argument": map[string]any{"name": arg, "value": ""}}, nil))
 }
 
 func sendsListRequestEach(ctx context.Context, w *world) error {
 	sent := false
-	for _, lm := range listMethods {
-		if _, ok := w.t.Caps[lm.capability]; ok {
-			if err := w.send(ctx, w.stateRequest(lm.method, nil, map[string]any{metaLogLevel: "debug"})); err != nil {
+	for _, lm := range client.ListMethods {
+		if _, ok := w.Target.Caps[lm.Capability]; ok {
+			if err := w.Send(ctx, w.StateRequest(lm.Method, nil, map[string]any{metaLogLevel: "debug"})); err != nil {
 				return err
 			}
 			sent = true
 		}
 	}
 	if !sent {
-		return w.sendMethod(ctx, w.harmless(), "", nil, nil)
+		return w.SendMethod(ctx, w.Harmless(), "", nil, nil)
 	}
 	return nil
 }
@@ -119,30 +120,30 @@ func capNames(caps map[string]json.RawMessage) string {
 // offered, which is consistent with either declaration (CAP-006 judges a declared feature
 // that fails; CAP-007 the undeclared method that does not fail).
 func (w *world) offeredMeansDeclared(name string) error {
-	msg, err := w.responseMessage()
+	msg, err := w.ResponseMessage()
 	if err != nil {
 		return err
 	}
 	if msg.Kind != harness.KindResult {
 		return nil
 	}
-	if _, ok := w.t.Caps[name]; ok {
+	if _, ok := w.Target.Caps[name]; ok {
 		return nil
 	}
 	if member, isList := listMembers[name]; isList && emptyPage(msg.Result, member) {
 		return nil
 	}
-	if why := w.t.CapsUnknown; why != "" {
+	if why := w.Target.CapsUnknown; why != "" {
 		return w.setSkip(reports.Untestable, why)
 	}
 	where := "DiscoverResult"
-	if !w.t.Modern {
+	if !w.Target.Modern {
 		where = "InitializeResult"
 	}
-	return &Mismatch{
-		Expected: fmt.Sprintf("capabilities.%s in the %s, since the server answered %s with a result", name, where, sentMethod(w.last)),
-		Actual:   "declared capabilities: " + capNames(w.t.Caps),
-		Frames:   w.lastSeqs(),
+	return &client.Mismatch{
+		Expected: fmt.Sprintf("capabilities.%s in the %s, since the server answered %s with a result", name, where, client.SentMethod(w.Last)),
+		Actual:   "declared capabilities: " + capNames(w.Target.Caps),
+		Frames:   w.LastSeqs(),
 	}
 }
 
@@ -162,34 +163,34 @@ var undeclaredProbes = []struct {
 }
 
 func (w *world) probeUndeclared(ctx context.Context, st *stateWorld) error {
-	if why := w.t.CapsUnknown; why != "" {
+	if why := w.Target.CapsUnknown; why != "" {
 		return w.setSkip(reports.Untestable, why)
 	}
-	if !w.t.Modern {
+	if !w.Target.Modern {
 		// logging/setLevel, if the server takes it, sets the level of the session it is sent
 		// in: the probes go in a session of their own, never the one the scenarios share.
-		if err := w.openOwnSession(ctx); err != nil {
+		if err := w.OpenOwnSession(ctx); err != nil {
 			return err
 		}
 	}
-	rev := w.t.Revision
+	rev := w.Target.Revision
 	var skipped []string
 	for _, p := range undeclaredProbes {
-		if _, ok := w.t.Caps[p.capability]; ok {
+		if _, ok := w.Target.Caps[p.capability]; ok {
 			continue
 		}
 		if !revisions.InRange(rev, p.since, p.until) {
 			skipped = append(skipped, p.capability)
 			continue
 		}
-		if err := w.send(ctx, w.stateRequest(p.method, p.params, nil)); err != nil {
+		if err := w.Send(ctx, w.StateRequest(p.method, p.params, nil)); err != nil {
 			return err
 		}
-		st.probes = append(st.probes, w.last)
+		st.probes = append(st.probes, w.Last)
 		st.probeCaps = append(st.probeCaps, p.capability)
 	}
 	if len(st.probes) == 0 {
-		why := "the server declares every feature that has a method at " + rev + " (" + capNames(w.t.Caps) + ")"
+		why := "the server declares every feature that has a method at " + rev + " (" + capNames(w.Target.Caps) + ")"
 		if len(skipped) > 0 {
 			why += "; " + strings.Join(skipped, ", ") + " has no capability-gated method at " + rev
 		}
@@ -212,12 +213,12 @@ func (w *world) probeUndeclared(ctx context.Context, st *stateWorld) error {
 // protocol): there a miss is info.
 func (w *world) methodNotFoundBasis() (cite string, grade reports.Verdict) {
 	switch {
-	case w.t.Modern && w.opts.Transport == harness.TransportHTTP:
+	case w.Target.Modern && w.Opts.Transport == harness.TransportHTTP:
 		return "basic/transports/streamable-http#Protocol Version Header: a method the server does not implement gets 404 Not Found and -32601 (MUST; graded SHOULD, since an undeclared capability does not prove the method unimplemented)", ""
-	case w.t.Modern:
+	case w.Target.Modern:
 		return "only the schema's MethodNotFoundError description (no MUST or SHOULD) names an undeclared capability's method; observed as info", reports.Info
 	}
-	return "no sentence of " + w.t.Revision + " makes -32601 normative for an undeclared feature's method (basic/lifecycle#Operation asks both parties to use only negotiated capabilities); observed as info", reports.Info
+	return "no sentence of " + w.Target.Revision + " makes -32601 normative for an undeclared feature's method (basic/lifecycle#Operation asks both parties to use only negotiated capabilities); observed as info", reports.Info
 }
 
 // expectMethodNotFound is CAP-007: every probe of an undeclared feature got -32601 (and HTTP
@@ -229,26 +230,26 @@ func (w *world) expectMethodNotFound(st *stateWorld) error {
 	cite, grade := w.methodNotFoundBasis()
 	var offered []string
 	for i, ex := range st.probes {
-		msg := responseOf(ex)
+		msg := client.ResponseOf(ex)
 		if rule := w.offersUndeclared(st.probeCaps[i], msg); rule != "" {
-			offered = append(offered, fmt.Sprintf("the server answered %s with a result although %s is not declared, which %s judges", sentMethod(ex), st.probeCaps[i], rule))
+			offered = append(offered, fmt.Sprintf("the server answered %s with a result although %s is not declared, which %s judges", client.SentMethod(ex), st.probeCaps[i], rule))
 			continue
 		}
 		want := "error -32601"
-		status := w.t.Modern && w.opts.Transport == harness.TransportHTTP
+		status := w.Target.Modern && w.Opts.Transport == harness.TransportHTTP
 		if status {
 			want += " with HTTP 404"
 		}
-		want += " for " + sentMethod(ex) + " (its capability is not declared; " + cite + ")"
+		want += " for " + client.SentMethod(ex) + " (its capability is not declared; " + cite + ")"
 		switch {
 		case msg == nil || msg.Kind != harness.KindError || msg.Error.Code != -32601:
-			return &Mismatch{Expected: want, Actual: describeExchange(ex), Grade: grade, Frames: exchangeSeqs(ex)}
+			return &client.Mismatch{Expected: want, Actual: client.DescribeExchange(ex), Grade: grade, Frames: exchangeSeqs(ex)}
 		case status && (ex.HTTP == nil || ex.HTTP.Status != 404):
 			got := "no HTTP status"
 			if ex.HTTP != nil {
 				got = fmt.Sprintf("HTTP %d", ex.HTTP.Status)
 			}
-			return &Mismatch{Expected: want, Actual: "-32601 with " + got, Grade: grade, Frames: exchangeSeqs(ex)}
+			return &client.Mismatch{Expected: want, Actual: "-32601 with " + got, Grade: grade, Frames: exchangeSeqs(ex)}
 		}
 	}
 	if len(offered) == len(st.probes) && len(offered) > 0 {
@@ -302,22 +303,22 @@ func (w *world) expectNoReliance(st *stateWorld) error {
 			continue
 		}
 		if r := reliance(c); r != "" {
-			return &Mismatch{Expected: fmt.Sprintf("-32021, or a result asking for nothing undeclared, for %s called with clientCapabilities %s", st.fixture.name, declaredText(c.declared)),
+			return &client.Mismatch{Expected: fmt.Sprintf("-32021, or a result asking for nothing undeclared, for %s called with clientCapabilities %s", st.fixture.name, declaredText(c.declared)),
 				Actual: r, Frames: exchangeSeqs(c.ex)}
 		}
-		msg := responseOf(c.ex)
+		msg := client.ResponseOf(c.ex)
 		if msg == nil || msg.Kind == harness.KindResult || (msg.Kind == harness.KindError && msg.Error.Code == -32021) {
 			if msg == nil {
-				return &Mismatch{Expected: "a response to " + st.fixture.name, Actual: describeExchange(c.ex), Frames: exchangeSeqs(c.ex)}
+				return &client.Mismatch{Expected: "a response to " + st.fixture.name, Actual: client.DescribeExchange(c.ex), Frames: exchangeSeqs(c.ex)}
 			}
 			continue
 		}
-		if wm := responseOf(with.ex); wm == nil || wm.Kind != harness.KindResult {
+		if wm := client.ResponseOf(with.ex); wm == nil || wm.Kind != harness.KindResult {
 			return w.setSkip(reports.Untestable, fmt.Sprintf("the fixture tool %s fails even when %s is declared (%s), so its reply without it says nothing about the capability",
-				st.fixture.name, st.fixture.needs, describeExchange(with.ex)))
+				st.fixture.name, st.fixture.needs, client.DescribeExchange(with.ex)))
 		}
-		return &Mismatch{Expected: fmt.Sprintf("-32021 (MissingRequiredClientCapability) for %s called with clientCapabilities %s; it succeeds when %s is declared", st.fixture.name, declaredText(c.declared), st.fixture.needs),
-			Actual: describe(msg), Frames: exchangeSeqs(c.ex)}
+		return &client.Mismatch{Expected: fmt.Sprintf("-32021 (MissingRequiredClientCapability) for %s called with clientCapabilities %s; it succeeds when %s is declared", st.fixture.name, declaredText(c.declared), st.fixture.needs),
+			Actual: client.Describe(msg), Frames: exchangeSeqs(c.ex)}
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
 	"github.com/mcp-conform/mcp-conform/revisions"
@@ -31,7 +32,7 @@ func TestCAP007GradesByTheSentenceThatGovernsTheProbe(t *testing.T) {
 		ex := &harness.Exchange{Sent: &harness.Frame{Method: "prompts/list"}, Response: &harness.Frame{Raw: []byte(`{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"no"}}`)},
 			HTTP: &harness.HTTPMeta{Status: 404}}
 		st := &stateWorld{probes: []*harness.Exchange{ex}, probeCaps: []string{"prompts"}}
-		var m *Mismatch
+		var m *client.Mismatch
 		require.True(t, errors.As(w.expectMethodNotFound(st), &m), c.transport+" "+c.rev)
 		require.Equal(t, c.grade, m.Grade, c.transport+" "+c.rev)
 		require.Contains(t, m.Expected, c.cites)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
 )
@@ -25,7 +26,7 @@ func registerServerPromptsSteps(sc *godog.ScenarioContext) {
 	step(sc, `^the client lists every prompt$`, wc(listsEveryPrompt))
 	step(sc, `^the client gets a prompt that needs no arguments$`, wc(getArgumentlessPrompt))
 	step(sc, `^the client gets a prompt the server does not offer$`, wc(func(ctx context.Context, w *world) error {
-		return w.sendParams(ctx, "prompts/get", map[string]any{"name": unknownPromptName}, nil, false)
+		return w.SendParams(ctx, "prompts/get", map[string]any{"name": unknownPromptName}, nil, false)
 	}))
 	step(sc, `^the client gets a prompt without its required arguments$`, wc(getPromptWithoutArgs))
 
@@ -44,19 +45,19 @@ func getsEveryPromptLists(ctx context.Context, w *world) error {
 }
 
 func listsEveryPrompt(ctx context.Context, w *world) error {
-	_, err := w.listAll(ctx, "prompts/list", "prompts")
+	_, err := w.ListAll(ctx, "prompts/list", "prompts")
 	return keepTransportErr(ctx, err)
 }
 
 // listPromptsForPick lists the prompts for a step that needs one: na when the capability is
 // not declared or the list is empty, untestable when the list is refused.
 func (w *world) listPromptsForPick(ctx context.Context) ([]map[string]any, error) {
-	if !w.declares("prompts") {
-		return nil, w.undeclared(`the server does not declare the "prompts" capability`)
+	if !w.Declares("prompts") {
+		return nil, w.Undeclared(`the server does not declare the "prompts" capability`)
 	}
-	lt, err := w.listAll(ctx, "prompts/list", "prompts")
-	if r, ok := err.(*listRefused); ok {
-		return nil, w.setSkip(reports.Untestable, "prompts/list failed: "+listFailureReason(r))
+	lt, err := w.ListAll(ctx, "prompts/list", "prompts")
+	if r, ok := err.(*client.ListRefused); ok {
+		return nil, w.setSkip(reports.Untestable, "prompts/list failed: "+client.ListFailureReason(r))
 	}
 	if err := keepTransportErr(ctx, err); err != nil {
 		return nil, err
@@ -75,7 +76,7 @@ func getArgumentlessPrompt(ctx context.Context, w *world) error {
 		return err
 	}
 	pick := ""
-	fixture := w.opts.fixtureName("test_simple_prompt")
+	fixture := w.Opts.FixtureName("test_simple_prompt")
 	for _, p := range items {
 		name, ok := p["name"].(string)
 		if !ok || len(requiredArgs(p)) > 0 {
@@ -88,7 +89,7 @@ func getArgumentlessPrompt(ctx context.Context, w *world) error {
 	if pick == "" {
 		return w.setSkip(reports.Untestable, `every listed prompt has required arguments (no prompt "test_simple_prompt")`)
 	}
-	return w.sendParams(ctx, "prompts/get", map[string]any{"name": pick}, nil, false)
+	return w.SendParams(ctx, "prompts/get", map[string]any{"name": pick}, nil, false)
 }
 
 // getPromptWithoutArgs gets the fixture prompt test_prompt_with_arguments, or else the first
@@ -99,7 +100,7 @@ func getPromptWithoutArgs(ctx context.Context, w *world) error {
 		return err
 	}
 	pick := ""
-	fixture := w.opts.fixtureName("test_prompt_with_arguments")
+	fixture := w.Opts.FixtureName("test_prompt_with_arguments")
 	for _, p := range items {
 		name, ok := p["name"].(string)
 		if !ok || len(requiredArgs(p)) == 0 {
@@ -112,7 +113,7 @@ func getPromptWithoutArgs(ctx context.Context, w *world) error {
 	if pick == "" {
 		return w.setSkip(reports.Untestable, `no listed prompt declares a required argument (no prompt "test_prompt_with_arguments")`)
 	}
-	return w.sendParams(ctx, "prompts/get", map[string]any{"name": pick, "arguments": map[string]any{}}, nil, false)
+	return w.SendParams(ctx, "prompts/get", map[string]any{"name": pick, "arguments": map[string]any{}}, nil, false)
 }
 
 func decodeAny(raw []byte) any {
@@ -136,22 +137,22 @@ var contentTypes = map[string]bool{"text": true, "image": true, "audio": true, "
 // string name.
 func checkPromptPages(ctx context.Context, w *world) error {
 	pages := 0
-	for _, ex := range w.exchanges {
+	for _, ex := range w.Exchanges {
 		if ex.Sent == nil || ex.Sent.Method != "prompts/list" {
 			continue
 		}
 		pages++
 		seqs := exchangeSeqs(ex)
 		if ex.Response == nil {
-			return &Mismatch{Expected: "a prompts/list result", Actual: "no response", Frames: seqs}
+			return &client.Mismatch{Expected: "a prompts/list result", Actual: "no response", Frames: seqs}
 		}
 		msg, _ := harness.ParseMessage(ex.Response.Body())
-		if msg.Kind == harness.KindError && pages == 1 && w.t.Modern {
+		if msg.Kind == harness.KindError && pages == 1 && w.Target.Modern {
 			// A declared feature whose list is refused is CAP-006's (server/prompts#Capabilities).
-			return w.setSkip(reports.Untestable, fmt.Sprintf("prompts/list was answered with %s although prompts are declared, which CAP-006 judges", describe(msg)))
+			return w.setSkip(reports.Untestable, fmt.Sprintf("prompts/list was answered with %s although prompts are declared, which CAP-006 judges", client.Describe(msg)))
 		}
 		if msg.Kind != harness.KindResult {
-			return &Mismatch{Expected: "a prompts/list result (the prompts capability is declared)", Actual: describe(msg), Frames: seqs}
+			return &client.Mismatch{Expected: "a prompts/list result (the prompts capability is declared)", Actual: client.Describe(msg), Frames: seqs}
 		}
 		if err := w.validateAt(msg.Raw, "/result", "ListPromptsResult", seqs); err != nil {
 			return err
@@ -159,12 +160,12 @@ func checkPromptPages(ctx context.Context, w *world) error {
 		res, _ := decodeAny(msg.Result).(map[string]any)
 		list, ok := res["prompts"].([]any)
 		if !ok {
-			return &Mismatch{Expected: "a prompts array", Actual: short(msg.Result), Frames: seqs}
+			return &client.Mismatch{Expected: "a prompts array", Actual: client.Short(msg.Result), Frames: seqs}
 		}
 		for i, e := range list {
 			p, _ := e.(map[string]any)
 			if _, ok := p["name"].(string); !ok {
-				return &Mismatch{Expected: "every prompt to have a string name", Actual: fmt.Sprintf("prompts[%d] is %s", i, jsonText(e)), Frames: seqs}
+				return &client.Mismatch{Expected: "every prompt to have a string name", Actual: fmt.Sprintf("prompts[%d] is %s", i, jsonText(e)), Frames: seqs}
 			}
 			args, present := p["arguments"]
 			if !present {
@@ -172,16 +173,16 @@ func checkPromptPages(ctx context.Context, w *world) error {
 			}
 			arr, ok := args.([]any)
 			if !ok {
-				return &Mismatch{Expected: "prompt arguments to be an array", Actual: fmt.Sprintf("prompts[%d].arguments is %s", i, jsonText(args)), Frames: seqs}
+				return &client.Mismatch{Expected: "prompt arguments to be an array", Actual: fmt.Sprintf("prompts[%d].arguments is %s", i, jsonText(args)), Frames: seqs}
 			}
 			for j, a := range arr {
 				am, _ := a.(map[string]any)
 				if _, ok := am["name"].(string); !ok {
-					return &Mismatch{Expected: "every prompt argument to have a string name", Actual: fmt.Sprintf("prompts[%d].arguments[%d] is %s", i, j, jsonText(a)), Frames: seqs}
+					return &client.Mismatch{Expected: "every prompt argument to have a string name", Actual: fmt.Sprintf("prompts[%d].arguments[%d] is %s", i, j, jsonText(a)), Frames: seqs}
 				}
 				if v, ok := am["required"]; ok {
 					if _, isBool := v.(bool); !isBool {
-						return &Mismatch{Expected: "argument required to be a boolean", Actual: fmt.Sprintf("prompts[%d].arguments[%d].required is %s", i, j, jsonText(v)), Frames: seqs}
+						return &client.Mismatch{Expected: "argument required to be a boolean", Actual: fmt.Sprintf("prompts[%d].arguments[%d].required is %s", i, j, jsonText(v)), Frames: seqs}
 					}
 				}
 			}
@@ -196,7 +197,7 @@ func checkPromptPages(ctx context.Context, w *world) error {
 // checkPromptResult (PROMPT-003): the last response is a GetPromptResult whose messages each
 // have role user or assistant and an object content.
 func checkPromptResult(ctx context.Context, w *world) error {
-	msg, err := w.responseMessage()
+	msg, err := w.ResponseMessage()
 	if err != nil {
 		return err
 	}
@@ -204,7 +205,7 @@ func checkPromptResult(ctx context.Context, w *world) error {
 		return w.setSkip(reports.Untestable, "the prompts/get reply has both result and error, which MSG-004 judges")
 	}
 	if msg.Kind != harness.KindResult {
-		return &Mismatch{Expected: "a prompts/get result", Actual: describe(msg), Frames: w.lastSeqs()}
+		return &client.Mismatch{Expected: "a prompts/get result", Actual: client.Describe(msg), Frames: w.LastSeqs()}
 	}
 	res, isObject := decodeAny(msg.Result).(map[string]any)
 	if !isObject {
@@ -213,21 +214,21 @@ func checkPromptResult(ctx context.Context, w *world) error {
 	if res["resultType"] == "input_required" {
 		return w.setSkip(reports.Untestable, "the prompt asked for more input (input_required), which RT-003 judges; the suite does not answer it here")
 	}
-	if err := w.validateAt(msg.Raw, "/result", "GetPromptResult", w.lastSeqs()); err != nil {
+	if err := w.validateAt(msg.Raw, "/result", "GetPromptResult", w.LastSeqs()); err != nil {
 		return err
 	}
 	msgs, ok := res["messages"].([]any)
 	if !ok {
-		return &Mismatch{Expected: "a messages array", Actual: short(msg.Result), Frames: w.lastSeqs()}
+		return &client.Mismatch{Expected: "a messages array", Actual: client.Short(msg.Result), Frames: w.LastSeqs()}
 	}
 	for i, m := range msgs {
 		mm, _ := m.(map[string]any)
 		if r := mm["role"]; r != "user" && r != "assistant" {
-			return &Mismatch{Expected: `every message role "user" or "assistant"`, Actual: fmt.Sprintf("messages[%d].role %s", i, jsonText(r)), Frames: w.lastSeqs()}
+			return &client.Mismatch{Expected: `every message role "user" or "assistant"`, Actual: fmt.Sprintf("messages[%d].role %s", i, jsonText(r)), Frames: w.LastSeqs()}
 		}
 		c, ok := mm["content"].(map[string]any)
 		if t, _ := c["type"].(string); !ok || !contentTypes[t] {
-			return &Mismatch{Expected: "every message to carry one content block", Actual: fmt.Sprintf("messages[%d].content %s", i, jsonText(mm["content"])), Frames: w.lastSeqs()}
+			return &client.Mismatch{Expected: "every message to carry one content block", Actual: fmt.Sprintf("messages[%d].content %s", i, jsonText(mm["content"])), Frames: w.LastSeqs()}
 		}
 	}
 	return nil
@@ -237,8 +238,8 @@ func checkPromptResult(ctx context.Context, w *world) error {
 // prompts/get of every prompt, and the list on a fresh connection hold the same prompts
 // (compared by name and definition, `_meta` aside).
 func checkPromptSetStable(ctx context.Context, w *world) error {
-	if !w.declares("prompts") {
-		return w.undeclared(`the server does not declare the "prompts" capability`)
+	if !w.Declares("prompts") {
+		return w.Undeclared(`the server does not declare the "prompts" capability`)
 	}
 	type snapshot struct {
 		label string
@@ -246,22 +247,22 @@ func checkPromptSetStable(ctx context.Context, w *world) error {
 		seqs  []int
 	}
 	take := func(label string) (*snapshot, error) {
-		from := len(w.exchanges)
-		lt, err := w.listAll(ctx, "prompts/list", "prompts")
-		if r, ok := err.(*listRefused); ok {
-			return nil, w.setSkip(reports.Untestable, "prompts/list failed "+label+": "+r.Error()+" ("+listRefusalJudges+")")
+		from := len(w.Exchanges)
+		lt, err := w.ListAll(ctx, "prompts/list", "prompts")
+		if r, ok := err.(*client.ListRefused); ok {
+			return nil, w.setSkip(reports.Untestable, "prompts/list failed "+label+": "+r.Error()+" ("+client.ListRefusalJudges+")")
 		}
 		if err := keepTransportErr(ctx, err); err != nil {
 			return nil, err
 		}
-		if lm := (*listMalformed)(nil); errors.As(err, &lm) {
+		if lm := (*client.ListMalformed)(nil); errors.As(err, &lm) {
 			return nil, w.setSkip(reports.Untestable, "prompts/list "+label+" could not be followed to its end: "+lm.Mismatch.Error()+" ("+lm.Rule+" judges that)")
 		}
-		if m := (*Mismatch)(nil); errors.As(err, &m) {
+		if m := (*client.Mismatch)(nil); errors.As(err, &m) {
 			return nil, w.setSkip(reports.Untestable, "prompts/list "+label+" could not be followed to its end: "+err.Error())
 		}
 		s := &snapshot{label: label, set: map[string]string{}}
-		for _, ex := range w.exchanges[from:] {
+		for _, ex := range w.Exchanges[from:] {
 			s.seqs = append(s.seqs, exchangeSeqs(ex)...)
 		}
 		for _, p := range lt.Items {
@@ -291,8 +292,8 @@ func checkPromptSetStable(ctx context.Context, w *world) error {
 	if err := freshConnection(ctx, w); err != nil {
 		return err
 	}
-	if w.t.Modern {
-		if err := w.sendMethod(ctx, "server/discover", "", nil, nil); err != nil {
+	if w.Target.Modern {
+		if err := w.SendMethod(ctx, "server/discover", "", nil, nil); err != nil {
 			return err
 		}
 	}
@@ -302,7 +303,7 @@ func checkPromptSetStable(ctx context.Context, w *world) error {
 	}
 	for _, s := range []*snapshot{after, fresh} {
 		if diff := setDiff(first.set, s.set); diff != "" {
-			return &Mismatch{Expected: "the same prompts " + s.label + " as on the first list",
+			return &client.Mismatch{Expected: "the same prompts " + s.label + " as on the first list",
 				Actual: diff, Frames: append(append([]int{}, first.seqs...), s.seqs...)}
 		}
 	}

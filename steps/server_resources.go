@@ -11,6 +11,7 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
 )
@@ -81,8 +82,8 @@ func listsEveryResourceEvery(ctx context.Context) error {
 		return err
 	}
 	r.resources = items
-	lt, err := w.listAll(ctx, "resources/templates/list", "resourceTemplates")
-	if _, refused := err.(*listRefused); err != nil && !refused {
+	lt, err := w.ListAll(ctx, "resources/templates/list", "resourceTemplates")
+	if _, refused := err.(*client.ListRefused); err != nil && !refused {
 		return err
 	}
 	if lt != nil && err == nil {
@@ -100,7 +101,7 @@ func everyListingNamedSame(ctx context.Context) error {
 	r := resOf(worldOf(ctx))
 	for _, l := range r.listings[1:] {
 		if !reflect.DeepEqual(l.uris, r.listings[0].uris) {
-			return &Mismatch{Expected: "the same resource set on every connection and after a read (" + r.listings[0].what + ": " + strings.Join(r.listings[0].uris, ", ") + ")",
+			return &client.Mismatch{Expected: "the same resource set on every connection and after a read (" + r.listings[0].what + ": " + strings.Join(r.listings[0].uris, ", ") + ")",
 				Actual: l.what + ": " + strings.Join(l.uris, ", "), Frames: append(append([]int{}, r.listings[0].frames...), l.frames...)}
 		}
 	}
@@ -179,7 +180,7 @@ func emptyContents(msg *harness.Message) bool {
 
 func noneThoseReadsReturned(ctx context.Context) error {
 	for _, ex := range resOf(worldOf(ctx)).reads {
-		msg := responseOf(ex)
+		msg := client.ResponseOf(ex)
 		if msg == nil || msg.Kind != harness.KindResult {
 			continue
 		}
@@ -187,7 +188,7 @@ func noneThoseReadsReturned(ctx context.Context) error {
 			Contents []json.RawMessage `json:"contents"`
 		}
 		if json.Unmarshal(msg.Result, &res) == nil && res.Contents != nil && len(res.Contents) == 0 {
-			return &Mismatch{Expected: "an error for " + readURI(ex) + " (it does not exist)", Actual: "a result with contents: []", Frames: exchangeSeqs(ex)}
+			return &client.Mismatch{Expected: "an error for " + readURI(ex) + " (it does not exist)", Actual: "a result with contents: []", Frames: exchangeSeqs(ex)}
 		}
 	}
 	return nil
@@ -199,13 +200,13 @@ func everyListedResourceURI(ctx context.Context) error {
 	for _, res := range r.resources {
 		u, _ := res["uri"].(string)
 		if err := checkURI(u); err != nil {
-			return &Mismatch{Expected: "resource URIs that conform to RFC 3986", Actual: fmt.Sprintf("%q: %v", u, err), Frames: w.framesOf("resources/list")}
+			return &client.Mismatch{Expected: "resource URIs that conform to RFC 3986", Actual: fmt.Sprintf("%q: %v", u, err), Frames: w.framesOf("resources/list")}
 		}
 	}
 	for _, t := range r.templates {
 		u, _ := t["uriTemplate"].(string)
 		if err := checkURITemplate(u); err != nil {
-			return &Mismatch{Expected: "URI templates that conform to RFC 6570", Actual: fmt.Sprintf("%q: %v", u, err), Frames: w.framesOf("resources/templates/list")}
+			return &client.Mismatch{Expected: "URI templates that conform to RFC 6570", Actual: fmt.Sprintf("%q: %v", u, err), Frames: w.framesOf("resources/templates/list")}
 		}
 	}
 	if len(r.resources)+len(r.templates) == 0 {
@@ -241,13 +242,13 @@ func readsMalformedResourceURIs(ctx context.Context) error {
 // refuses or repairs, so that is info. A malformed percent-escape ("%zz") or a missing scheme
 // has no such repair.
 func eachThoseReadsFailedError(ctx context.Context, w *world) error {
-	var repaired *Mismatch
+	var repaired *client.Mismatch
 	for _, ex := range resOf(w).reads {
-		msg := responseOf(ex)
+		msg := client.ResponseOf(ex)
 		if msg != nil && msg.Kind == harness.KindError {
 			continue
 		}
-		m := &Mismatch{Expected: "a JSON-RPC error for the malformed URI " + readURI(ex), Actual: describeExchange(ex), Frames: exchangeSeqs(ex)}
+		m := &client.Mismatch{Expected: "a JSON-RPC error for the malformed URI " + readURI(ex), Actual: client.DescribeExchange(ex), Frames: exchangeSeqs(ex)}
 		if uri := repairedURI(ex, msg); uri != "" {
 			if repaired == nil {
 				m.Grade = reports.Info
@@ -341,13 +342,13 @@ func readsFileURIsClimb(ctx context.Context) error {
 func eachThoseReadsFailedWithout(ctx context.Context) error {
 	w := worldOf(ctx)
 	for _, ex := range resOf(w).reads {
-		msg := responseOf(ex)
+		msg := client.ResponseOf(ex)
 		if emptyContents(msg) {
 			// Nothing outside the directory was served; the empty result is RES-005's defect.
 			return w.setSkip(reports.Untestable, fmt.Sprintf("%s got a result with contents: [], which RES-005 judges", readURI(ex)))
 		}
 		if msg == nil || msg.Kind != harness.KindError {
-			return &Mismatch{Expected: "an error for " + readURI(ex) + ", which lies outside the served directory", Actual: describeExchange(ex), Frames: exchangeSeqs(ex)}
+			return &client.Mismatch{Expected: "an error for " + readURI(ex) + ", which lies outside the served directory", Actual: client.DescribeExchange(ex), Frames: exchangeSeqs(ex)}
 		}
 	}
 	return nil
@@ -356,19 +357,19 @@ func eachThoseReadsFailedWithout(ctx context.Context) error {
 func listsEveryResourceTemplateOffers(ctx context.Context) error {
 	w := worldOf(ctx)
 	r := resOf(w)
-	lt, err := w.listAll(ctx, "resources/templates/list", "resourceTemplates")
-	if lr, ok := err.(*listRefused); ok {
-		if msg := responseOf(w.last); msg != nil && msg.Kind == harness.KindError && msg.Error.Code == -32601 {
+	lt, err := w.ListAll(ctx, "resources/templates/list", "resourceTemplates")
+	if lr, ok := err.(*client.ListRefused); ok {
+		if msg := client.ResponseOf(w.Last); msg != nil && msg.Kind == harness.KindError && msg.Error.Code == -32601 {
 			return w.setSkip(reports.NA, "the server does not offer resource templates (resources/templates/list is -32601)")
 		}
-		if w.last != nil {
-			for _, f := range w.last.Frames {
+		if w.Last != nil {
+			for _, f := range w.Last.Frames {
 				if harness.IsBatchReply(f.Raw) {
 					return w.setSkip(reports.Untestable, "the application/json reply to resources/templates/list is a JSON array, not one response object, which HTTP-005 judges")
 				}
 			}
 		}
-		return &Mismatch{Expected: "a resources/templates/list result (or -32601 when templates are not offered)", Actual: lr.Actual, Frames: lr.Frames}
+		return &client.Mismatch{Expected: "a resources/templates/list result (or -32601 when templates are not offered)", Actual: lr.Actual, Frames: lr.Frames}
 	}
 	if lt != nil {
 		r.templates = lt.Items
@@ -398,9 +399,9 @@ func fillTemplate(tpl, value string) string {
 // listDeclared traverses a list of the declared resources capability; a refusal is a
 // Mismatch (a declared capability answers its list requests).
 func (w *world) listDeclared(ctx context.Context, method, member string) ([]map[string]any, error) {
-	lt, err := w.listAll(ctx, method, member)
-	if lr, ok := err.(*listRefused); ok {
-		return nil, &Mismatch{Expected: "a " + method + " result (the resources capability is declared)", Actual: lr.Actual, Frames: lr.Frames}
+	lt, err := w.ListAll(ctx, method, member)
+	if lr, ok := err.(*client.ListRefused); ok {
+		return nil, &client.Mismatch{Expected: "a " + method + " result (the resources capability is declared)", Actual: lr.Actual, Frames: lr.Frames}
 	}
 	if err != nil {
 		return nil, err
@@ -412,21 +413,21 @@ func (w *world) listDeclared(ctx context.Context, method, member string) ([]map[
 // method, when set) against typ.
 func (w *world) eachResultValidates(typ, method string) error {
 	n := 0
-	for _, ex := range w.exchanges {
-		msg := responseOf(ex)
+	for _, ex := range w.Exchanges {
+		msg := client.ResponseOf(ex)
 		if msg == nil || msg.Kind != harness.KindResult || (method != "" && ex.Sent.Method != method) {
 			continue
 		}
 		n++
 		if err := w.validateAt(msg.Raw, "/result", typ, exchangeSeqs(ex)); err != nil {
-			if m, ok := err.(*Mismatch); ok {
-				m.Actual = "response to " + sentMethod(ex) + ": " + m.Actual
+			if m, ok := err.(*client.Mismatch); ok {
+				m.Actual = "response to " + client.SentMethod(ex) + ": " + m.Actual
 			}
 			return err
 		}
 	}
 	if n == 0 {
-		return &Mismatch{Expected: "at least one result", Actual: "no result in this scenario", Frames: w.lastSeqs()}
+		return &client.Mismatch{Expected: "at least one result", Actual: "no result in this scenario", Frames: w.LastSeqs()}
 	}
 	return nil
 }
@@ -434,7 +435,7 @@ func (w *world) eachResultValidates(typ, method string) error {
 // framesOf returns the frames of the scenario's exchanges of method.
 func (w *world) framesOf(method string) []int {
 	var out []int
-	for _, ex := range w.exchanges {
+	for _, ex := range w.Exchanges {
 		if ex.Sent != nil && ex.Sent.Method == method {
 			out = append(out, exchangeSeqs(ex)...)
 		}
@@ -443,13 +444,13 @@ func (w *world) framesOf(method string) []int {
 }
 
 func (w *world) readResource(ctx context.Context, r *resWorld, uri string) error {
-	req := w.stateRequest("resources/read", map[string]any{"uri": uri}, nil)
+	req := w.StateRequest("resources/read", map[string]any{"uri": uri}, nil)
 	// Malformed URIs (RES-008) are invalid by the schema's uri format on purpose.
 	req.Intentional = checkURI(uri) != nil
-	if err := w.send(ctx, req); err != nil {
+	if err := w.Send(ctx, req); err != nil {
 		return err
 	}
-	r.reads = append(r.reads, w.last)
+	r.reads = append(r.reads, w.Last)
 	return nil
 }
 
@@ -478,7 +479,7 @@ func (w *world) listAcrossConnections(ctx context.Context, r *resWorld) error {
 			uris = append(uris, u)
 		}
 		sort.Strings(uris)
-		r.listings = append(r.listings, resListing{what: what, uris: uris, frames: w.lastSeqs()})
+		r.listings = append(r.listings, resListing{what: what, uris: uris, frames: w.LastSeqs()})
 		if r.resources == nil {
 			r.resources = items
 		}
@@ -514,7 +515,7 @@ func (w *world) readFixtureResources(ctx context.Context, r *resWorld) error {
 	}
 	var uris []string
 	for _, f := range []string{"test://static-text", "test://static-binary"} {
-		if u := w.opts.fixtureName(f); listed[u] {
+		if u := w.Opts.FixtureName(f); listed[u] {
 			uris = append(uris, u)
 		}
 	}
@@ -535,9 +536,9 @@ func (w *world) readFixtureResources(ctx context.Context, r *resWorld) error {
 
 func (w *world) expectReadContents(r *resWorld) error {
 	for _, ex := range r.reads {
-		msg := responseOf(ex)
+		msg := client.ResponseOf(ex)
 		if msg == nil || msg.Kind != harness.KindResult {
-			return &Mismatch{Expected: "a resources/read result for the listed resource " + readURI(ex), Actual: describeExchange(ex), Frames: exchangeSeqs(ex)}
+			return &client.Mismatch{Expected: "a resources/read result for the listed resource " + readURI(ex), Actual: client.DescribeExchange(ex), Frames: exchangeSeqs(ex)}
 		}
 		if err := w.validateAt(msg.Raw, "/result", "ReadResourceResult", exchangeSeqs(ex)); err != nil {
 			return err
@@ -562,7 +563,7 @@ func (w *world) validateContents(msg *harness.Message, ex *harness.Exchange) err
 		typ := "TextResourceContents"
 		switch {
 		case text && blob:
-			return &Mismatch{Expected: "each contents item to be text or blob", Actual: fmt.Sprintf("item %d of %s has both", i, readURI(ex)), Frames: exchangeSeqs(ex)}
+			return &client.Mismatch{Expected: "each contents item to be text or blob", Actual: fmt.Sprintf("item %d of %s has both", i, readURI(ex)), Frames: exchangeSeqs(ex)}
 		case blob:
 			typ = "BlobResourceContents"
 		}
@@ -572,7 +573,7 @@ func (w *world) validateContents(msg *harness.Message, ex *harness.Exchange) err
 		var uri string
 		_ = json.Unmarshal(c["uri"], &uri)
 		if err := checkURI(uri); err != nil {
-			return &Mismatch{Expected: "each contents item's uri to be a URI", Actual: fmt.Sprintf("item %d: %q: %v", i, uri, err), Frames: exchangeSeqs(ex)}
+			return &client.Mismatch{Expected: "each contents item's uri to be a URI", Actual: fmt.Sprintf("item %d: %q: %v", i, uri, err), Frames: exchangeSeqs(ex)}
 		}
 	}
 	return nil
@@ -580,7 +581,7 @@ func (w *world) validateContents(msg *harness.Message, ex *harness.Exchange) err
 
 func (w *world) expectSeveralContents(r *resWorld) error {
 	for _, ex := range r.reads {
-		msg := responseOf(ex)
+		msg := client.ResponseOf(ex)
 		if msg == nil || msg.Kind != harness.KindResult {
 			continue
 		}
@@ -599,7 +600,7 @@ func (w *world) expectSeveralContents(r *resWorld) error {
 
 func (w *world) expectReadErrors(r *resWorld, code int64) error {
 	for _, ex := range r.reads {
-		msg := responseOf(ex)
+		msg := client.ResponseOf(ex)
 		want := fmt.Sprintf("error %d for %s (no such resource)", code, readURI(ex))
 		if msg == nil || msg.Kind != harness.KindError || msg.Error.Code != code {
 			if err := w.codeDefect(msg, code, want); err != nil {
@@ -608,7 +609,7 @@ func (w *world) expectReadErrors(r *resWorld, code int64) error {
 			if emptyContents(msg) {
 				return w.setSkip(reports.Untestable, fmt.Sprintf("%s got a result with contents: [], which RES-005 judges", readURI(ex)))
 			}
-			return &Mismatch{Expected: want, Actual: describeExchange(ex), Frames: exchangeSeqs(ex)}
+			return &client.Mismatch{Expected: want, Actual: client.DescribeExchange(ex), Frames: exchangeSeqs(ex)}
 		}
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
 	"github.com/mcp-conform/mcp-conform/revisions"
@@ -50,7 +51,7 @@ func TestRES008GradesWhatTheServerServed(t *testing.T) {
 			require.NoError(t, err, c.name)
 			continue
 		}
-		var m *Mismatch
+		var m *client.Mismatch
 		require.ErrorAs(t, err, &m, c.name)
 		got := m.Grade
 		if got == "" {

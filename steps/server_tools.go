@@ -13,6 +13,7 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
 )
@@ -44,7 +45,7 @@ func registerServerToolsSteps(sc *godog.ScenarioContext) {
 	}))
 	step(sc, `^the client calls the fixture tool "([^"]+)" with empty arguments$`, callsFixtureToolEmpty)
 	step(sc, `^the client calls the unknown tool$`, wc(func(ctx context.Context, w *world) error {
-		return w.send(ctx, w.build(w.toolsCall(unknownToolName, nil, nil)))
+		return w.Send(ctx, w.Build(w.ToolsCall(unknownToolName, nil, nil)))
 	}))
 	step(sc, `^the client sends a tools/call whose (arguments are a string|name is missing)$`, sendsToolsCallWhose)
 	step(sc, `^the response is the JSON-RPC error -32602 for a malformed tools/call$`, wc(responseJSONRPCError))
@@ -84,7 +85,7 @@ func listsEveryToolCalls(ctx context.Context) error {
 	st.listings = append(st.listings, first)
 	if first.err == nil {
 		for _, t := range first.lt.Items {
-			if name, _ := t["name"].(string); name == w.opts.fixtureName("test_simple_text") {
+			if name, _ := t["name"].(string); name == w.Opts.FixtureName("test_simple_text") {
 				if _, err := w.callListedTool(ctx, st, t, map[string]any{}, ""); err != nil {
 					return err
 				}
@@ -96,7 +97,7 @@ func listsEveryToolCalls(ctx context.Context) error {
 		return err
 	}
 	// A client starts a connection with server/discover; the tool set must not depend on it.
-	if err := w.sendMethod(ctx, w.harmless(), "", nil, nil); err != nil {
+	if err := w.SendMethod(ctx, w.Harmless(), "", nil, nil); err != nil {
 		return err
 	}
 	st.listings = append(st.listings, w.toolListing(ctx))
@@ -106,7 +107,7 @@ func listsEveryToolCalls(ctx context.Context) error {
 func everyListedToolValid(ctx context.Context) error {
 	return worldOf(ctx).eachListedTool(ctx, true, "every listed tool to be a Tool whose inputSchema is an object of type \"object\"", func(t map[string]any, raw json.RawMessage) string {
 		if err := worldOf(ctx).validateAt(raw, "", "Tool", nil); err != nil {
-			var m *Mismatch
+			var m *client.Mismatch
 			if errors.As(err, &m) {
 				return m.Actual
 			}
@@ -187,7 +188,7 @@ func everyListedToolWithout(ctx context.Context, w *world) error {
 		}
 		return ""
 	})
-	var m *Mismatch
+	var m *client.Mismatch
 	if errors.As(err, &m) {
 		m.Grade = reports.Info
 	}
@@ -204,10 +205,10 @@ func callsFixtureToolEmpty(ctx context.Context, fixture string) error {
 	st := toolOf(w)
 	l := w.toolListing(ctx)
 	if l.err != nil {
-		st.why = "tools/list failed: " + listFailureReason(l.err)
+		st.why = "tools/list failed: " + client.ListFailureReason(l.err)
 		return nil
 	}
-	name := w.opts.fixtureName(fixture)
+	name := w.Opts.FixtureName(fixture)
 	for _, t := range l.lt.Items {
 		if t["name"] == name {
 			_, err := w.callListedTool(ctx, st, t, map[string]any{}, "")
@@ -222,27 +223,27 @@ func sendsToolsCallWhose(ctx context.Context, how string) error {
 	w := worldOf(ctx)
 	st := toolOf(w)
 	if how == "name is missing" {
-		c := w.toolsCall(nil, nil, nil)
+		c := w.ToolsCall(nil, nil, nil)
 		c.Intentional = true
-		return w.send(ctx, w.build(c))
+		return w.Send(ctx, w.Build(c))
 	}
 	// A server that ignored the malformed arguments would run the tool: name one it may call.
 	l := w.toolListing(ctx)
 	if l.err != nil {
-		return w.setSkip(reports.Untestable, "tools/list failed: "+listFailureReason(l.err))
+		return w.setSkip(reports.Untestable, "tools/list failed: "+client.ListFailureReason(l.err))
 	}
 	tool, why := w.callableTool(l.lt.Items)
 	if tool == nil {
 		return w.setSkip(reports.Untestable, why)
 	}
 	st.calls = append(st.calls, toolCall{tool: tool})
-	c := w.toolsCall(tool["name"], "x", nil)
+	c := w.ToolsCall(tool["name"], "x", nil)
 	c.Intentional = true
-	return w.send(ctx, w.build(c))
+	return w.Send(ctx, w.Build(c))
 }
 
 func responseJSONRPCError(ctx context.Context, w *world) error {
-	msg, err := w.responseMessage()
+	msg, err := w.ResponseMessage()
 	if err != nil {
 		return err
 	}
@@ -250,11 +251,11 @@ func responseJSONRPCError(ctx context.Context, w *world) error {
 		return nil
 	}
 	// Over HTTP a call without a name also lacks the Mcp-Name header: -32020 is as good.
-	if msg.Kind == harness.KindError && msg.Error.Code == -32020 && w.opts.Transport == harness.TransportHTTP && w.last.Sent != nil {
+	if msg.Kind == harness.KindError && msg.Error.Code == -32020 && w.Opts.Transport == harness.TransportHTTP && w.Last.Sent != nil {
 		var sent struct {
 			Params map[string]json.RawMessage `json:"params"`
 		}
-		if w.last.Sent != nil && json.Unmarshal(w.last.Sent.Raw, &sent) == nil && sent.Params != nil && sent.Params["name"] == nil {
+		if w.Last.Sent != nil && json.Unmarshal(w.Last.Sent.Raw, &sent) == nil && sent.Params != nil && sent.Params["name"] == nil {
 			return nil
 		}
 	}
@@ -262,26 +263,26 @@ func responseJSONRPCError(ctx context.Context, w *world) error {
 	if msg.Kind == harness.KindError {
 		// A protocol error is what the rule asks for; -32602 is what JSON-RPC's meaning of the
 		// code asks, so another code is an observation, not a broken SHOULD (RULES.md TOOL-014).
-		return &Mismatch{Expected: want, Actual: describe(msg), Grade: reports.Info, Frames: w.lastSeqs()}
+		return &client.Mismatch{Expected: want, Actual: client.Describe(msg), Grade: reports.Info, Frames: w.LastSeqs()}
 	}
-	actual := describe(msg)
+	actual := client.Describe(msg)
 	if msg.Kind == harness.KindResult {
-		actual = "a result: " + short(msg.Result)
+		actual = "a result: " + client.Short(msg.Result)
 	}
-	return &Mismatch{Expected: want, Actual: actual, Frames: w.lastSeqs()}
+	return &client.Mismatch{Expected: want, Actual: actual, Frames: w.LastSeqs()}
 }
 
 func everyToolCallResult(ctx context.Context, w *world) error {
 	st := toolOf(w)
 	judged := 0
 	for _, c := range st.calls {
-		msg := responseOf(c.ex)
+		msg := client.ResponseOf(c.ex)
 		if msg == nil || msg.Kind != harness.KindResult || inputRequired(msg) {
 			continue
 		}
 		judged++
 		if err := w.validateAt(msg.Raw, "/result", "CallToolResult", exchangeSeqs(c.ex)); err != nil {
-			if m, ok := err.(*Mismatch); ok {
+			if m, ok := err.(*client.Mismatch); ok {
 				m.Expected += " (tool " + toolName(c.tool) + ")"
 			}
 			return err
@@ -299,19 +300,19 @@ func toolResultIsError(ctx context.Context, w *world) error {
 		return w.setSkip(reports.Untestable, st.noCalls("the tool was not called"))
 	}
 	c := st.calls[len(st.calls)-1]
-	msg := responseOf(c.ex)
+	msg := client.ResponseOf(c.ex)
 	switch {
 	case msg == nil:
-		return &Mismatch{Expected: "a result with isError: true", Actual: describeExchange(c.ex), Frames: exchangeSeqs(c.ex)}
+		return &client.Mismatch{Expected: "a result with isError: true", Actual: client.DescribeExchange(c.ex), Frames: exchangeSeqs(c.ex)}
 	case msg.Kind != harness.KindResult:
-		return &Mismatch{Expected: "a tool execution error (a result with isError: true)", Actual: describe(msg), Frames: exchangeSeqs(c.ex)}
+		return &client.Mismatch{Expected: "a tool execution error (a result with isError: true)", Actual: client.Describe(msg), Frames: exchangeSeqs(c.ex)}
 	}
 	var r struct {
 		IsError any `json:"isError"`
 	}
 	_ = json.Unmarshal(msg.Result, &r)
 	if r.IsError != true {
-		return &Mismatch{Expected: "a result with isError: true", Actual: "isError " + jsonText(r.IsError), Frames: exchangeSeqs(c.ex)}
+		return &client.Mismatch{Expected: "a result with isError: true", Actual: "isError " + jsonText(r.IsError), Frames: exchangeSeqs(c.ex)}
 	}
 	return nil
 }
@@ -322,9 +323,9 @@ var toolNameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]*$`)
 // listingErr turns the error of a listing into the scenario's outcome: strict (the rule is
 // about the listing itself) keeps a Mismatch, otherwise the rule is untestable.
 func (w *world) listingErr(l toolListing, strict bool) error {
-	var m *Mismatch
-	var lm *listMalformed
-	var refused *listRefused
+	var m *client.Mismatch
+	var lm *client.ListMalformed
+	var refused *client.ListRefused
 	switch {
 	case errors.As(l.err, &lm):
 		// The defect is the judging rule's: this rule reports it only when it is that rule.
@@ -339,9 +340,9 @@ func (w *world) listingErr(l toolListing, strict bool) error {
 		return w.setSkip(reports.Untestable, "tools/list did not give a valid list: "+m.Error())
 	case errors.As(l.err, &refused):
 		if strict {
-			return &Mismatch{Expected: "a tools/list result (the server declares tools)", Actual: refused.Error(), Frames: refused.Frames}
+			return &client.Mismatch{Expected: "a tools/list result (the server declares tools)", Actual: refused.Error(), Frames: refused.Frames}
 		}
-		return w.setSkip(reports.Untestable, "tools/list failed: "+refused.Error()+" ("+listRefusalJudges+")")
+		return w.setSkip(reports.Untestable, "tools/list failed: "+refused.Error()+" ("+client.ListRefusalJudges+")")
 	}
 	return l.err
 }
@@ -359,7 +360,7 @@ func (w *world) eachListedTool(ctx context.Context, strict bool, expected string
 	}
 	for i, t := range l.lt.Items {
 		if problem := check(t, l.lt.Raw[i]); problem != "" {
-			return &Mismatch{Expected: expected, Actual: fmt.Sprintf("tool %s: %s", toolName(t), problem), Frames: l.frames}
+			return &client.Mismatch{Expected: expected, Actual: fmt.Sprintf("tool %s: %s", toolName(t), problem), Frames: l.frames}
 		}
 	}
 	return nil
@@ -410,19 +411,19 @@ func (w *world) compareListings(ctx context.Context, ordered bool) error {
 		frames := append(append([]int{}, st.listings[0].frames...), l.frames...)
 		if ordered {
 			if !reflect.DeepEqual(first, names) {
-				return &Mismatch{Expected: "the same tool names in the same order in every listing", Actual: fmt.Sprintf("listing 1: %s; listing %d: %s", strings.Join(first, ", "), i+2, strings.Join(names, ", ")), Frames: frames}
+				return &client.Mismatch{Expected: "the same tool names in the same order in every listing", Actual: fmt.Sprintf("listing 1: %s; listing %d: %s", strings.Join(first, ", "), i+2, strings.Join(names, ", ")), Frames: frames}
 			}
 			continue
 		}
 		if only1, only2 := namesMissing(first, names), namesMissing(names, first); len(only1)+len(only2) > 0 {
-			return &Mismatch{Expected: "the same set of tools in every listing (same connection after a call, and a fresh connection)",
+			return &client.Mismatch{Expected: "the same set of tools in every listing (same connection after a call, and a fresh connection)",
 				Actual: fmt.Sprintf("listing %d lacks [%s] and adds [%s]", i+2, strings.Join(only1, ", "), strings.Join(only2, ", ")), Frames: frames}
 		}
 	}
 	return nil
 }
 
-func listingNames(lt *listTraversal) []string {
+func listingNames(lt *client.ListTraversal) []string {
 	out := make([]string, 0, len(lt.Items))
 	for _, t := range lt.Items {
 		out = append(out, toolName(t))
@@ -449,10 +450,10 @@ func namesMissing(a, b []string) []string {
 // callBlocker says why the suite does not call a listed tool: the call policy, an x-mcp-header
 // parameter over HTTP (the call would need Mcp-Param headers), or "" when it may be called.
 func (w *world) callBlocker(t map[string]any) string {
-	if ok, why := w.opts.mayCall(t); !ok {
+	if ok, why := w.Opts.MayCall(t); !ok {
 		return why
 	}
-	if w.opts.Transport == harness.TransportHTTP {
+	if w.Opts.Transport == harness.TransportHTTP {
 		if b, _ := json.Marshal(t["inputSchema"]); strings.Contains(string(b), `"x-mcp-header"`) {
 			return fmt.Sprintf("tool %s has x-mcp-header parameters", toolName(t))
 		}
@@ -470,7 +471,7 @@ func (w *world) callableTool(tools []map[string]any) (map[string]any, string) {
 			why = append(why, b)
 		}
 	}
-	return nil, "no listed tool may be called (fixture tools: " + strings.Join(FixtureTools, ", ") + ")" + joinWhy(why)
+	return nil, "no listed tool may be called (fixture tools: " + strings.Join(client.FixtureTools, ", ") + ")" + joinWhy(why)
 }
 
 func joinWhy(why []string) string {
@@ -483,11 +484,11 @@ func joinWhy(why []string) string {
 // callListedTool calls tool with args (problem: what is wrong with them on purpose, "" when
 // they are meant to be valid) and records the call.
 func (w *world) callListedTool(ctx context.Context, st *toolWorld, tool, args map[string]any, problem string) (*harness.Exchange, error) {
-	if err := w.send(ctx, w.build(w.toolsCall(tool["name"], args, nil))); err != nil {
+	if err := w.Send(ctx, w.Build(w.ToolsCall(tool["name"], args, nil))); err != nil {
 		return nil, err
 	}
-	st.calls = append(st.calls, toolCall{tool: tool, args: args, problem: problem, ex: w.last})
-	return w.last, nil
+	st.calls = append(st.calls, toolCall{tool: tool, args: args, problem: problem, ex: w.Last})
+	return w.Last, nil
 }
 
 // callEachTool lists the tools and calls, with arguments filling their required properties,
@@ -496,7 +497,7 @@ func (w *world) callEachTool(ctx context.Context, st *toolWorld, withOutput bool
 	l := w.toolListing(ctx)
 	st.listings = append(st.listings, l)
 	if l.err != nil {
-		st.why = "tools/list failed: " + listFailureReason(l.err)
+		st.why = "tools/list failed: " + client.ListFailureReason(l.err)
 		return nil
 	}
 	var why []string
@@ -541,7 +542,7 @@ func (st *toolWorld) noCalls(fallback string) string {
 
 // completedResult returns the members of a call's result, nil when it was no completed result.
 func completedResult(c toolCall) (map[string]json.RawMessage, *harness.Message) {
-	msg := responseOf(c.ex)
+	msg := client.ResponseOf(c.ex)
 	if msg == nil || msg.Kind != harness.KindResult || inputRequired(msg) {
 		return nil, msg
 	}
@@ -572,10 +573,10 @@ func (w *world) expectStructured(st *toolWorld) error {
 		sc, present := r["structuredContent"]
 		switch {
 		case !present:
-			return &Mismatch{Expected: "structuredContent in the result of tool " + toolName(c.tool) + ", which declares an outputSchema", Actual: "no structuredContent", Frames: exchangeSeqs(c.ex)}
+			return &client.Mismatch{Expected: "structuredContent in the result of tool " + toolName(c.tool) + ", which declares an outputSchema", Actual: "no structuredContent", Frames: exchangeSeqs(c.ex)}
 		default:
 			if problem := validateAgainst(schema, sc); problem != "" {
-				return &Mismatch{Expected: "structuredContent valid against the outputSchema of tool " + toolName(c.tool), Actual: short(sc) + ": " + problem, Frames: exchangeSeqs(c.ex)}
+				return &client.Mismatch{Expected: "structuredContent valid against the outputSchema of tool " + toolName(c.tool), Actual: client.Short(sc) + ": " + problem, Frames: exchangeSeqs(c.ex)}
 			}
 		}
 	}
@@ -613,7 +614,7 @@ func (w *world) expectSerialized(st *toolWorld) error {
 			}
 		}
 		if !found {
-			return &Mismatch{Expected: "a text block holding the serialized structuredContent of tool " + toolName(c.tool), Actual: "content " + short(r["content"]), Frames: exchangeSeqs(c.ex)}
+			return &client.Mismatch{Expected: "a text block holding the serialized structuredContent of tool " + toolName(c.tool), Actual: "content " + client.Short(r["content"]), Frames: exchangeSeqs(c.ex)}
 		}
 	}
 	if judged == 0 {
@@ -687,7 +688,7 @@ func invalidArgs(schemaRaw []byte) (args map[string]any, problem string, ok bool
 func (w *world) callWithInvalidArgs(ctx context.Context, st *toolWorld) error {
 	l := w.toolListing(ctx)
 	if l.err != nil {
-		return w.setSkip(reports.Untestable, "tools/list failed: "+listFailureReason(l.err))
+		return w.setSkip(reports.Untestable, "tools/list failed: "+client.ListFailureReason(l.err))
 	}
 	var why []string
 	for _, t := range l.lt.Items {
@@ -723,7 +724,7 @@ func (w *world) callWithInvalidArgs(ctx context.Context, st *toolWorld) error {
 // execution error or a JSON-RPC error other than -32602, and records it as that call's control
 // (TOOL-016: a refusal is evidence of validation only from a tool that serves valid input).
 func (w *world) controlCall(ctx context.Context, st *toolWorld, tool map[string]any, schemaRaw []byte, ex *harness.Exchange) error {
-	msg := responseOf(ex)
+	msg := client.ResponseOf(ex)
 	if msg == nil || msg.Kind == harness.KindError && msg.Error.Code == codeInvalidParamsTool {
 		return nil
 	}
@@ -744,10 +745,10 @@ func (w *world) controlCall(ctx context.Context, st *toolWorld, tool map[string]
 	if b, _ := json.Marshal(args); validateAgainst(schema, b) != "" {
 		return nil
 	}
-	if err := w.send(ctx, w.build(w.toolsCall(tool["name"], args, nil))); err != nil {
+	if err := w.Send(ctx, w.Build(w.ToolsCall(tool["name"], args, nil))); err != nil {
 		return err
 	}
-	st.calls[len(st.calls)-1].control = w.last
+	st.calls[len(st.calls)-1].control = w.Last
 	return nil
 }
 
@@ -764,21 +765,21 @@ func (w *world) expectResourcesDeclared(ctx context.Context, st *toolWorld) erro
 			if b.Type != "resource" {
 				continue
 			}
-			if !w.declares("resources") {
+			if !w.Declares("resources") {
 				// A server that also lists resources offers them undeclared: CAP-002's defect.
-				if err := w.sendParams(ctx, "resources/list", nil, nil, false); err != nil {
+				if err := w.SendParams(ctx, "resources/list", nil, nil, false); err != nil {
 					return err
 				}
-				if msg, err := w.responseMessage(); err == nil && w.offersUndeclared("resources", msg) != "" {
+				if msg, err := w.ResponseMessage(); err == nil && w.offersUndeclared("resources", msg) != "" {
 					return w.setSkip(reports.Untestable, "the server answers resources/list with resources although it does not declare resources, which CAP-002 judges")
 				}
-				return &Mismatch{Expected: "the resources capability declared by a server whose tool " + toolName(c.tool) + " embeds resources",
+				return &client.Mismatch{Expected: "the resources capability declared by a server whose tool " + toolName(c.tool) + " embeds resources",
 					Actual: "capabilities without resources", Frames: exchangeSeqs(c.ex)}
 			}
 			return nil
 		}
 	}
-	fixture := w.opts.fixtureName("test_embedded_resource")
+	fixture := w.Opts.FixtureName("test_embedded_resource")
 	for _, c := range st.calls {
 		if c.tool["name"] == fixture {
 			return w.setSkip(reports.NA, "no tool result the suite obtained embeds a resource")

@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
 	"github.com/mcp-conform/mcp-conform/revisions"
@@ -15,7 +16,7 @@ import (
 
 // replied sets w's last exchange to a malformed tools/call answered with reply.
 func replied(w *world, reply string) {
-	w.last = &harness.Exchange{
+	w.Last = &harness.Exchange{
 		Sent:     &harness.Frame{Seq: 1, Raw: []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":"x"}}`)},
 		Response: &harness.Frame{Seq: 2, Raw: []byte(reply)},
 	}
@@ -29,7 +30,7 @@ func TestTOOL014GradesTheErrorCode(t *testing.T) {
 	require.NoError(t, responseJSONRPCError(context.Background(), w))
 
 	replied(w, `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Invalid arguments"}}`)
-	var m *Mismatch
+	var m *client.Mismatch
 	require.ErrorAs(t, responseJSONRPCError(context.Background(), w), &m)
 	require.Equal(t, reports.Info, m.Grade)
 
@@ -41,7 +42,7 @@ func TestTOOL014GradesTheErrorCode(t *testing.T) {
 // listedTools sets w's tools listing to tools, each a JSON object.
 func listedTools(t *testing.T, w *world, tools ...string) {
 	t.Helper()
-	lt := &listTraversal{Method: "tools/list"}
+	lt := &client.ListTraversal{Method: "tools/list"}
 	for _, s := range tools {
 		var m map[string]any
 		require.NoError(t, json.Unmarshal([]byte(s), &m))
@@ -64,7 +65,7 @@ func TestTOOL019IsAnObservationForEveryOpenShape(t *testing.T) {
 	} {
 		listedTools(t, w, `{"name":"closed","inputSchema":{"type":"object","additionalProperties":false}}`,
 			`{"name":"open","inputSchema":`+schema+`}`)
-		var m *Mismatch
+		var m *client.Mismatch
 		require.ErrorAs(t, everyListedToolWithout(context.Background(), w), &m, schema)
 		require.Equal(t, reports.Info, m.Grade, schema)
 		require.Contains(t, m.Actual, `tool "open"`, schema)
@@ -124,14 +125,14 @@ func TestTOOL016NeedsEvidenceOfValidation(t *testing.T) {
 			toolOf(w).calls = append(toolOf(w).calls, tcall)
 		}
 		err := w.expectRejected(toolOf(w))
-		var m *Mismatch
+		var m *client.Mismatch
 		switch c.want {
 		case reports.Pass:
 			require.NoError(t, err, c.name)
 		case reports.Untestable:
 			require.ErrorIs(t, err, errSkip, c.name)
-			require.Equal(t, reports.Untestable, w.skip.verdict, c.name)
-			require.Contains(t, w.skip.reason, "no ", c.name)
+			require.Equal(t, reports.Untestable, w.skip.Verdict, c.name)
+			require.Contains(t, w.skip.Reason, "no ", c.name)
 		case reports.Warn:
 			require.ErrorAs(t, err, &m, c.name)
 			require.Equal(t, reports.Warn, m.Grade, c.name)

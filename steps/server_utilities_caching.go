@@ -8,6 +8,7 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
 )
@@ -46,7 +47,7 @@ func (st *pageState) oneScopePerTraversal(w *world) error {
 			paged++
 			for i, s := range lt.Scopes {
 				if s != lt.Scopes[0] {
-					return &Mismatch{Expected: fmt.Sprintf("every page of %s to carry the first page's cacheScope %q", l.method, lt.Scopes[0]),
+					return &client.Mismatch{Expected: fmt.Sprintf("every page of %s to carry the first page's cacheScope %q", l.method, lt.Scopes[0]),
 						Actual: fmt.Sprintf("page %d carries %q", i+1, s), Frames: traversalFrames(lt)}
 				}
 			}
@@ -61,13 +62,13 @@ func (st *pageState) oneScopePerTraversal(w *world) error {
 // requestCacheables sends server/discover, pages every declared list and reads the first
 // listed resource, so that the caching sweeps have every cacheable result to judge.
 func (w *world) requestCacheables(ctx context.Context, st *pageState) error {
-	if err := w.sendParams(ctx, "server/discover", nil, nil, false); err != nil {
+	if err := w.SendParams(ctx, "server/discover", nil, nil, false); err != nil {
 		return err
 	}
 	for _, l := range w.declaredLists() {
-		lt, err := w.listAll(ctx, l.method, l.member)
-		var mm *Mismatch
-		var lr *listRefused
+		lt, err := w.ListAll(ctx, l.method, l.member)
+		var mm *client.Mismatch
+		var lr *client.ListRefused
 		if err != nil && !errors.As(err, &mm) && !errors.As(err, &lr) {
 			return err
 		}
@@ -76,7 +77,7 @@ func (w *world) requestCacheables(ctx context.Context, st *pageState) error {
 		}
 		for _, it := range lt.Items {
 			if uri, ok := it["uri"].(string); ok {
-				if err := w.sendParams(ctx, "resources/read", map[string]any{"uri": uri}, nil, false); err != nil {
+				if err := w.SendParams(ctx, "resources/read", map[string]any{"uri": uri}, nil, false); err != nil {
 					return err
 				}
 				break
@@ -94,10 +95,10 @@ const elicitationFixture = "test_elicitation"
 // callInputRequired is CACHE-004's request: the elicitation fixture tool, called declaring the
 // elicitation capability, which must answer with an input_required result.
 func (w *world) callInputRequired(ctx context.Context) error {
-	name := w.opts.fixtureName(elicitationFixture)
-	lt, err := w.listAll(ctx, "tools/list", "tools")
-	var mm *Mismatch
-	var lr *listRefused
+	name := w.Opts.FixtureName(elicitationFixture)
+	lt, err := w.ListAll(ctx, "tools/list", "tools")
+	var mm *client.Mismatch
+	var lr *client.ListRefused
 	if err != nil && !errors.As(err, &mm) && !errors.As(err, &lr) {
 		return err
 	}
@@ -121,11 +122,11 @@ func (w *world) callInputRequired(ctx context.Context) error {
 		return w.setSkip(reports.Untestable, fmt.Sprintf("the fixture tool %q has required arguments the suite cannot fill (only strings, numbers and booleans)", name))
 	}
 	caps := map[string]any{harness.MetaClientCapabilities: map[string]any{"elicitation": map[string]any{}}}
-	if err := w.send(ctx, w.build(w.toolsCall(name, args, caps))); err != nil {
+	if err := w.Send(ctx, w.Build(w.ToolsCall(name, args, caps))); err != nil {
 		return err
 	}
-	if res := w.lastResult(); res == nil || stringOf(res["resultType"]) != "input_required" {
-		return w.setSkip(reports.Untestable, fmt.Sprintf("the fixture tool %q answered with %s, not an input_required result", name, describeExchange(w.last)))
+	if res := w.LastResult(); res == nil || stringOf(res["resultType"]) != "input_required" {
+		return w.setSkip(reports.Untestable, fmt.Sprintf("the fixture tool %q answered with %s, not an input_required result", name, client.DescribeExchange(w.Last)))
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
 )
@@ -44,8 +45,8 @@ func everyCompletionResultFewer(ctx context.Context) error {
 
 func everyCompletionRequestGot(ctx context.Context) error {
 	for _, c := range resOf(worldOf(ctx)).completions {
-		if msg := responseOf(c.ex); msg == nil || msg.Kind != harness.KindResult {
-			return &Mismatch{Expected: "a completion result for a " + c.kind + " reference", Actual: describeExchange(c.ex), Frames: exchangeSeqs(c.ex)}
+		if msg := client.ResponseOf(c.ex); msg == nil || msg.Kind != harness.KindResult {
+			return &client.Mismatch{Expected: "a completion result for a " + c.kind + " reference", Actual: client.DescribeExchange(c.ex), Frames: exchangeSeqs(c.ex)}
 		}
 	}
 	return nil
@@ -53,7 +54,7 @@ func everyCompletionRequestGot(ctx context.Context) error {
 
 func requestsCompletionsPromptDoes(ctx context.Context) error {
 	w := worldOf(ctx)
-	return w.send(ctx, w.stateRequest("completion/complete", map[string]any{
+	return w.Send(ctx, w.StateRequest("completion/complete", map[string]any{
 		"ref":      map[string]any{"type": "ref/prompt", "name": "mcpconform_missing_" + randomHex()},
 		"argument": map[string]any{"name": "arg", "value": ""},
 	}, nil))
@@ -61,10 +62,10 @@ func requestsCompletionsPromptDoes(ctx context.Context) error {
 
 func doesNotDeclareCapability(ctx context.Context, name string) error {
 	w := worldOf(ctx)
-	if why := w.t.CapsUnknown; why != "" {
+	if why := w.Target.CapsUnknown; why != "" {
 		return w.setSkip(reports.Untestable, why)
 	}
-	if _, ok := w.t.Caps[name]; ok {
+	if _, ok := w.Target.Caps[name]; ok {
 		return w.setSkip(reports.NA, fmt.Sprintf("the server declares the %q capability", name))
 	}
 	return nil
@@ -75,7 +76,7 @@ func requestsCompletionsFirstPrompt(ctx context.Context, w *world) error {
 	if err != nil {
 		return err
 	}
-	return w.send(ctx, w.stateRequest("completion/complete", map[string]any{"ref": ref, "argument": map[string]any{"name": arg, "value": ""}}, nil))
+	return w.Send(ctx, w.StateRequest("completion/complete", map[string]any{"ref": ref, "argument": map[string]any{"name": arg, "value": ""}}, nil))
 }
 
 // requestCompletions sends completion/complete with an empty value for a prompt argument
@@ -87,8 +88,8 @@ func (w *world) requestCompletions(ctx context.Context, r *resWorld) error {
 		ref  map[string]any
 		arg  string
 	}
-	if lt, err := w.listAll(ctx, "prompts/list", "prompts"); err == nil {
-		want := w.opts.fixtureName("test_prompt_with_arguments")
+	if lt, err := w.ListAll(ctx, "prompts/list", "prompts"); err == nil {
+		want := w.Opts.FixtureName("test_prompt_with_arguments")
 		var pick map[string]any
 		for _, p := range lt.Items {
 			args, _ := p["arguments"].([]any)
@@ -109,8 +110,8 @@ func (w *world) requestCompletions(ctx context.Context, r *resWorld) error {
 			}{"ref/prompt", map[string]any{"type": "ref/prompt", "name": pick["name"]}, name})
 		}
 	}
-	if lt, err := w.listAll(ctx, "resources/templates/list", "resourceTemplates"); err == nil {
-		want := w.opts.fixtureName("test://template/{id}/data")
+	if lt, err := w.ListAll(ctx, "resources/templates/list", "resourceTemplates"); err == nil {
+		want := w.Opts.FixtureName("test://template/{id}/data")
 		var pick string
 		for _, t := range lt.Items {
 			tpl, _ := t["uriTemplate"].(string)
@@ -133,10 +134,10 @@ func (w *world) requestCompletions(ctx context.Context, r *resWorld) error {
 		return w.setSkip(reports.Untestable, `the server lists no prompt with arguments and no resource template with a variable (fixtures "test_prompt_with_arguments", "test://template/{id}/data")`)
 	}
 	for _, c := range refs {
-		if err := w.send(ctx, w.stateRequest("completion/complete", map[string]any{"ref": c.ref, "argument": map[string]any{"name": c.arg, "value": ""}}, nil)); err != nil {
+		if err := w.Send(ctx, w.StateRequest("completion/complete", map[string]any{"ref": c.ref, "argument": map[string]any{"name": c.arg, "value": ""}}, nil)); err != nil {
 			return err
 		}
-		r.completions = append(r.completions, resCompletion{kind: c.kind, ex: w.last})
+		r.completions = append(r.completions, resCompletion{kind: c.kind, ex: w.Last})
 	}
 	return nil
 }
@@ -144,7 +145,7 @@ func (w *world) requestCompletions(ctx context.Context, r *resWorld) error {
 // completionResults returns the completion objects of the scenario's completion results.
 func completionResults(r *resWorld) (out []map[string]json.RawMessage, exs []*harness.Exchange) {
 	for _, c := range r.completions {
-		msg := responseOf(c.ex)
+		msg := client.ResponseOf(c.ex)
 		if msg == nil || msg.Kind != harness.KindResult {
 			continue
 		}
@@ -170,25 +171,25 @@ func (w *world) expectCompletionShape(r *resWorld) error {
 		}
 		var values []any
 		if err := json.Unmarshal(c["values"], &values); err != nil || values == nil {
-			return &Mismatch{Expected: "completion.values to be an array", Actual: short(c["values"]), Frames: exchangeSeqs(ex)}
+			return &client.Mismatch{Expected: "completion.values to be an array", Actual: client.Short(c["values"]), Frames: exchangeSeqs(ex)}
 		}
 		for _, v := range values {
 			if _, ok := v.(string); !ok {
-				return &Mismatch{Expected: "completion.values to hold strings", Actual: jsonText(v), Frames: exchangeSeqs(ex)}
+				return &client.Mismatch{Expected: "completion.values to hold strings", Actual: jsonText(v), Frames: exchangeSeqs(ex)}
 			}
 		}
 		if len(values) > 100 {
-			return &Mismatch{Expected: "at most 100 completion values", Actual: fmt.Sprintf("%d values", len(values)), Frames: exchangeSeqs(ex)}
+			return &client.Mismatch{Expected: "at most 100 completion values", Actual: fmt.Sprintf("%d values", len(values)), Frames: exchangeSeqs(ex)}
 		}
 		if raw, ok := c["total"]; ok {
 			var n json.Number
 			if d := json.NewDecoder(strings.NewReader(string(raw))); d.Decode(&n) != nil || strings.ContainsAny(n.String(), ".eE") {
-				return &Mismatch{Expected: "completion.total to be an integer", Actual: short(raw), Frames: exchangeSeqs(ex)}
+				return &client.Mismatch{Expected: "completion.total to be an integer", Actual: client.Short(raw), Frames: exchangeSeqs(ex)}
 			}
 		}
 		if raw, ok := c["hasMore"]; ok {
 			if s := strings.TrimSpace(string(raw)); s != "true" && s != "false" {
-				return &Mismatch{Expected: "completion.hasMore to be a boolean", Actual: short(raw), Frames: exchangeSeqs(ex)}
+				return &client.Mismatch{Expected: "completion.hasMore to be a boolean", Actual: client.Short(raw), Frames: exchangeSeqs(ex)}
 			}
 		}
 	}
@@ -212,9 +213,9 @@ func (w *world) expectHasMore(r *resWorld) error {
 		}
 		switch {
 		case *total < int64(len(values)):
-			return &Mismatch{Expected: "completion.total to count at least the values returned", Actual: fmt.Sprintf("total %d with %d values", *total, len(values)), Frames: exchangeSeqs(exs[i])}
+			return &client.Mismatch{Expected: "completion.total to count at least the values returned", Actual: fmt.Sprintf("total %d with %d values", *total, len(values)), Frames: exchangeSeqs(exs[i])}
 		case *total > int64(len(values)) && !hasMore:
-			return &Mismatch{Expected: "hasMore: true when total exceeds the values returned", Actual: fmt.Sprintf("total %d, %d values, hasMore %s", *total, len(values), orAbsent(c["hasMore"])), Frames: exchangeSeqs(exs[i])}
+			return &client.Mismatch{Expected: "hasMore: true when total exceeds the values returned", Actual: fmt.Sprintf("total %d, %d values, hasMore %s", *total, len(values), orAbsent(c["hasMore"])), Frames: exchangeSeqs(exs[i])}
 		}
 	}
 	return nil

@@ -6,6 +6,7 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
 )
@@ -38,7 +39,7 @@ func registerServerUtilitiesLoggingSteps(sc *godog.ScenarioContext) {
 func sendsListRequestLog(ctx context.Context, level string) error {
 	w := worldOf(ctx)
 	_, known := logLevels[level]
-	return w.sendParams(ctx, w.listOrDiscover(), nil, map[string]any{logLevelMeta: level}, !known)
+	return w.SendParams(ctx, w.listOrDiscover(), nil, map[string]any{logLevelMeta: level}, !known)
 }
 
 // setsLevelOwnSession sends logging/setLevel with level (LFEAT-005) in a session of its own:
@@ -48,11 +49,11 @@ func sendsListRequestLog(ctx context.Context, level string) error {
 // intentionally invalid request.
 func setsLevelOwnSession(ctx context.Context, level string) error {
 	w := worldOf(ctx)
-	if err := w.openOwnSession(ctx); err != nil {
+	if err := w.OpenOwnSession(ctx); err != nil {
 		return err
 	}
 	_, known := logLevels[level]
-	return w.sendParams(ctx, "logging/setLevel", map[string]any{"level": level}, nil, !known)
+	return w.SendParams(ctx, "logging/setLevel", map[string]any{"level": level}, nil, !known)
 }
 
 // logLevels ranks the LoggingLevel values (RFC 5424 severities, least severe first).
@@ -70,11 +71,11 @@ func (w *world) callLoggingTool(ctx context.Context, level string, required, dur
 		}
 		return nil
 	}
-	if !w.declares("tools") {
-		return skip(fmt.Sprintf("no tool %q: the server declares no tools (%s)", w.opts.fixtureName(loggingFixtureTool), undeclaredToolsJudge))
+	if !w.Declares("tools") {
+		return skip(fmt.Sprintf("no tool %q: the server declares no tools (%s)", w.Opts.FixtureName(loggingFixtureTool), undeclaredToolsJudge))
 	}
-	lt, err := w.listAll(ctx, "tools/list", "tools")
-	if p, failed := listProblem(err); failed {
+	lt, err := w.ListAll(ctx, "tools/list", "tools")
+	if p, failed := client.ListProblem(err); failed {
 		// A broken tool list is the listing rules' to fail (PAGE-001, TOOL-001), never the
 		// logging rules': without the fixture they are untestable or judge the run as it is.
 		return skip("the fixture tool could not be looked up: " + p)
@@ -82,7 +83,7 @@ func (w *world) callLoggingTool(ctx context.Context, level string, required, dur
 	if err != nil {
 		return err
 	}
-	name := w.opts.fixtureName(loggingFixtureTool)
+	name := w.Opts.FixtureName(loggingFixtureTool)
 	var tool map[string]any
 	for _, t := range lt.Items {
 		if t["name"] == name {
@@ -92,11 +93,11 @@ func (w *world) callLoggingTool(ctx context.Context, level string, required, dur
 	if tool == nil {
 		return skip(fmt.Sprintf("no tool %q", name))
 	}
-	if ok, why := w.opts.mayCall(tool); !ok {
+	if ok, why := w.Opts.MayCall(tool); !ok {
 		return skip(why)
 	}
 	meta := map[string]any{}
-	if !w.t.Modern {
+	if !w.Target.Modern {
 		// Handshake-era revisions set the level per session (logging/setLevel), which would
 		// change what every later scenario of the shared session receives: no level is asked.
 		level, duringListen = "", false
@@ -105,10 +106,10 @@ func (w *world) callLoggingTool(ctx context.Context, level string, required, dur
 		meta[logLevelMeta] = level
 	}
 	call := func(ctx context.Context) error {
-		return w.send(ctx, w.build(w.toolsCall(name, nil, meta)))
+		return w.Send(ctx, w.Build(w.ToolsCall(name, nil, meta)))
 	}
-	if duringListen && w.opts.Transport == harness.TransportHTTP {
-		return w.holdListen(ctx, call, w.listenHold())
+	if duringListen && w.Opts.Transport == harness.TransportHTTP {
+		return w.HoldListen(ctx, call, w.ListenHold())
 	}
 	return call(ctx)
 }

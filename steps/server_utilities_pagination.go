@@ -10,6 +10,7 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
 )
@@ -69,7 +70,7 @@ func (st *pageState) noDuplicatesNoHoles() error {
 				// A tool listed twice on one page is TOOL-006's (tool names are unique); only
 				// a repeat across pages is the pagination's.
 				if seen[k] && !(l.method == "tools/list" && page[k] == at) {
-					return &Mismatch{Expected: fmt.Sprintf("one traversal of %s (%d pages) to list each item once", l.method, lt.Pages),
+					return &client.Mismatch{Expected: fmt.Sprintf("one traversal of %s (%d pages) to list each item once", l.method, lt.Pages),
 						Actual: fmt.Sprintf("%s %s appears twice", l.key, k), Frames: traversalFrames(lt)}
 				}
 				seen[k], page[k] = true, at
@@ -77,7 +78,7 @@ func (st *pageState) noDuplicatesNoHoles() error {
 			sets = append(sets, seen)
 		}
 		if len(sets) == 2 && !reflect.DeepEqual(sets[0], sets[1]) {
-			return &Mismatch{Expected: fmt.Sprintf("two traversals of the unchanged %s to list the same items", l.method),
+			return &client.Mismatch{Expected: fmt.Sprintf("two traversals of the unchanged %s to list the same items", l.method),
 				Actual: fmt.Sprintf("first: %s; second: %s", keyList(sets[0]), keyList(sets[1])),
 				Frames: append(traversalFrames(ts[0]), traversalFrames(ts[1])...)}
 		}
@@ -93,21 +94,21 @@ func (w *world) secondPageTwice(ctx context.Context, st *pageState) error {
 		return w.noLists()
 	}
 	for _, l := range lists {
-		if err := w.sendParams(ctx, l.method, nil, nil, false); err != nil {
+		if err := w.SendParams(ctx, l.method, nil, nil, false); err != nil {
 			return err
 		}
-		res := w.lastResult()
+		res := w.LastResult()
 		next, ok := res["nextCursor"]
-		if res == nil || !ok || !isJSONString(next) {
+		if res == nil || !ok || !client.IsJSONString(next) {
 			continue
 		}
 		var cursor string
 		_ = json.Unmarshal(next, &cursor)
 		for i := range st.pair {
-			if err := w.sendParams(ctx, l.method, map[string]any{"cursor": cursor}, nil, false); err != nil {
+			if err := w.SendParams(ctx, l.method, map[string]any{"cursor": cursor}, nil, false); err != nil {
 				return err
 			}
-			st.pair[i] = w.last
+			st.pair[i] = w.Last
 		}
 		st.member = l.member
 		return nil
@@ -120,18 +121,18 @@ func (st *pageState) samePage() error {
 	var items [2]any
 	frames := append(exchangeSeqs(st.pair[0]), exchangeSeqs(st.pair[1])...)
 	for i, ex := range st.pair {
-		msg := responseOf(ex)
+		msg := client.ResponseOf(ex)
 		if msg == nil || msg.Kind != harness.KindResult {
-			return &Mismatch{Expected: fmt.Sprintf("request %d of %s with the server's own cursor to get the page", i+1, sentMethod(ex)),
-				Actual: describeExchange(ex), Frames: frames}
+			return &client.Mismatch{Expected: fmt.Sprintf("request %d of %s with the server's own cursor to get the page", i+1, client.SentMethod(ex)),
+				Actual: client.DescribeExchange(ex), Frames: frames}
 		}
 		var res map[string]json.RawMessage
 		_ = json.Unmarshal(msg.Result, &res)
 		_ = json.Unmarshal(res[st.member], &items[i])
 	}
 	if !reflect.DeepEqual(items[0], items[1]) {
-		return &Mismatch{Expected: "the same cursor to return the same " + st.member + " while the list is unchanged",
-			Actual: fmt.Sprintf("%s, then %s", short(mustMarshal(items[0])), short(mustMarshal(items[1]))), Frames: frames}
+		return &client.Mismatch{Expected: "the same cursor to return the same " + st.member + " while the list is unchanged",
+			Actual: fmt.Sprintf("%s, then %s", client.Short(mustMarshal(items[0])), client.Short(mustMarshal(items[1]))), Frames: frames}
 	}
 	return nil
 }
@@ -145,17 +146,17 @@ func (w *world) invalidCursors(ctx context.Context, st *pageState) error {
 	}
 	var refused []string
 	for _, l := range lists {
-		if err := w.sendParams(ctx, l.method, nil, nil, false); err != nil {
+		if err := w.SendParams(ctx, l.method, nil, nil, false); err != nil {
 			return err
 		}
-		if w.lastResult() == nil {
+		if w.LastResult() == nil {
 			refused = append(refused, l.method)
 			continue
 		}
-		if err := w.sendParams(ctx, l.method, map[string]any{"cursor": invalidCursor}, nil, false); err != nil {
+		if err := w.SendParams(ctx, l.method, map[string]any{"cursor": invalidCursor}, nil, false); err != nil {
 			return err
 		}
-		st.rejects = append(st.rejects, w.last)
+		st.rejects = append(st.rejects, w.Last)
 	}
 	if len(st.rejects) == 0 {
 		return w.setSkip(reports.Untestable, "the server refused every list it declares ("+strings.Join(refused, ", ")+")")
@@ -166,18 +167,18 @@ func (w *world) invalidCursors(ctx context.Context, st *pageState) error {
 // invalidCursorsRejected is PAGE-003's judgement.
 func (st *pageState) invalidCursorsRejected(w *world) error {
 	for _, ex := range st.rejects {
-		msg := responseOf(ex)
+		msg := client.ResponseOf(ex)
 		if msg != nil && msg.Kind == harness.KindError && msg.Error.Code == codeInvalidParamsPage {
 			continue
 		}
 		if err := w.codeDefect(msg, codeInvalidParamsPage, "error -32602"); err != nil {
 			return err
 		}
-		actual := describeExchange(ex)
+		actual := client.DescribeExchange(ex)
 		if msg != nil && msg.Kind == harness.KindResult {
 			actual = "a result: the server served a page for the cursor " + invalidCursor + ", which it never issued"
 		}
-		return &Mismatch{Expected: fmt.Sprintf("error -32602 for %s with a cursor the server never issued", sentMethod(ex)),
+		return &client.Mismatch{Expected: fmt.Sprintf("error -32602 for %s with a cursor the server never issued", client.SentMethod(ex)),
 			Actual: actual, Frames: exchangeSeqs(ex)}
 	}
 	return nil
@@ -191,7 +192,7 @@ func itemKey(it map[string]any, key string, raw json.RawMessage) string {
 	if s, ok := it[key].(string); ok {
 		return fmt.Sprintf("%q", s)
 	}
-	return short(raw)
+	return client.Short(raw)
 }
 
 func keyList(set map[string]bool) string {
@@ -200,7 +201,7 @@ func keyList(set map[string]bool) string {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	return short([]byte(strings.Join(keys, ", ")))
+	return client.Short([]byte(strings.Join(keys, ", ")))
 }
 
 func mustMarshal(v any) []byte {

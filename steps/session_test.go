@@ -14,6 +14,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
 	"github.com/mcp-conform/mcp-conform/revisions"
@@ -69,11 +70,11 @@ func (s *sessionServer) requests() []string {
 func sessionWorld(t *testing.T, srv *httptest.Server) (*world, *harness.HTTP) {
 	t.Helper()
 	w := clientWorld(harness.TransportHTTP, revisions.LatestLegacy().ID)
-	w.opts.Timeout, w.opts.QuietWindow = 10*time.Second, 100*time.Millisecond
+	w.Opts.Timeout, w.Opts.QuietWindow = 10*time.Second, 100*time.Millisecond
 	h, err := harness.NewHTTP(harness.HTTPConfig{URL: srv.URL, QuietWindow: 100 * time.Millisecond})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = h.Close() })
-	w.conn, w.fresh = Wrap(h), true
+	w.Conn, w.Fresh = client.Wrap(h), true
 	return w, h
 }
 
@@ -87,10 +88,10 @@ func TestMalformedMessageOnAFreshLegacyHTTPConnectionGoesInASession(t *testing.T
 	ss := srv.Config.Handler.(*sessionServer)
 	w, h := sessionWorld(t, srv)
 	ctx := context.Background()
-	require.NoError(t, w.sendDoc(ctx, `{"jsonrpc":"2.0",`, true, false))
+	require.NoError(t, w.SendDoc(ctx, `{"jsonrpc":"2.0",`, true, false))
 	require.NoError(t, w.expectCode(-32700, 0))
-	require.NoError(t, w.send(ctx, w.build(call{Method: "tools/list"})))
-	require.NoError(t, w.sendBare(ctx, http.MethodGet))
+	require.NoError(t, w.Send(ctx, w.Build(client.Call{Method: "tools/list"})))
+	require.NoError(t, w.SendBare(ctx, http.MethodGet))
 	v := revisions.LatestLegacy().ID
 	require.Equal(t, []string{
 		"POST initialize sid= ver=",
@@ -113,23 +114,23 @@ func TestClientRefusesSessionStateOnASharedConnection(t *testing.T) {
 	ss := srv.Config.Handler.(*sessionServer)
 	w, h := sessionWorld(t, srv)
 	ctx := context.Background()
-	require.NoError(t, w.openOwnSession(ctx))
+	require.NoError(t, w.OpenOwnSession(ctx))
 	h.SetShared()
 	before := len(ss.requests())
-	for _, m := range []string{"logging/setLevel", "resources/subscribe", "resources/unsubscribe", listenMethod, "initialize"} {
-		err := w.send(ctx, w.build(call{Method: m, Params: map[string]any{"level": "info"}}))
+	for _, m := range []string{"logging/setLevel", "resources/subscribe", "resources/unsubscribe", client.ListenMethod, "initialize"} {
+		err := w.Send(ctx, w.Build(client.Call{Method: m, Params: map[string]any{"level": "info"}}))
 		require.ErrorContains(t, err, m+" changes session state and was refused on the connection the scenarios share", m)
 		v, reason, _, _ := w.s.verdict(w, err)
 		require.Equal(t, reports.Error, v, reason)
-		require.ErrorContains(t, w.sendStream(ctx, w.build(call{Method: m})), "refused", m)
+		require.ErrorContains(t, w.SendStream(ctx, w.Build(client.Call{Method: m})), "refused", m)
 	}
-	require.ErrorContains(t, w.sendBare(ctx, http.MethodDelete), "an HTTP DELETE, which ends the session, changes session state and was refused")
+	require.ErrorContains(t, w.SendBare(ctx, http.MethodDelete), "an HTTP DELETE, which ends the session, changes session state and was refused")
 	require.Len(t, ss.requests(), before, "nothing refused reached the server")
-	require.NoError(t, w.send(ctx, w.build(call{Method: "tools/list"})))
+	require.NoError(t, w.Send(ctx, w.Build(client.Call{Method: "tools/list"})))
 	require.Len(t, ss.requests(), before+1)
 
 	own, _ := sessionWorld(t, srv)
-	require.NoError(t, own.openOwnSession(ctx))
-	require.NoError(t, own.send(ctx, own.build(call{Method: "logging/setLevel", Params: map[string]any{"level": "info"}})))
+	require.NoError(t, own.OpenOwnSession(ctx))
+	require.NoError(t, own.Send(ctx, own.Build(client.Call{Method: "logging/setLevel", Params: map[string]any{"level": "info"}})))
 	require.True(t, strings.HasPrefix(ss.requests()[len(ss.requests())-1], "POST logging/setLevel sid=s-1"))
 }

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/revisions"
 )
@@ -42,8 +43,8 @@ func stateWorldOf(w *world) *stateWorld {
 // has arguments, else the first variable of the first resource template, else a made-up
 // prompt (a server that offers completions then still answers, if only with -32602).
 func (w *world) completionTarget(ctx context.Context) (map[string]any, string, error) {
-	lt, err := w.listAll(ctx, "prompts/list", "prompts")
-	if _, failed := listProblem(err); err != nil && !failed {
+	lt, err := w.ListAll(ctx, "prompts/list", "prompts")
+	if _, failed := client.ListProblem(err); err != nil && !failed {
 		return nil, "", err
 	}
 	for _, raw := range lt.Raw {
@@ -58,8 +59,8 @@ func (w *world) completionTarget(ctx context.Context) (map[string]any, string, e
 			return map[string]any{"type": "ref/prompt", "name": p.Name}, p.Arguments[0].Name, nil
 		}
 	}
-	lt, err = w.listAll(ctx, "resources/templates/list", "resourceTemplates")
-	if _, failed := listProblem(err); err != nil && !failed {
+	lt, err = w.ListAll(ctx, "resources/templates/list", "resourceTemplates")
+	if _, failed := client.ListProblem(err); err != nil && !failed {
 		return nil, "", err
 	}
 	for _, raw := range lt.Raw {
@@ -123,9 +124,9 @@ func (w *world) findFixture(ctx context.Context) (*fixtureTool, string, error) {
 		Name        string          `json:"name"`
 		InputSchema json.RawMessage `json:"inputSchema"`
 	}
-	lt, err := w.listAll(ctx, "tools/list", "tools")
-	if p, ok := listProblem(err); ok {
-		return nil, "the server did not list its tools (" + p + "; " + listRefusalJudges + "), so no fixture tool (" + fixtureNames() + ") could be found", nil
+	lt, err := w.ListAll(ctx, "tools/list", "tools")
+	if p, ok := client.ListProblem(err); ok {
+		return nil, "the server did not list its tools (" + p + "; " + client.ListRefusalJudges + "), so no fixture tool (" + fixtureNames() + ") could be found", nil
 	}
 	if err != nil {
 		return nil, "", err
@@ -137,7 +138,7 @@ func (w *world) findFixture(ctx context.Context) (*fixtureTool, string, error) {
 		listed[t.Name] = t
 	}
 	for _, f := range capabilityFixtures {
-		name := w.opts.fixtureName(f.name)
+		name := w.Opts.FixtureName(f.name)
 		t, ok := listed[name]
 		if !ok {
 			continue
@@ -180,7 +181,7 @@ func fixtureArgs(schema json.RawMessage) (map[string]any, bool) {
 // connection: "without" declares no client capability, "others" every other known one,
 // "with" only the one it needs. Without a fixture it records why (the Then step decides).
 func (w *world) callFixture(ctx context.Context, st *stateWorld, kinds ...string) error {
-	if !w.t.Modern {
+	if !w.Target.Modern {
 		return fmt.Errorf("feature bug: the fixture calls need a %s target", revisions.Modern().ID)
 	}
 	ft, why, err := w.findFixture(ctx)
@@ -204,11 +205,11 @@ func (w *world) callFixture(ctx context.Context, st *stateWorld, kinds ...string
 				}
 			}
 		}
-		req := w.build(w.toolsCall(ft.name, ft.args, map[string]any{harness.MetaClientCapabilities: declared}))
-		if err := w.send(ctx, req); err != nil {
+		req := w.Build(w.ToolsCall(ft.name, ft.args, map[string]any{harness.MetaClientCapabilities: declared}))
+		if err := w.Send(ctx, req); err != nil {
 			return err
 		}
-		st.calls = append(st.calls, fixtureCall{kind: kind, declared: declared, ex: w.last})
+		st.calls = append(st.calls, fixtureCall{kind: kind, declared: declared, ex: w.Last})
 	}
 	return nil
 }
@@ -227,7 +228,7 @@ func reliance(c fixtureCall) string {
 			}
 		}
 	}
-	msg := responseOf(c.ex)
+	msg := client.ResponseOf(c.ex)
 	if msg == nil || msg.Kind != harness.KindResult {
 		return ""
 	}
@@ -262,16 +263,16 @@ type turn struct {
 // scenario's connection, or initialize (legacy) on a fresh one (a session initializes once).
 // fresh asks for a fresh connection on a modern target too.
 func (w *world) readCapabilities(ctx context.Context, fresh bool) error {
-	if !w.t.Modern {
+	if !w.Target.Modern {
 		if err := freshConnection(ctx, w); err != nil {
 			return err
 		}
-		return w.initialize(ctx, w.t.Revision)
+		return w.Initialize(ctx, w.Target.Revision)
 	}
 	if fresh {
 		if err := freshConnection(ctx, w); err != nil {
 			return err
 		}
 	}
-	return w.sendMethod(ctx, "server/discover", "", nil, nil)
+	return w.SendMethod(ctx, "server/discover", "", nil, nil)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
 )
@@ -66,13 +67,13 @@ type legacySession struct {
 // in a goroutine, and waits (bounded by the request timeout) for its acknowledgement. required
 // makes a refused listen end the scenario as untestable; otherwise it returns nil, nil.
 func (st *stdioScenario) openListen(ctx context.Context, w *world, required bool) (*openListen, error) {
-	s, err := w.stdio()
+	s, err := w.Stdio()
 	if err != nil {
 		return nil, err
 	}
-	req := w.build(call{Method: "subscriptions/listen", Era: eraModern, ID: fmt.Sprintf("listen-%d", w.env.IDs().Next()),
+	req := w.Build(client.Call{Method: "subscriptions/listen", Era: client.EraModern, ID: fmt.Sprintf("listen-%d", w.Env.IDs().Next()),
 		Params: map[string]any{"notifications": map[string]any{"toolsListChanged": true}}})
-	if err := guardShared(w.conn, req); err != nil {
+	if err := client.GuardShared(w.Conn, req); err != nil {
 		return nil, err
 	}
 	idRaw := req.ID
@@ -81,7 +82,7 @@ func (st *stdioScenario) openListen(ctx context.Context, w *world, required bool
 	l := &openListen{id: idRaw, cancel: cancel, done: make(chan struct{})}
 	go func() {
 		defer close(l.done)
-		l.ex, _ = w.conn.Send(lctx, req)
+		l.ex, _ = w.Conn.Send(lctx, req)
 	}()
 	st.mu.Lock()
 	if len(st.listens) == 0 {
@@ -90,7 +91,7 @@ func (st *stdioScenario) openListen(ctx context.Context, w *world, required bool
 	st.listens = append(st.listens, l)
 	st.mu.Unlock()
 	key := harness.IDKey(idRaw)
-	wctx, wcancel := context.WithTimeout(ctx, w.timeout())
+	wctx, wcancel := context.WithTimeout(ctx, w.Timeout())
 	defer wcancel()
 	f := s.WaitFrame(wctx, mark, func(f *harness.Frame) bool {
 		msg, err := harness.ParseMessage(f.Body())
@@ -103,7 +104,7 @@ func (st *stdioScenario) openListen(ctx context.Context, w *world, required bool
 		return msg.Kind == harness.KindNotification && msg.Method == "notifications/subscriptions/acknowledged" && subscriptionOf(msg) == key
 	})
 	if f != nil {
-		w.fresh = false
+		w.Fresh = false
 	}
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
@@ -120,13 +121,13 @@ func (st *stdioScenario) openListen(ctx context.Context, w *world, required bool
 	st.listens = st.listens[:len(st.listens)-1]
 	st.mu.Unlock()
 	<-l.done
-	w.note(l.ex)
+	w.Note(l.ex)
 	if !required {
 		return nil, nil
 	}
 	what := "was answered at once, so nothing stayed in flight"
 	if msg.Kind == harness.KindError {
-		what = "was refused with " + describe(msg) + " (see SUB-001)"
+		what = "was refused with " + client.Describe(msg) + " (see SUB-001)"
 	}
 	return nil, w.setSkip(reports.Untestable, "the rule needs a request that stays in flight; subscriptions/listen "+what)
 }

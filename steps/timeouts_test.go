@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/revisions"
 )
@@ -24,14 +25,14 @@ func TestNoResponseCardSaysHowLongItWaited(t *testing.T) {
 		{3 * time.Second, "no response within 3s to ping (id 7)"},
 	} {
 		w := clientWorld(harness.TransportStdio, revisions.Modern().ID)
-		w.opts.Timeout, w.opts.StartupTimeout = 10*time.Second, time.Minute
+		w.Opts.Timeout, w.Opts.StartupTimeout = 10*time.Second, time.Minute
 		w.s.env.rec = harness.NewRecorder(time.Now())
 		sent := &harness.Frame{Seq: 4, Conn: 2, Dir: harness.DirClientToServer, Raw: []byte(`{"jsonrpc":"2.0","id":7,"method":"ping"}`)}
-		w.note(&harness.Exchange{Sent: sent, Err: &harness.TimeoutError{What: "ping (id 7)", Err: context.DeadlineExceeded, Waited: tc.waited}})
-		_, err := w.responseMessage()
-		var m *Mismatch
+		w.Note(&harness.Exchange{Sent: sent, Err: &harness.TimeoutError{What: "ping (id 7)", Err: context.DeadlineExceeded, Waited: tc.waited}})
+		_, err := w.ResponseMessage()
+		var m *client.Mismatch
 		require.True(t, errors.As(err, &m), "%v", err)
 		require.Equal(t, tc.want, m.Actual)
-		require.Equal(t, tc.want, describeExchange(w.last))
+		require.Equal(t, tc.want, client.DescribeExchange(w.Last))
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
 )
@@ -26,7 +27,7 @@ func toolOf(w *world) *toolWorld {
 }
 
 type toolListing struct {
-	lt     *listTraversal
+	lt     *client.ListTraversal
 	err    error
 	frames []int
 }
@@ -50,10 +51,10 @@ const codeInvalidParamsTool = -32602
 
 // toolListing lists every tool on the scenario's connection and keeps the frames it exchanged.
 func (w *world) toolListing(ctx context.Context) toolListing {
-	before := len(w.exchanges)
-	lt, err := w.listAll(ctx, "tools/list", "tools")
+	before := len(w.Exchanges)
+	lt, err := w.ListAll(ctx, "tools/list", "tools")
 	var frames []int
-	for _, ex := range w.exchanges[before:] {
+	for _, ex := range w.Exchanges[before:] {
 		frames = append(frames, exchangeSeqs(ex)...)
 	}
 	return toolListing{lt: lt, err: err, frames: frames}
@@ -81,18 +82,18 @@ func inputRequired(msg *harness.Message) bool {
 // for every input (a missing browser, a test_error_handling) shows nothing, and a run without
 // any evidence is untestable, with the reasons.
 func (w *world) expectRejected(st *toolWorld) error {
-	var warn *Mismatch
+	var warn *client.Mismatch
 	var noEvidence []string
 	evidence := 0
 	for _, c := range st.calls {
 		if c.problem == "" {
 			continue
 		}
-		msg := responseOf(c.ex)
+		msg := client.ResponseOf(c.ex)
 		what := fmt.Sprintf("tool %s called with %s (%s)", toolName(c.tool), jsonText(c.args), c.problem)
 		switch {
 		case msg == nil:
-			return &Mismatch{Expected: "the " + what + " to be rejected", Actual: describeExchange(c.ex), Frames: exchangeSeqs(c.ex)}
+			return &client.Mismatch{Expected: "the " + what + " to be rejected", Actual: client.DescribeExchange(c.ex), Frames: exchangeSeqs(c.ex)}
 		case msg.Kind == harness.KindError && msg.Error.Code == codeInvalidParamsTool:
 			evidence++
 			continue
@@ -105,10 +106,10 @@ func (w *world) expectRejected(st *toolWorld) error {
 			}
 			_ = json.Unmarshal(msg.Result, &r)
 			if r.IsError != true {
-				return &Mismatch{Expected: "the " + what + " to be rejected (isError: true or -32602)", Actual: "a successful result: " + short(msg.Result), Frames: exchangeSeqs(c.ex)}
+				return &client.Mismatch{Expected: "the " + what + " to be rejected (isError: true or -32602)", Actual: "a successful result: " + client.Short(msg.Result), Frames: exchangeSeqs(c.ex)}
 			}
 		case msg.Kind != harness.KindError:
-			return &Mismatch{Expected: "the " + what + " to be rejected", Actual: describe(msg), Frames: exchangeSeqs(c.ex)}
+			return &client.Mismatch{Expected: "the " + what + " to be rejected", Actual: client.Describe(msg), Frames: exchangeSeqs(c.ex)}
 		}
 		// Refused with isError: true or another JSON-RPC error: evidence only if the tool
 		// serves valid arguments.
@@ -118,7 +119,7 @@ func (w *world) expectRejected(st *toolWorld) error {
 		}
 		evidence++
 		if msg.Kind == harness.KindError && warn == nil {
-			warn = &Mismatch{Expected: "the " + what + " to be rejected with isError: true or -32602", Actual: describe(msg), Grade: reports.Warn, Frames: append(exchangeSeqs(c.ex), exchangeSeqs(c.control)...)}
+			warn = &client.Mismatch{Expected: "the " + what + " to be rejected with isError: true or -32602", Actual: client.Describe(msg), Grade: reports.Warn, Frames: append(exchangeSeqs(c.ex), exchangeSeqs(c.control)...)}
 		}
 	}
 	if evidence == 0 {
@@ -143,7 +144,7 @@ func controlFailed(c toolCall) string {
 	if c.control == nil {
 		return fmt.Sprintf("tool %s: no valid arguments could be built to tell a validation error from a tool that fails for every input", toolName(c.tool))
 	}
-	msg := responseOf(c.control)
+	msg := client.ResponseOf(c.control)
 	if msg != nil && msg.Kind == harness.KindResult {
 		var r struct {
 			IsError any `json:"isError"`
@@ -152,9 +153,9 @@ func controlFailed(c toolCall) string {
 		if r.IsError != true || inputRequired(msg) {
 			return ""
 		}
-		return fmt.Sprintf("tool %s failed with valid arguments %s too (isError: true: %s)", toolName(c.tool), jsonText(controlArgs(c.control)), short(msg.Result))
+		return fmt.Sprintf("tool %s failed with valid arguments %s too (isError: true: %s)", toolName(c.tool), jsonText(controlArgs(c.control)), client.Short(msg.Result))
 	}
-	return fmt.Sprintf("tool %s failed with valid arguments %s too (%s)", toolName(c.tool), jsonText(controlArgs(c.control)), describeExchange(c.control))
+	return fmt.Sprintf("tool %s failed with valid arguments %s too (%s)", toolName(c.tool), jsonText(controlArgs(c.control)), client.DescribeExchange(c.control))
 }
 
 // controlArgs returns the arguments of the tools/call sent in ex.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/judge"
 	"github.com/mcp-conform/mcp-conform/reports"
@@ -30,41 +31,41 @@ func registerVocabularySteps(sc *godog.ScenarioContext) {
 
 	// Send.
 	step(sc, `^the client sends a harmless request$`, wc(func(ctx context.Context, w *world) error {
-		return w.sendMethod(ctx, w.harmless(), "", nil, nil)
+		return w.SendMethod(ctx, w.Harmless(), "", nil, nil)
 	}))
 	step(sc, `^the client sends a "([^"]+)" request$`, func(ctx context.Context, method string) error {
-		return worldOf(ctx).sendMethod(ctx, method, "", nil, nil)
+		return worldOf(ctx).SendMethod(ctx, method, "", nil, nil)
 	})
 	step(sc, `^the client sends a "([^"]+)" request with protocol version "([^"]+)"$`, func(ctx context.Context, method, v string) error {
-		return worldOf(ctx).sendMethod(ctx, method, v, nil, nil)
+		return worldOf(ctx).SendMethod(ctx, method, v, nil, nil)
 	})
 	// A control: a server that serves even discover at that version fails DISC-004, and the
 	// rule that probes another method is untestable.
 	step(sc, `^the server rejects a "([^"]+)" request with protocol version "([^"]+)" \(([A-Z]+-\d+) judges that\)$`, func(ctx context.Context, method, v, rule string) error {
 		w := worldOf(ctx)
-		if err := w.sendMethod(ctx, method, v, nil, nil); err != nil {
+		if err := w.SendMethod(ctx, method, v, nil, nil); err != nil {
 			return err
 		}
-		if msg, err := w.responseMessage(); err == nil && msg.Kind == harness.KindResult {
+		if msg, err := w.ResponseMessage(); err == nil && msg.Kind == harness.KindResult {
 			return w.setSkip(reports.Untestable, fmt.Sprintf("the server served %s at protocol version %s instead of refusing it, which %s judges", method, v, rule))
 		}
 		return nil
 	})
 	step(sc, `^the client sends a list request for a declared capability$`, func(ctx context.Context) error {
-		return worldOf(ctx).sendList(ctx, "")
+		return worldOf(ctx).SendList(ctx, "")
 	})
 	step(sc, `^the client sends a list request for each declared capability$`, sendListForEachCapability)
 	step(sc, `^the client sends:$`, func(ctx context.Context, doc *godog.DocString) error {
-		return worldOf(ctx).sendDoc(ctx, doc.Content, false, false)
+		return worldOf(ctx).SendDoc(ctx, doc.Content, false, false)
 	})
 	step(sc, `^the client sends the malformed message:$`, func(ctx context.Context, doc *godog.DocString) error {
-		return worldOf(ctx).sendDoc(ctx, doc.Content, true, false)
+		return worldOf(ctx).SendDoc(ctx, doc.Content, true, false)
 	})
 	step(sc, `^the client sends the notification:$`, func(ctx context.Context, doc *godog.DocString) error {
-		return worldOf(ctx).sendDoc(ctx, doc.Content, false, true)
+		return worldOf(ctx).SendDoc(ctx, doc.Content, false, true)
 	})
 	step(sc, `^the client initializes with protocol version "([^"]+)"$`, func(ctx context.Context, v string) error {
-		return worldOf(ctx).initialize(ctx, v)
+		return worldOf(ctx).Initialize(ctx, v)
 	})
 
 	// Observe.
@@ -78,25 +79,25 @@ func registerVocabularySteps(sc *godog.ScenarioContext) {
 	// rule's, and without it this rule is untestable.
 	step(sc, `^the response is an error with code (-?\d+) \(([A-Z]+-\d+) judges whether it is\)$`, func(ctx context.Context, code int64, rule string) error {
 		w := worldOf(ctx)
-		msg, err := w.responseMessage()
+		msg, err := w.ResponseMessage()
 		if err == nil && (msg.Kind != harness.KindError || msg.Error.Code != code) {
-			return w.setSkip(reports.Untestable, fmt.Sprintf("the server answered %s with %s instead of error %d, which %s judges", sentMethod(w.last), describe(msg), code, rule))
+			return w.setSkip(reports.Untestable, fmt.Sprintf("the server answered %s with %s instead of error %d, which %s judges", client.SentMethod(w.Last), client.Describe(msg), code, rule))
 		}
 		return w.expectCode(code, 0)
 	})
 	step(sc, `^the response id is the request id$`, wc(func(ctx context.Context, w *world) error {
-		return w.expectID(w.lastID)
+		return w.expectID(w.LastID)
 	}))
 	step(sc, `^the HTTP status is (\d+)$`, expectHTTPStatus)
 	step(sc, `^the HTTP status of the rejection is (\d+) \(([A-Z]+-\d+) judges whether the message is rejected\)$`, expectRejectionStatus)
 	step(sc, `^the response is an error \(([A-Z]+-\d+) judges its code\)$`, func(ctx context.Context, rule string) error {
 		w := worldOf(ctx)
-		msg, err := w.responseMessage()
+		msg, err := w.ResponseMessage()
 		if err != nil {
 			return err
 		}
 		if msg.Kind != harness.KindError {
-			return &Mismatch{Expected: "a JSON-RPC error response (" + rule + " judges its code)", Actual: describe(msg), Frames: w.lastSeqs()}
+			return &client.Mismatch{Expected: "a JSON-RPC error response (" + rule + " judges its code)", Actual: client.Describe(msg), Frames: w.LastSeqs()}
 		}
 		return nil
 	})
@@ -115,27 +116,27 @@ func registerVocabularySteps(sc *godog.ScenarioContext) {
 }
 
 func connectedServer(ctx context.Context, w *world) error {
-	t, err := w.env.Shared(ctx)
-	w.conn = t
+	t, err := w.Env.Shared(ctx)
+	w.Conn = t
 	return err
 }
 
 func serverDeclaresCapability(ctx context.Context, name string) error {
 	w := worldOf(ctx)
-	if why := w.t.CapsUnknown; why != "" {
+	if why := w.Target.CapsUnknown; why != "" {
 		return w.setSkip(reports.Untestable, why)
 	}
-	if _, ok := w.t.Caps[name]; !ok {
-		return w.undeclared(fmt.Sprintf("the server does not declare the %q capability", name))
+	if _, ok := w.Target.Caps[name]; !ok {
+		return w.Undeclared(fmt.Sprintf("the server does not declare the %q capability", name))
 	}
 	return nil
 }
 
 func sendListForEachCapability(ctx context.Context) error {
 	w := worldOf(ctx)
-	for _, lm := range listMethods {
-		if _, ok := w.t.Caps[lm.capability]; ok {
-			if err := w.sendMethod(ctx, lm.method, "", nil, nil); err != nil {
+	for _, lm := range client.ListMethods {
+		if _, ok := w.Target.Caps[lm.Capability]; ok {
+			if err := w.SendMethod(ctx, lm.Method, "", nil, nil); err != nil {
 				return err
 			}
 		}
@@ -145,11 +146,11 @@ func sendListForEachCapability(ctx context.Context) error {
 
 func expectHTTPStatus(ctx context.Context, status int) error {
 	w := worldOf(ctx)
-	if w.last == nil || w.last.HTTP == nil {
-		return fmt.Errorf("no HTTP reply to check (transport %s)", w.opts.Transport)
+	if w.Last == nil || w.Last.HTTP == nil {
+		return fmt.Errorf("no HTTP reply to check (transport %s)", w.Opts.Transport)
 	}
-	if w.last.HTTP.Status != status {
-		return &Mismatch{Expected: fmt.Sprintf("HTTP status %d", status), Actual: fmt.Sprintf("HTTP status %d", w.last.HTTP.Status), Frames: w.lastSeqs()}
+	if w.Last.HTTP.Status != status {
+		return &client.Mismatch{Expected: fmt.Sprintf("HTTP status %d", status), Actual: fmt.Sprintf("HTTP status %d", w.Last.HTTP.Status), Frames: w.LastSeqs()}
 	}
 	return nil
 }
@@ -159,19 +160,19 @@ func expectHTTPStatus(ctx context.Context, status int) error {
 // judges whether such a message is rejected: one defect fails one rule.
 func expectRejectionStatus(ctx context.Context, status int, rule string) error {
 	w := worldOf(ctx)
-	if msg, err := w.responseMessage(); err == nil && msg.Kind == harness.KindResult {
-		return w.setSkip(reports.Untestable, fmt.Sprintf("the server served the message (%s) instead of rejecting it, which %s judges", describe(msg), rule))
+	if msg, err := w.ResponseMessage(); err == nil && msg.Kind == harness.KindResult {
+		return w.setSkip(reports.Untestable, fmt.Sprintf("the server served the message (%s) instead of rejecting it, which %s judges", client.Describe(msg), rule))
 	}
 	return expectHTTPStatus(ctx, status)
 }
 
 func valueValidates(ctx context.Context, ptr, typ string) error {
 	w := worldOf(ctx)
-	msg, err := w.responseMessage()
+	msg, err := w.ResponseMessage()
 	if err != nil {
 		return err
 	}
-	return w.validateAt(msg.Raw, ptr, typ, w.lastSeqs())
+	return w.validateAt(msg.Raw, ptr, typ, w.LastSeqs())
 }
 
 // traceMeta is a valid W3C trace context the client sends, so that a server propagating trace
@@ -188,41 +189,41 @@ var traceMeta = map[string]any{
 // fixture tool test_simple_text with a progress token. Errors and timeouts are recorded, not
 // judged: the run-wide rules judge the frames.
 func exerciseFeatures(ctx context.Context, w *world) error {
-	if w.t.Modern {
-		if err := w.sendParams(ctx, "server/discover", nil, traceMeta, false); err != nil {
+	if w.Target.Modern {
+		if err := w.SendParams(ctx, "server/discover", nil, traceMeta, false); err != nil {
 			return err
 		}
-	} else if err := w.sendMethod(ctx, "ping", "", nil, nil); err != nil {
+	} else if err := w.SendMethod(ctx, "ping", "", nil, nil); err != nil {
 		return err
 	}
 	// list traverses a declared list; a listing that fails is the listing rules' to judge.
 	list := func(method, member string) ([]json.RawMessage, error) {
-		lt, err := w.listAll(ctx, method, member)
-		if _, failed := listProblem(err); err != nil && !failed {
+		lt, err := w.ListAll(ctx, method, member)
+		if _, failed := client.ListProblem(err); err != nil && !failed {
 			return nil, err
 		}
 		return lt.Raw, nil
 	}
-	if w.declares("tools") {
+	if w.Declares("tools") {
 		tools, err := list("tools/list", "tools")
 		if err != nil {
 			return err
 		}
-		simple := w.opts.fixtureName("test_simple_text")
+		simple := w.Opts.FixtureName("test_simple_text")
 		for _, raw := range tools {
 			var t struct {
 				Name string `json:"name"`
 			}
 			if json.Unmarshal(raw, &t) == nil && t.Name == simple {
-				n := w.env.IDs().Next()
+				n := w.Env.IDs().Next()
 				token := map[string]any{"progressToken": "mcpconform-progress-" + strconv.FormatInt(n, 10)}
-				if err := w.send(ctx, w.build(w.toolsCall(simple, nil, token))); err != nil {
+				if err := w.Send(ctx, w.Build(w.ToolsCall(simple, nil, token))); err != nil {
 					return err
 				}
 			}
 		}
 	}
-	if w.declares("resources") {
+	if w.Declares("resources") {
 		rs, err := list("resources/list", "resources")
 		if err != nil {
 			return err
@@ -231,7 +232,7 @@ func exerciseFeatures(ctx context.Context, w *world) error {
 			URI string `json:"uri"`
 		}
 		if len(rs) > 0 && json.Unmarshal(rs[0], &first) == nil && first.URI != "" {
-			if err := w.sendParams(ctx, "resources/read", map[string]any{"uri": first.URI}, nil, false); err != nil {
+			if err := w.SendParams(ctx, "resources/read", map[string]any{"uri": first.URI}, nil, false); err != nil {
 				return err
 			}
 		}
@@ -239,7 +240,7 @@ func exerciseFeatures(ctx context.Context, w *world) error {
 			return err
 		}
 	}
-	if w.declares("prompts") {
+	if w.Declares("prompts") {
 		prompts, err := list("prompts/list", "prompts")
 		if err != nil {
 			return err
@@ -257,7 +258,7 @@ func exerciseFeatures(ctx context.Context, w *world) error {
 				required = required || a.Required
 			}
 			if p.Name != "" && !required {
-				return w.sendParams(ctx, "prompts/get", map[string]any{"name": p.Name}, nil, false)
+				return w.SendParams(ctx, "prompts/get", map[string]any{"name": p.Name}, nil, false)
 			}
 		}
 	}
@@ -299,19 +300,19 @@ func wc(fn func(context.Context, *world) error) func(context.Context) error {
 }
 
 func freshConnection(ctx context.Context, w *world) error {
-	t, err := w.env.Dial(ctx, w.t.Revision)
+	t, err := w.Env.Dial(ctx, w.Target.Revision)
 	if err != nil {
 		return fmt.Errorf("cannot start a fresh connection: %w", err)
 	}
-	w.own = append(w.own, t)
-	w.conn, w.fresh = t, true
+	w.Own = append(w.Own, t)
+	w.Conn, w.Fresh = t, true
 	return nil
 }
 
 // expectKind checks that the last response is a result or an error; an error with code soft
 // (when non-zero) is graded a warning instead of the rule's level.
 func (w *world) expectKind(kind harness.Kind, soft int64) error {
-	msg, err := w.responseMessage()
+	msg, err := w.ResponseMessage()
 	if err != nil {
 		return err
 	}
@@ -319,7 +320,7 @@ func (w *world) expectKind(kind harness.Kind, soft int64) error {
 		return nil
 	}
 	want := map[harness.Kind]string{harness.KindResult: "a result", harness.KindError: "an error response"}[kind]
-	m := &Mismatch{Expected: want, Actual: describe(msg), Frames: w.lastSeqs()}
+	m := &client.Mismatch{Expected: want, Actual: client.Describe(msg), Frames: w.LastSeqs()}
 	if soft != 0 && msg.Kind == harness.KindError && msg.Error.Code == soft {
 		m.Grade = reports.Warn
 	}
@@ -335,20 +336,20 @@ func (w *world) codeDefect(msg *harness.Message, code int64, want string) error 
 		return nil
 	case msg.Kind == harness.KindInvalid && strings.HasPrefix(msg.Problem, "error"):
 		return w.setSkip(reports.Untestable, fmt.Sprintf("the reply's error object is malformed (%s), which MSG-007 judges", msg.Problem))
-	case msg.Kind == harness.KindError && msg.Error.Code == harness.CodeHeaderMismatch && code != harness.CodeHeaderMismatch && w.opts.Transport == harness.TransportStdio:
-		return w.setSkip(reports.Untestable, fmt.Sprintf("the server answered with %s instead of %s: HeaderMismatch on stdio, which has no headers, is ERR-002's", describe(msg), want))
+	case msg.Kind == harness.KindError && msg.Error.Code == harness.CodeHeaderMismatch && code != harness.CodeHeaderMismatch && w.Opts.Transport == harness.TransportStdio:
+		return w.setSkip(reports.Untestable, fmt.Sprintf("the server answered with %s instead of %s: HeaderMismatch on stdio, which has no headers, is ERR-002's", client.Describe(msg), want))
 	case msg.Kind == harness.KindError && msg.Error.Code != code:
-		if rule := judge.CodeRule(w.t.Revision, msg.Error.Code); rule != "" {
-			return w.setSkip(reports.Untestable, fmt.Sprintf("the server answered with %s instead of %s; a code of that range is itself a defect, which %s judges", describe(msg), want, rule))
+		if rule := judge.CodeRule(w.Target.Revision, msg.Error.Code); rule != "" {
+			return w.setSkip(reports.Untestable, fmt.Sprintf("the server answered with %s instead of %s; a code of that range is itself a defect, which %s judges", client.Describe(msg), want, rule))
 		}
 	}
 	return nil
 }
 
 func (w *world) expectCode(code, soft int64) error {
-	msg, err := w.responseMessage()
+	msg, err := w.ResponseMessage()
 	if err != nil {
-		if h := w.last.HTTP; h != nil && h.Status >= 400 && w.last.Err == nil && w.t.Modern {
+		if h := w.Last.HTTP; h != nil && h.Status >= 400 && w.Last.Err == nil && w.Target.Modern {
 			// An error status without a JSON-RPC error body is ERR-010's (a 2026-07-28
 			// rule): the code it should carry cannot be judged.
 			return w.setSkip(reports.Untestable, fmt.Sprintf("the reply is HTTP %d without a JSON-RPC error body, which ERR-010 judges", h.Status))
@@ -362,34 +363,34 @@ func (w *world) expectCode(code, soft int64) error {
 		}
 	}
 	if msg.Kind != harness.KindError {
-		return &Mismatch{Expected: want, Actual: describe(msg), Frames: w.lastSeqs()}
+		return &client.Mismatch{Expected: want, Actual: client.Describe(msg), Frames: w.LastSeqs()}
 	}
 	if msg.Error.Code != code {
-		m := &Mismatch{Expected: want, Actual: describe(msg), Frames: w.lastSeqs()}
+		m := &client.Mismatch{Expected: want, Actual: client.Describe(msg), Frames: w.LastSeqs()}
 		if soft != 0 && msg.Error.Code == soft {
 			m.Grade = reports.Warn
 		}
 		return m
 	}
 	if msg.Error.CodeRaw != strconv.FormatInt(code, 10) {
-		return &Mismatch{Expected: want + " written as an integer", Actual: "code written as " + msg.Error.CodeRaw, Frames: w.lastSeqs()}
+		return &client.Mismatch{Expected: want + " written as an integer", Actual: "code written as " + msg.Error.CodeRaw, Frames: w.LastSeqs()}
 	}
 	return nil
 }
 
 func (w *world) expectID(want json.RawMessage) error {
-	msg, err := w.responseMessage()
+	msg, err := w.ResponseMessage()
 	if err != nil {
 		return err
 	}
 	if !msg.HasID {
-		return &Mismatch{Expected: "id " + string(want), Actual: "no id member", Frames: w.lastSeqs()}
+		return &client.Mismatch{Expected: "id " + string(want), Actual: "no id member", Frames: w.LastSeqs()}
 	}
 	if harness.IDKey(msg.ID) != harness.IDKey(want) {
 		if why := w.idTypeOnly(want, msg.ID); why != "" {
 			return w.setSkip(reports.Untestable, why)
 		}
-		return &Mismatch{Expected: "id " + harness.IDKey(want), Actual: "id " + harness.IDKey(msg.ID), Frames: w.lastSeqs()}
+		return &client.Mismatch{Expected: "id " + harness.IDKey(want), Actual: "id " + harness.IDKey(msg.ID), Frames: w.LastSeqs()}
 	}
 	return nil
 }
@@ -407,7 +408,7 @@ func (w *world) idTypeOnly(want, got json.RawMessage) string {
 
 // valueAt resolves a JSON Pointer (RFC 6901) in the last response.
 func (w *world) valueAt(ptr string) (any, error) {
-	msg, err := w.responseMessage()
+	msg, err := w.ResponseMessage()
 	if err != nil {
 		return nil, err
 	}
@@ -416,7 +417,7 @@ func (w *world) valueAt(ptr string) (any, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &Mismatch{Expected: "a value at " + ptr, Actual: "nothing there in " + short(msg.Raw), Frames: w.lastSeqs()}
+		return nil, &client.Mismatch{Expected: "a value at " + ptr, Actual: "nothing there in " + client.Short(msg.Raw), Frames: w.LastSeqs()}
 	}
 	return v, nil
 }
@@ -435,7 +436,7 @@ func (w *world) compareAt(ptr, lit string, equal bool) error {
 		if !equal {
 			exp = "anything but " + exp
 		}
-		return &Mismatch{Expected: exp, Actual: jsonText(v), Frames: w.lastSeqs()}
+		return &client.Mismatch{Expected: exp, Actual: jsonText(v), Frames: w.LastSeqs()}
 	}
 	return nil
 }
@@ -451,7 +452,7 @@ func (w *world) containsAt(ptr, lit string, contains bool) error {
 	}
 	arr, ok := v.([]any)
 	if !ok {
-		return &Mismatch{Expected: "an array at " + ptr, Actual: jsonText(v), Frames: w.lastSeqs()}
+		return &client.Mismatch{Expected: "an array at " + ptr, Actual: jsonText(v), Frames: w.LastSeqs()}
 	}
 	found := false
 	for _, x := range arr {
@@ -464,7 +465,7 @@ func (w *world) containsAt(ptr, lit string, contains bool) error {
 		if !contains {
 			exp = ptr + " not to contain " + lit
 		}
-		return &Mismatch{Expected: exp, Actual: jsonText(v), Frames: w.lastSeqs()}
+		return &client.Mismatch{Expected: exp, Actual: jsonText(v), Frames: w.LastSeqs()}
 	}
 	return nil
 }
@@ -475,15 +476,15 @@ func (w *world) validateAt(raw []byte, ptr, typ string, frames []int) error {
 		return err
 	}
 	if !ok {
-		return &Mismatch{Expected: "a " + typ + " at " + ptr, Actual: "nothing there", Frames: frames}
+		return &client.Mismatch{Expected: "a " + typ + " at " + ptr, Actual: "nothing there", Frames: frames}
 	}
 	b, _ := json.Marshal(val)
-	v, err := w.opts.Schemas.Validator(w.t.Revision)
+	v, err := w.Opts.Schemas.Validator(w.Target.Revision)
 	if err != nil {
 		return err
 	}
 	if !v.Has(typ) {
-		return fmt.Errorf("feature bug: the %s schema has no type %s", w.t.Revision, typ)
+		return fmt.Errorf("feature bug: the %s schema has no type %s", w.Target.Revision, typ)
 	}
 	vs, err := v.ValidateAs(b, typ, ptr)
 	if err != nil {
@@ -496,7 +497,7 @@ func (w *world) validateAt(raw []byte, ptr, typ string, frames []int) error {
 		if !judge.Reports(w.rule.ID, judge.SchemaError{Type: typ, InstancePath: x.InstancePath, SchemaPath: x.SchemaPath, Message: x.Message, Members: x.Members}) {
 			continue
 		}
-		return &Mismatch{Expected: "a valid " + typ + atPointer(ptr), Actual: fmt.Sprintf("a message whose %s fails the schema (%s)", describePointer(x.InstancePath), x.Message), Frames: frames}
+		return &client.Mismatch{Expected: "a valid " + typ + atPointer(ptr), Actual: fmt.Sprintf("a message whose %s fails the schema (%s)", describePointer(x.InstancePath), x.Message), Frames: frames}
 	}
 	return nil
 }
@@ -519,24 +520,24 @@ func describePointer(ptr string) string {
 }
 
 func expectSilence(ctx context.Context, w *world) error {
-	if w.last == nil {
+	if w.Last == nil {
 		return fmt.Errorf("no message was sent before this step")
 	}
-	if w.opts.Transport == harness.TransportHTTP {
-		h := w.last.HTTP
+	if w.Opts.Transport == harness.TransportHTTP {
+		h := w.Last.HTTP
 		if h == nil {
-			return fmt.Errorf("no HTTP reply: %v", w.last.Err)
+			return fmt.Errorf("no HTTP reply: %v", w.Last.Err)
 		}
 		body := 0
-		for _, f := range w.last.Frames {
+		for _, f := range w.Last.Frames {
 			body += len(f.Raw)
 		}
 		if h.Status != http.StatusAccepted || body > 0 {
-			return &Mismatch{Expected: "202 Accepted with no body", Actual: fmt.Sprintf("HTTP %d with %d body bytes", h.Status, body), Frames: w.lastSeqs()}
+			return &client.Mismatch{Expected: "202 Accepted with no body", Actual: fmt.Sprintf("HTTP %d with %d body bytes", h.Status, body), Frames: w.LastSeqs()}
 		}
 		return nil
 	}
-	for _, f := range w.last.Frames {
+	for _, f := range w.Last.Frames {
 		// Notifications the server sends meanwhile (list_changed, log messages) are not replies,
 		// nor are responses to requests of other scenarios sharing the connection (the
 		// transport correlated them: Method is the method of the request they answer).
@@ -544,7 +545,7 @@ func expectSilence(ctx context.Context, w *world) error {
 			(msg.Kind == harness.KindNotification || (msg.Kind == harness.KindResult || msg.Kind == harness.KindError) && f.Method != "") {
 			continue
 		}
-		return &Mismatch{Expected: "no message in reply to a notification", Actual: short(f.Raw), Frames: w.lastSeqs()}
+		return &client.Mismatch{Expected: "no message in reply to a notification", Actual: client.Short(f.Raw), Frames: w.LastSeqs()}
 	}
 	return nil
 }
@@ -597,5 +598,5 @@ func parseLiteral(lit string) (any, error) {
 
 func jsonText(v any) string {
 	b, _ := json.Marshal(v)
-	return short(b)
+	return client.Short(b)
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/internal/testutil"
 	"github.com/mcp-conform/mcp-conform/revisions"
 )
@@ -15,11 +16,11 @@ import (
 // "expected a valid DiscoverResultResponse at , got got number, want string at ...").
 func TestValidateAtReadsAsASentence(t *testing.T) {
 	w := clientWorld("stdio", revisions.Modern().ID)
-	w.opts.Schemas = testutil.Schemas(t)
+	w.Opts.Schemas = testutil.Schemas(t)
 	w.rule = Rule{ID: "DISC-002"}
 	raw := []byte(`{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{},"serverInfo":{"name":"x","version":"1"},"instructions":7}}`)
 	err := w.validateAt(raw, "", "DiscoverResultResponse", []int{2})
-	var m *Mismatch
+	var m *client.Mismatch
 	require.True(t, errors.As(err, &m), "%v", err)
 	require.Equal(t, "a valid DiscoverResultResponse", m.Expected)
 	require.Contains(t, m.Actual, "member /result/instructions fails the schema")

@@ -5,13 +5,14 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/reports"
 )
 
 // world is the state of one scenario: the connection it talks to, the exchanges it made and
 // what the steps concluded. newWorld makes a new one for every scenario (and Outline row).
 type world struct {
-	*session
+	*client.Session
 	s          *suiteRun
 	rule       Rule
 	known      bool
@@ -19,7 +20,7 @@ type world struct {
 	outlineRow bool
 	started    time.Time
 
-	skip  *outcome
+	skip  *client.Outcome
 	steps []reports.Step
 	// observed are the one-line records of a PROBE scenario (see registerProbeSteps).
 	observed []string
@@ -45,11 +46,11 @@ type world struct {
 // It is the only place a world is made: every scenario starts from the same empty state.
 func newWorld(s *suiteRun, outlineRow bool) *world {
 	return &world{
-		session: newSession(s), s: s, started: time.Now(), outlineRow: outlineRow,
+		Session: newSession(s), s: s, started: time.Now(), outlineRow: outlineRow,
 	}
 }
 
 func (w *world) setSkip(v reports.Verdict, reason string) error {
-	w.skip = &outcome{verdict: v, reason: reason}
+	w.skip = &client.Outcome{Verdict: v, Reason: reason}
 	return errSkip
 }

@@ -22,6 +22,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
 	"github.com/mcp-conform/mcp-conform/revisions"
@@ -142,7 +143,7 @@ func runFlags(name string, o *runOptions, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&o.baseline, "baseline", "", "YAML file of expected failures: listed failures become xfail; an entry that now passes fails the run as stale")
 	fs.StringVar(&o.writeBaseline, "write-baseline", "", "write the run's failures (fail and warn) as a baseline YAML file")
 	fs.BoolVar(&o.noColor, "no-color", false, "no colour on the console (also when NO_COLOR is set)")
-	fs.StringVar(&o.callTools, "call-tools", steps.CallFixtures, "tools the suite may call: fixtures (the official fixture names only), readonly (also tools annotated readOnlyHint), all")
+	fs.StringVar(&o.callTools, "call-tools", client.CallFixtures, "tools the suite may call: fixtures (the official fixture names only), readonly (also tools annotated readOnlyHint), all")
 	fs.Var(&o.fixtureMap, "fixture-map", "name=alias: the server's own name for a fixture tool, prompt or resource (repeatable)")
 	return fs
 }
@@ -194,11 +195,11 @@ func (o *runOptions) config(rest []string, stderr io.Writer, override *steps.Con
 	case o.concurrency < 1 || o.concurrency > steps.MaxConcurrency:
 		return cfg, usageError(stderr, "--concurrency must be from 1 to %d", steps.MaxConcurrency)
 	}
-	if err := steps.ValidateCallTools(o.callTools); err != nil {
+	if err := client.ValidateCallTools(o.callTools); err != nil {
 		return cfg, usageError(stderr, "%v", err)
 	}
 	cfg.CallTools = o.callTools
-	fm, err := steps.ValidateFixtureMap(o.fixtureMap)
+	fm, err := client.ValidateFixtureMap(o.fixtureMap)
 	if err != nil {
 		return cfg, usageError(stderr, "%v", err)
 	}

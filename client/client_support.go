@@ -1,4 +1,4 @@
-package steps
+package client
 
 import (
 	"bytes"
@@ -25,28 +25,28 @@ type Mismatch struct {
 // Error returns "expected <Expected>, got <Actual>".
 func (m *Mismatch) Error() string { return fmt.Sprintf("expected %s, got %s", m.Expected, m.Actual) }
 
-// outcome is a verdict decided without running the rest of the scenario: na or untestable.
-type outcome struct {
-	verdict reports.Verdict
-	reason  string
+// Outcome is a verdict decided without running the rest of the scenario: na or untestable.
+type Outcome struct {
+	Verdict reports.Verdict
+	Reason  string
 }
 
-// absence is a reply a scenario concluded would not come, proved by a sentinel
+// Absence is a reply a scenario concluded would not come, proved by a sentinel
 // (harness.NoReplyError, flag --quiet-window) or by the request's deadline (harness.TimeoutError,
 // flag --timeout): the request with id key ("" when its id could not be read) on connection
 // conn, concluded when the recorder held after frames. lateReply finds the reply when it came
 // after all.
-type absence struct {
-	conn  int
-	key   string
-	after int
-	flag  string // the flag that would have waited for it: --quiet-window or --timeout
+type Absence struct {
+	Conn  int
+	Key   string
+	After int
+	Flag  string // the flag that would have waited for it: --quiet-window or --timeout
 }
 
 // initAttempt is one legacy initialize of a scenario: the version asked for and the exchange.
 type initAttempt struct {
-	requested string
-	ex        *harness.Exchange
+	Requested string
+	Ex        *harness.Exchange
 }
 
 // sentKey returns the IDKey of the id of client frame f, "" when it has none or cannot be read.
@@ -60,12 +60,12 @@ func sentKey(f *harness.Frame) string {
 
 // skip is the error that ends a scenario early with verdict v (na or untestable) and reason:
 // a step returns it, and the runner's step hook records it as the scenario's outcome.
-func skip(v reports.Verdict, reason string) error { return &outcome{verdict: v, reason: reason} }
+func skip(v reports.Verdict, reason string) error { return &Outcome{Verdict: v, Reason: reason} }
 
 // Error returns "<verdict>: <reason>".
-func (o *outcome) Error() string { return string(o.verdict) + ": " + o.reason }
+func (o *Outcome) Error() string { return string(o.Verdict) + ": " + o.Reason }
 
-func describe(msg *harness.Message) string {
+func Describe(msg *harness.Message) string {
 	switch msg.Kind {
 	case harness.KindResult:
 		return "a result"
@@ -77,7 +77,7 @@ func describe(msg *harness.Message) string {
 	return "a " + string(msg.Kind)
 }
 
-func short(b []byte) string {
+func Short(b []byte) string {
 	s := strings.TrimSpace(string(b))
 	if len(s) > 160 {
 		s = s[:157] + "..."
@@ -85,23 +85,23 @@ func short(b []byte) string {
 	return s
 }
 
-// sentMethod returns the method of the request ex sent, or says that it was never sent (the
+// SentMethod returns the method of the request ex sent, or says that it was never sent (the
 // connection had closed or the server had exited before it could be written).
-func sentMethod(ex *harness.Exchange) string {
+func SentMethod(ex *harness.Exchange) string {
 	if ex == nil || ex.Sent == nil {
 		return "a request that could not be sent"
 	}
 	return ex.Sent.Method
 }
 
-// listMethods maps the capabilities whose list request every declaring server must answer to
+// ListMethods maps the capabilities whose list request every declaring server must answer to
 // that request's method, in the order scenarios try them.
-var listMethods = []struct{ capability, method string }{
+var ListMethods = []struct{ Capability, Method string }{
 	{"tools", "tools/list"}, {"resources", "resources/list"}, {"prompts", "prompts/list"},
 }
 
-// responseOf parses the response of ex; nil when none arrived.
-func responseOf(ex *harness.Exchange) *harness.Message {
+// ResponseOf parses the response of ex; nil when none arrived.
+func ResponseOf(ex *harness.Exchange) *harness.Message {
 	if ex == nil || ex.Response == nil {
 		return nil
 	}
@@ -109,30 +109,30 @@ func responseOf(ex *harness.Exchange) *harness.Message {
 	return msg
 }
 
-// describeExchange says what ex got: a result, an error with its code, or no response.
-func describeExchange(ex *harness.Exchange) string {
-	msg := responseOf(ex)
+// DescribeExchange says what ex got: a result, an error with its code, or no response.
+func DescribeExchange(ex *harness.Exchange) string {
+	msg := ResponseOf(ex)
 	if msg == nil {
 		if ex != nil && ex.Err != nil {
 			return noResponse(ex.Err)
 		}
 		return "no response"
 	}
-	return describe(msg)
+	return Describe(msg)
 }
 
-// isJSONString reports whether raw is a JSON string (not null, not another type).
-func isJSONString(raw json.RawMessage) bool {
+// IsJSONString reports whether raw is a JSON string (not null, not another type).
+func IsJSONString(raw json.RawMessage) bool {
 	raw = bytes.TrimSpace(raw)
 	return len(raw) > 0 && raw[0] == '"'
 }
 
-// listenRun is one subscriptions/listen request held open by the suite: the exchange (frames
+// ListenRun is one subscriptions/listen request held open by the suite: the exchange (frames
 // up to the moment the suite closed it), how its reading ended, and whether the server closed
 // the stream itself before the suite did.
-type listenRun struct {
-	ex           *harness.Exchange
-	info         harness.StreamInfo
+type ListenRun struct {
+	Ex           *harness.Exchange
+	Info         harness.StreamInfo
 	serverClosed bool
-	hold         time.Duration
+	Hold         time.Duration
 }

@@ -1,4 +1,4 @@
-package steps
+package client
 
 import (
 	"encoding/json"
@@ -11,10 +11,10 @@ import (
 // sets no page limit (server/utilities/pagination), and a loop is caught by a repeated cursor.
 const maxListPages = 1000
 
-// listTraversal is one traversal of a paginated list method: every item of every page in
+// ListTraversal is one traversal of a paginated list method: every item of every page in
 // order (each a JSON object), the cursors sent after the first page, each page's cacheScope
 // and the seqs of the frames exchanged.
-type listTraversal struct {
+type ListTraversal struct {
 	Method  string
 	Items   []map[string]any
 	Raw     []json.RawMessage
@@ -28,49 +28,49 @@ type listTraversal struct {
 	ItemFrames [][]int
 }
 
-// listRefused is the error of a list traversal whose request got a JSON-RPC error or no
+// ListRefused is the error of a list traversal whose request got a JSON-RPC error or no
 // response: the server does not offer the list (or failed). Rules that need the items turn
 // it into untestable or fail as they see fit.
-type listRefused struct {
+type ListRefused struct {
 	Method string
 	Page   int
 	Actual string
 	Frames []int
 }
 
-func (e *listRefused) Error() string {
+func (e *ListRefused) Error() string {
 	return fmt.Sprintf("%s (page %d) got %s", e.Method, e.Page, e.Actual)
 }
 
-// listMalformed is the error of a list traversal with a page that is not a valid page: the
+// ListMalformed is the error of a list traversal with a page that is not a valid page: the
 // mismatch, and Rule, the rule that judges that defect: PAGE-001 for the cursors and the
 // traversal's end, the list method's own rule (listRules) for its member array.
-type listMalformed struct {
+type ListMalformed struct {
 	*Mismatch
 	Rule string
 }
 
-func (e *listMalformed) Unwrap() error { return e.Mismatch }
+func (e *ListMalformed) Unwrap() error { return e.Mismatch }
 
 // listRules are the rules about the member array of each list method's result.
 var listRules = map[string]string{"tools/list": "TOOL-001", "prompts/list": "PROMPT-001", "resources/list": "RES-001", "resources/templates/list": "RES-010"}
 
-// listRefusalJudges names the rules that judge a list request answered with an error: a
+// ListRefusalJudges names the rules that judge a list request answered with an error: a
 // declared feature must answer its list (CAP-006), and a server must not need an earlier
 // request first (STATE-002).
-const listRefusalJudges = "CAP-006 and STATE-002 judge a refused list request"
+const ListRefusalJudges = "CAP-006 and STATE-002 judge a refused list request"
 
-// pageRule is the rule about cursors and the end of a paginated list.
-const pageRule = "PAGE-001"
+// PageRule is the rule about cursors and the end of a paginated list.
+const PageRule = "PAGE-001"
 
-// listProblem reports whether err is a listing that failed on the server's side (a
+// ListProblem reports whether err is a listing that failed on the server's side (a
 // *listRefused, or a *Mismatch over the shape of a page) rather than the suite's or the
 // transport's, and says in one line what went wrong. A rule that needed the listing as a
 // precondition turns it into untestable; the rules that judge the listing itself (PAGE-001 and
 // the list method's own rule) report it.
-func listProblem(err error) (string, bool) {
-	var refused *listRefused
-	var lm *listMalformed
+func ListProblem(err error) (string, bool) {
+	var refused *ListRefused
+	var lm *ListMalformed
 	var m *Mismatch
 	switch {
 	case errors.As(err, &refused):
@@ -86,39 +86,39 @@ func listProblem(err error) (string, bool) {
 	return "", false
 }
 
-// listFailureReason says in one line why a listing failed, naming the rule that judges the
+// ListFailureReason says in one line why a listing failed, naming the rule that judges the
 // failure: the listing rule for a malformed page (listMalformed.Rule), the rules of
 // listRefusalJudges for a refused page; other errors as they are.
-func listFailureReason(err error) string {
-	var lm *listMalformed
-	var refused *listRefused
+func ListFailureReason(err error) string {
+	var lm *ListMalformed
+	var refused *ListRefused
 	switch {
 	case errors.As(err, &lm):
 		return lm.Mismatch.Error() + " (" + lm.Rule + " judges that)"
 	case errors.As(err, &refused):
-		return refused.Error() + " (" + listRefusalJudges + ")"
+		return refused.Error() + " (" + ListRefusalJudges + ")"
 	}
 	return err.Error()
 }
 
-// preconditionFailed is the typed error of a precondition the server did not meet (a listing,
+// PreconditionFailed is the typed error of a precondition the server did not meet (a listing,
 // a fixture call): a step returns it, and the runner makes the rule untestable with the reason
 // "<What> (<Rule> judges that)", so one server defect fails only the rule that names it (DESIGN
 // "Verdict principles").
-type preconditionFailed struct {
+type PreconditionFailed struct {
 	// What says what could not be had, in one line ("tools/list page 2 is not an object").
 	What string
 	// Rule is the id of the rule that judges the precondition (PAGE-001, TOOL-001, ...).
 	Rule string
 }
 
-func (p *preconditionFailed) Error() string { return p.What + " (" + p.Rule + " judges that)" }
+func (p *PreconditionFailed) Error() string { return p.What + " (" + p.Rule + " judges that)" }
 
-// listPrecondition turns a failed listing of method (see listProblem) into a
+// ListPrecondition turns a failed listing of method (see listProblem) into a
 // *preconditionFailed naming rule; other errors, and nil, are returned unchanged.
-func listPrecondition(err error, rule string) error {
-	if what, ok := listProblem(err); ok {
-		return &preconditionFailed{What: what, Rule: rule}
+func ListPrecondition(err error, rule string) error {
+	if what, ok := ListProblem(err); ok {
+		return &PreconditionFailed{What: what, Rule: rule}
 	}
 	return err
 }

@@ -1,4 +1,4 @@
-package steps
+package client
 
 import (
 	"fmt"
@@ -81,9 +81,9 @@ func ValidateCallTools(v string) error {
 	return fmt.Errorf("--call-tools must be fixtures, readonly or all, not %q", v)
 }
 
-// fixtureName returns the name the server uses for fixture name (its --fixture-map alias, or
+// FixtureName returns the name the server uses for fixture name (its --fixture-map alias, or
 // the name itself).
-func (o Options) fixtureName(name string) string {
+func (o Options) FixtureName(name string) string {
 	if alias, ok := o.FixtureMap[name]; ok {
 		return alias
 	}
@@ -93,21 +93,21 @@ func (o Options) fixtureName(name string) string {
 // isFixtureTool reports whether the server's tool name is a fixture tool (directly or mapped).
 func (o Options) isFixtureTool(name string) bool {
 	for _, f := range FixtureTools {
-		if o.fixtureName(f) == name {
+		if o.FixtureName(f) == name {
 			return true
 		}
 	}
 	return false
 }
 
-// mayCall reports whether the run's --call-tools policy allows calling tool (a tools/list
+// MayCall reports whether the run's --call-tools policy allows calling tool (a tools/list
 // entry), and if not, the reason an `untestable` verdict gives.
-func (o Options) mayCall(tool map[string]any) (bool, string) {
+func (o Options) MayCall(tool map[string]any) (bool, string) {
 	name, _ := tool["name"].(string)
 	if o.isFixtureTool(name) {
 		return true, ""
 	}
-	switch o.callPolicy() {
+	switch o.CallPolicy() {
 	case CallAll:
 		return true, ""
 	case CallReadOnly:
@@ -116,7 +116,7 @@ func (o Options) mayCall(tool map[string]any) (bool, string) {
 		}
 		return false, fmt.Sprintf("tool %q is not annotated readOnlyHint: true; --call-tools all would call it", name)
 	}
-	return false, fmt.Sprintf("tool %q is not a fixture tool; %s", name, o.callHint([]map[string]any{tool}))
+	return false, fmt.Sprintf("tool %q is not a fixture tool; %s", name, o.CallHint([]map[string]any{tool}))
 }
 
 // readOnly reports whether a tools/list entry is annotated `readOnlyHint: true`.
@@ -125,14 +125,14 @@ func readOnly(tool map[string]any) bool {
 	return ann != nil && ann["readOnlyHint"] == true
 }
 
-// callHint names the least --call-tools policy above the run's that would call one of tools
+// CallHint names the least --call-tools policy above the run's that would call one of tools
 // (tools/list entries the run's policy does not call): readonly only when one of them is
 // annotated readOnlyHint: true, else all; "" under all.
-func (o Options) callHint(tools []map[string]any) string {
-	if o.callPolicy() == CallAll || len(tools) == 0 {
+func (o Options) CallHint(tools []map[string]any) string {
+	if o.CallPolicy() == CallAll || len(tools) == 0 {
 		return ""
 	}
-	if o.callPolicy() == CallFixtures {
+	if o.CallPolicy() == CallFixtures {
 		for _, t := range tools {
 			if readOnly(t) {
 				return "--call-tools readonly or all would call it"
@@ -140,7 +140,7 @@ func (o Options) callHint(tools []map[string]any) string {
 		}
 	}
 	if len(tools) == 1 {
-		if o.callPolicy() == CallFixtures {
+		if o.CallPolicy() == CallFixtures {
 			return "it is not annotated readOnlyHint: true, so only --call-tools all would call it"
 		}
 		return "--call-tools all would call it"
@@ -148,8 +148,8 @@ func (o Options) callHint(tools []map[string]any) string {
 	return "--call-tools all would call them"
 }
 
-// callPolicy returns the run's --call-tools policy (CallFixtures when unset).
-func (o Options) callPolicy() string {
+// CallPolicy returns the run's --call-tools policy (CallFixtures when unset).
+func (o Options) CallPolicy() string {
 	if o.CallTools == "" {
 		return CallFixtures
 	}

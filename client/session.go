@@ -1,4 +1,4 @@
-package steps
+package client
 
 import (
 	"context"
@@ -10,31 +10,31 @@ import (
 	"github.com/mcp-conform/mcp-conform/schemas"
 )
 
-// session is the client's state in one scenario: the target it speaks to, the options of the
+// Session is the client's state in one scenario: the target it speaks to, the options of the
 // run, the connection it talks over and every exchange it made. world embeds it; it moves to
 // package client as Session.
-type session struct {
-	env  Env
-	t    Target
-	opts Options
+type Session struct {
+	Env    Env
+	Target Target
+	Opts   Options
 
-	conn      Conn
-	own       []Conn
-	fresh     bool
-	exchanges []*harness.Exchange
-	last      *harness.Exchange
-	lastID    json.RawMessage
-	inits     []initAttempt
-	seqs      map[int]bool
-	// absent are the replies this scenario concluded would not come, by a sentinel.
-	absent []absence
+	Conn      Conn
+	Own       []Conn
+	Fresh     bool
+	Exchanges []*harness.Exchange
+	Last      *harness.Exchange
+	LastID    json.RawMessage
+	Inits     []initAttempt
+	Seqs      map[int]bool
+	// Absent are the replies this scenario concluded would not come, by a sentinel.
+	Absent []Absence
 
 	// streamsMu guards how each SSE reply was read, the requests sent at once and the listen
 	// stream held (Streamable HTTP).
 	streamsMu  sync.Mutex
-	streams    map[*harness.Exchange]harness.StreamInfo
-	concurrent []*harness.Exchange
-	listen     *listenRun
+	Streams    map[*harness.Exchange]harness.StreamInfo
+	Concurrent []*harness.Exchange
+	Listen     *ListenRun
 }
 
 // Target is what the client knows of the (revision, transport) under test: the revision, its
