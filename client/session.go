@@ -87,3 +87,10 @@ type Env interface {
 	// ReplyRequest returns the request frame the reply f answers, nil when none.
 	ReplyRequest(f *harness.Frame) *harness.Frame
 }
+
+// NewSession returns the client state of a new scenario: it speaks to target t of the run env
+// with the run's options o, and has made no exchange yet.
+func NewSession(env Env, t Target, o Options) *Session {
+	return &Session{Env: env, Target: t, Opts: o, Seqs: map[int]bool{},
+		Streams: map[*harness.Exchange]harness.StreamInfo{}}
+}

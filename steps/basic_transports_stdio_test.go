@@ -53,7 +53,7 @@ func stdioWorld(t *testing.T, script string) (*world, *harness.Stdio) {
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = s.Close() })
 	e := &env{rec: rec, conns: []client.Conn{client.Wrap(s)}, connRev: map[int]string{s.Conn(): revisions.Modern().ID}}
-	return newWorld(&suiteRun{env: e, t: &target{revision: revisions.Modern().ID, modern: true}}, false), s
+	return scenarioWorld(&suiteRun{env: e, t: &target{revision: revisions.Modern().ID, modern: true}}, false), s
 }
 
 func TestStderrIsUTF8(t *testing.T) {

@@ -17,8 +17,15 @@ import (
 
 // clientWorld is a world on a target of revision rev over transport, for the builder tests.
 func clientWorld(transport, rev string) *world {
+	w, _ := clientWorldRun(transport, rev)
+	return w
+}
+
+// clientWorldRun is clientWorld with the run it belongs to.
+func clientWorldRun(transport, rev string) (*world, *suiteRun) {
 	e := &env{cfg: Config{Transport: transport, FixtureMap: map[string]string{"test_echo": "echo"}}}
-	return newWorld(&suiteRun{env: e, t: &target{revision: rev, modern: revisions.IsModern(rev)}}, false)
+	s := &suiteRun{env: e, t: &target{revision: rev, modern: revisions.IsModern(rev)}}
+	return scenarioWorld(s, false), s
 }
 
 func decodeRequest(t *testing.T, req harness.Request) map[string]any {
@@ -86,7 +93,7 @@ func TestToolCallsApplyTheFixtureMapAndTheCallPolicy(t *testing.T) {
 
 func TestPreconditionFailedIsUntestableNamingTheRule(t *testing.T) {
 	s := &suiteRun{t: &target{}}
-	w := &world{Session: &client.Session{}, s: s, rule: Rule{ID: "CAP-008", Level: "MUST"}}
+	w := &world{Session: &client.Session{}, rule: Rule{ID: "CAP-008", Level: "MUST"}}
 	err := client.ListPrecondition(&client.ListRefused{Method: "tools/list", Page: 1, Actual: "error -32603 (boom)"}, "TOOL-001")
 	v, reason, _, _ := s.verdict(w, err)
 	require.Equal(t, reports.Untestable, v)

@@ -180,7 +180,7 @@ func TestDetectModernErrorLeavesCapabilitiesUnknown(t *testing.T) {
 				assert.Equal(t, revisions.Modern().ID, tg.revision)
 				assert.Contains(t, tg.capsUnknown, "DISC-001")
 				assert.Contains(t, tg.capsUnknown, code)
-				w := newWorld(&suiteRun{env: &env{}, t: tg}, false)
+				w := scenarioWorld(&suiteRun{env: &env{}, t: tg}, false)
 				var o *client.Outcome
 				require.ErrorAs(t, w.Undeclared("the server does not declare tools"), &o)
 				assert.Equal(t, reports.Untestable, o.Verdict)
@@ -300,7 +300,7 @@ func TestDetectOneTargetPerModernRevision(t *testing.T) {
 			assert.Equal(t, revisions.LatestLegacy().ID, targets[2].revision)
 			for _, tg := range targets[:2] {
 				assert.Equal(t, []string{revisions.LatestLegacy().ID}, tg.negotiated)
-				w := newWorld(&suiteRun{env: &env{cfg: Config{Transport: transport}}, t: tg}, false)
+				w := scenarioWorld(&suiteRun{env: &env{cfg: Config{Transport: transport}}, t: tg}, false)
 				assert.Equal(t, tg.revision, decodeMeta(t, w.Build(client.Call{Method: "tools/list"}))[harness.MetaProtocolVersion])
 			}
 		})
@@ -357,12 +357,12 @@ func TestModernVersions(t *testing.T) {
 func TestDualEraServerIsNotNew(t *testing.T) {
 	modern := revisions.Modern().ID
 	legacy := revisions.LatestLegacy().ID
-	w := newWorld(&suiteRun{env: &env{}, t: &target{revision: modern, modern: true, supported: []string{modern}, negotiated: []string{legacy}}}, false)
+	w := scenarioWorld(&suiteRun{env: &env{}, t: &target{revision: modern, modern: true, supported: []string{modern}, negotiated: []string{legacy}}}, false)
 	require.ErrorIs(t, servesNoHandshakeEra(context.Background(), w), errSkip)
 	assert.Equal(t, reports.NA, w.skip.Verdict)
 	assert.Contains(t, w.skip.Reason, legacy)
-	w = newWorld(&suiteRun{env: &env{}, t: &target{revision: modern, modern: true, supported: []string{modern, legacy}, negotiated: []string{legacy}}}, false)
+	w = scenarioWorld(&suiteRun{env: &env{}, t: &target{revision: modern, modern: true, supported: []string{modern, legacy}, negotiated: []string{legacy}}}, false)
 	assert.Equal(t, []string{legacy}, w.legacyRevisions(), "listed and negotiated count once")
-	w = newWorld(&suiteRun{env: &env{}, t: &target{revision: modern, modern: true, supported: []string{modern}}}, false)
+	w = scenarioWorld(&suiteRun{env: &env{}, t: &target{revision: modern, modern: true, supported: []string{modern}}}, false)
 	require.NoError(t, servesNoHandshakeEra(context.Background(), w))
 }

@@ -72,3 +72,15 @@ func Select(rules []Rule, prefixes []string, tags string) []Rule {
 	}
 	return out
 }
+
+func selected(id string, prefixes []string) bool {
+	if len(prefixes) == 0 {
+		return true
+	}
+	for _, p := range prefixes {
+		if strings.HasPrefix(id, p) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,7 +1,6 @@
 package steps
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/mcp-conform/mcp-conform/client"
@@ -9,25 +8,6 @@ import (
 	"github.com/mcp-conform/mcp-conform/judge"
 	"github.com/mcp-conform/mcp-conform/reports"
 )
-
-// askJudge is the step of a run-wide rule: the rule's verdict comes from the judge (package
-// judge) after the run, over every frame of the revision, so a violation provoked by any
-// other scenario (or after this one ran) still turns it. The step itself only checks that
-// the judge's table has the rule: nothing judges mid-run, so whether the rule has a subject
-// (judge.None) is decided by the verdict pass (settle), never by what the run had recorded
-// when the step ran.
-// Usage, in a register*Steps function:
-//
-//	step(sc, `^no notification the server sent in this run has an id$`, askJudge("MSG-010"))
-func askJudge(rule string) func(context.Context) error {
-	return wc(func(ctx context.Context, w *world) error {
-		w.judgeAsked = true
-		if !judge.Has(rule) {
-			return fmt.Errorf("feature bug: rule %s is not in the judge's table", rule)
-		}
-		return nil
-	})
-}
 
 // judgeRun feeds every recorded frame of the run to a new judge, in seq order, each to the
 // revision its connection speaks (known for every connection once the run is over), gathers

@@ -74,8 +74,8 @@ func TestLateReplyFindsTheAnswerThatCameAfterAll(t *testing.T) {
 // absence naming the flag that would have waited longer (a sentinel's quiet window, the
 // request's deadline); an answered exchange, or one stopped with the run, records none.
 func TestNoteRecordsConcludedAbsences(t *testing.T) {
-	w := clientWorld(harness.TransportStdio, revisions.Modern().ID)
-	w.s.env.rec = harness.NewRecorder(time.Now())
+	w, s := clientWorldRun(harness.TransportStdio, revisions.Modern().ID)
+	s.env.rec = harness.NewRecorder(time.Now())
 	sent := &harness.Frame{Seq: 4, Conn: 2, Dir: harness.DirClientToServer, Raw: []byte(`{"jsonrpc":"2.0","id":7,"method":"ping"}`)}
 	w.Note(&harness.Exchange{Sent: sent, Err: &harness.NoReplyError{What: "ping (id 7)"}})
 	w.Note(&harness.Exchange{Sent: sent, Err: &harness.TimeoutError{What: "ping (id 7)", Err: context.DeadlineExceeded}})
@@ -94,10 +94,10 @@ func TestNoteRecordsConcludedAbsences(t *testing.T) {
 // na and the later violation was hidden).
 func TestNoSubjectRuleDoesNotTurnNAMidRun(t *testing.T) {
 	modern := revisions.Modern().ID
-	w := clientWorld(harness.TransportStdio, modern)
+	w, s := clientWorldRun(harness.TransportStdio, modern)
 	rec := harness.NewRecorder(time.Now())
 	conn := rec.NewConn()
-	w.s.env.rec, w.s.env.connRev = rec, map[int]string{conn: modern}
+	s.env.rec, s.env.connRev = rec, map[int]string{conn: modern}
 	require.NotEmpty(t, judge.None("CONT-003"))
 
 	require.NoError(t, askJudge("CONT-003")(context.WithValue(context.Background(), worldKey{}, w)))
@@ -108,7 +108,7 @@ func TestNoSubjectRuleDoesNotTurnNAMidRun(t *testing.T) {
 	rec.Record(&harness.Frame{Dir: harness.DirServerToClient, Transport: harness.TransportStdio, Conn: conn, Method: "tools/call",
 		Raw: []byte(`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"x","annotations":{"priority":7}}]}}`)})
 	run := &reports.Run{Results: []reports.Result{{Rule: "CONT-003", Level: "MUST", Revision: modern, Verdict: reports.Pass}}}
-	w.s.env.judgeRun(run, nil)
+	s.env.judgeRun(run, nil)
 	require.Equal(t, reports.Fail, run.Results[0].Verdict, run.Results[0].Reason)
 	require.Equal(t, []int{2}, run.Results[0].Frames)
 }

@@ -22,7 +22,7 @@ func TestVersionlessRequestOnDualEraStdio(t *testing.T) {
 	modern := revisions.Modern().ID
 	legacy := revisions.LatestLegacy().ID
 	reply := func(transport, body string) *world {
-		w := newWorld(&suiteRun{env: &env{cfg: Config{Transport: transport}}, t: &target{revision: modern, modern: true, supported: []string{modern, legacy}}}, false)
+		w := scenarioWorld(&suiteRun{env: &env{cfg: Config{Transport: transport}}, t: &target{revision: modern, modern: true, supported: []string{modern, legacy}}}, false)
 		w.Last = &harness.Exchange{Sent: &harness.Frame{Seq: 1}, Response: &harness.Frame{Seq: 2, Raw: []byte(body)}}
 		return w
 	}

@@ -8,7 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
-	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -112,23 +111,6 @@ type target struct {
 	server     *reports.Server
 	// once holds the effects of steps done once per target (key -> *onceResult).
 	once sync.Map
-}
-
-// onceResult is the outcome of a step effect done once per target.
-type onceResult struct {
-	once sync.Once
-	err  error
-}
-
-// oncePerTarget runs fn the first time key is asked for on the scenario's target; later
-// callers (concurrent ones included) wait for that first call and get its error. Traffic whose
-// only purpose is to give run-wide rules (askJudge) material needs sending once: every such
-// rule judges all frames of the revision.
-func (w *world) oncePerTarget(key string, fn func() error) error {
-	v, _ := w.s.t.once.LoadOrStore(key, &onceResult{})
-	r := v.(*onceResult)
-	r.once.Do(func() { r.err = fn() })
-	return r.err
 }
 
 // Run runs every selected rule against the server cfg names and returns the result model. It
@@ -329,13 +311,6 @@ func (e *env) stderrTail() string {
 	return best
 }
 
-// errSkip ends a scenario early with the outcome recorded in its world.
-var errSkip = godog.ErrSkip
-
-type worldKey struct{}
-
-func worldOf(ctx context.Context) *world { return ctx.Value(worldKey{}).(*world) }
-
 // suiteRun is one godog run over the features for one target.
 type suiteRun struct {
 	env     *env
@@ -451,7 +426,7 @@ func featurePaths() []string {
 func (s *suiteRun) initScenario(sc *godog.ScenarioContext) {
 	sc.Before(func(ctx context.Context, p *godog.Scenario) (context.Context, error) {
 		// A pickle made from a Scenario Outline row names the scenario and the row.
-		w := newWorld(s, len(p.AstNodeIds) > 1)
+		w := scenarioWorld(s, len(p.AstNodeIds) > 1)
 		ctx = context.WithValue(ctx, worldKey{}, w)
 		for _, tag := range p.Tags {
 			if id, ok := strings.CutPrefix(tag.Name, "@rule:"); ok {
@@ -507,18 +482,6 @@ func (s *suiteRun) initScenario(sc *godog.ScenarioContext) {
 		return ctx, nil
 	})
 	BindAll(sc)
-}
-
-func selected(id string, prefixes []string) bool {
-	if len(prefixes) == 0 {
-		return true
-	}
-	for _, p := range prefixes {
-		if strings.HasPrefix(id, p) {
-			return true
-		}
-	}
-	return false
 }
 
 // record folds a finished scenario (or Outline row) into its rule's result: the scenario's
@@ -672,30 +635,6 @@ func (s *suiteRun) verdict(w *world, err error) (v reports.Verdict, reason, expe
 	return reports.Error, err.Error(), "", ""
 }
 
-// discoverUnserved says why a scenario that did not hold cannot be judged on a modern target
-// whose server/discover gave no DiscoverResult at the era probe (target.capsUnknown): when the
-// scenario itself sent server/discover, as its subject or as the vehicle of another rule
-// (META-001's missing _meta, MSG-003's id, a header rule's request), and got no DiscoverResult
-// back, the unexpected answer is DISC-001's defect (server/index#Discovery: servers MUST
-// implement server/discover), not the scenario rule's. It returns "" otherwise, and always for
-// DISC-001 itself.
-func (w *world) discoverUnserved() string {
-	if w.Target.CapsUnknown == "" || w.rule.ID == "DISC-001" {
-		return ""
-	}
-	for _, ex := range w.Exchanges {
-		if ex.Sent == nil || ex.Sent.Method != "server/discover" {
-			continue
-		}
-		// Only a JSON-RPC answer that is no DiscoverResult is DISC-001's: no answer at all (an
-		// HTTP 405, silence) may be another rule's defect (HTTP-001, STDIO-005).
-		if msg := client.ResponseOf(ex); msg != nil && (msg.Error != nil || len(msg.Result) == 0) {
-			return "server/discover gave no DiscoverResult (" + client.DescribeExchange(ex) + "), which DISC-001 judges"
-		}
-	}
-	return ""
-}
-
 func levelVerdict(level string) reports.Verdict {
 	switch level {
 	case "MUST", "MUST NOT":
@@ -706,15 +645,4 @@ func levelVerdict(level string) reports.Verdict {
 	return reports.Info
 }
 
-// stepRegexps caches the compiled step expressions: godog binds the steps again for every
-// scenario, and compiling a few hundred expressions each time dominated a run's CPU time.
-var stepRegexps sync.Map // string -> *regexp.Regexp
-
-// step binds fn to the step expression expr in sc, compiling expr once per process.
-func step(sc *godog.ScenarioContext, expr string, fn any) {
-	re, ok := stepRegexps.Load(expr)
-	if !ok {
-		re, _ = stepRegexps.LoadOrStore(expr, regexp.MustCompile(expr))
-	}
-	sc.Step(re.(*regexp.Regexp), fn)
-}
+// string -> *regexp.Regexp

@@ -56,6 +56,11 @@ func (c Config) options() client.Options {
 }
 
 func newSession(s *suiteRun) *client.Session {
-	return &client.Session{Env: s, Target: s.t.view(), Opts: s.env.cfg.options(), Seqs: map[int]bool{},
-		Streams: map[*harness.Exchange]harness.StreamInfo{}}
+	return client.NewSession(s, s.t.view(), s.env.cfg.options())
+}
+
+// scenarioWorld returns the world of a new scenario (or Outline row, when outlineRow) of the
+// run s.
+func scenarioWorld(s *suiteRun, outlineRow bool) *world {
+	return newWorld(newSession(s), &s.t.once, outlineRow)
 }

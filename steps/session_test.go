@@ -120,7 +120,7 @@ func TestClientRefusesSessionStateOnASharedConnection(t *testing.T) {
 	for _, m := range []string{"logging/setLevel", "resources/subscribe", "resources/unsubscribe", client.ListenMethod, "initialize"} {
 		err := w.Send(ctx, w.Build(client.Call{Method: m, Params: map[string]any{"level": "info"}}))
 		require.ErrorContains(t, err, m+" changes session state and was refused on the connection the scenarios share", m)
-		v, reason, _, _ := w.s.verdict(w, err)
+		v, reason, _, _ := (&suiteRun{t: &target{}}).verdict(w, err)
 		require.Equal(t, reports.Error, v, reason)
 		require.ErrorContains(t, w.SendStream(ctx, w.Build(client.Call{Method: m})), "refused", m)
 	}

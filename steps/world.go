@@ -1,11 +1,16 @@
 package steps
 
 import (
+	"context"
+	"fmt"
 	"reflect"
+	"regexp"
 	"sync"
 	"time"
 
+	"github.com/cucumber/godog"
 	"github.com/mcp-conform/mcp-conform/client"
+	"github.com/mcp-conform/mcp-conform/judge"
 	"github.com/mcp-conform/mcp-conform/reports"
 )
 
@@ -13,7 +18,9 @@ import (
 // what the steps concluded. newWorld makes a new one for every scenario (and Outline row).
 type world struct {
 	*client.Session
-	s          *suiteRun
+	// once holds the effects of steps done once per target, shared by every world of the
+	// target (see oncePerTarget).
+	once       *sync.Map
 	rule       Rule
 	known      bool
 	excluded   bool
@@ -42,15 +49,96 @@ type world struct {
 	states   map[reflect.Type]any
 }
 
-// newWorld returns the state of a new scenario (or Outline row, when outlineRow) of the run s.
-// It is the only place a world is made: every scenario starts from the same empty state.
-func newWorld(s *suiteRun, outlineRow bool) *world {
+// newWorld returns the state of a new scenario (or Outline row, when outlineRow) speaking
+// through sess; once is its target's record of the effects done once per target. It is the
+// only place a world is made: every scenario starts from the same empty state.
+func newWorld(sess *client.Session, once *sync.Map, outlineRow bool) *world {
 	return &world{
-		Session: newSession(s), s: s, started: time.Now(), outlineRow: outlineRow,
+		Session: sess, once: once, started: time.Now(), outlineRow: outlineRow,
 	}
 }
 
 func (w *world) setSkip(v reports.Verdict, reason string) error {
 	w.skip = &client.Outcome{Verdict: v, Reason: reason}
 	return errSkip
+}
+
+// onceResult is the outcome of a step effect done once per target.
+type onceResult struct {
+	once sync.Once
+	err  error
+}
+
+// oncePerTarget runs fn the first time key is asked for on the scenario's target; later
+// callers (concurrent ones included) wait for that first call and get its error. Traffic whose
+// only purpose is to give run-wide rules (askJudge) material needs sending once: every such
+// rule judges all frames of the revision.
+func (w *world) oncePerTarget(key string, fn func() error) error {
+	v, _ := w.once.LoadOrStore(key, &onceResult{})
+	r := v.(*onceResult)
+	r.once.Do(func() { r.err = fn() })
+	return r.err
+}
+
+// errSkip ends a scenario early with the outcome recorded in its world.
+var errSkip = godog.ErrSkip
+
+type worldKey struct{}
+
+func worldOf(ctx context.Context) *world { return ctx.Value(worldKey{}).(*world) }
+
+// discoverUnserved says why a scenario that did not hold cannot be judged on a modern target
+// whose server/discover gave no DiscoverResult at the era probe (target.capsUnknown): when the
+// scenario itself sent server/discover, as its subject or as the vehicle of another rule
+// (META-001's missing _meta, MSG-003's id, a header rule's request), and got no DiscoverResult
+// back, the unexpected answer is DISC-001's defect (server/index#Discovery: servers MUST
+// implement server/discover), not the scenario rule's. It returns "" otherwise, and always for
+// DISC-001 itself.
+func (w *world) discoverUnserved() string {
+	if w.Target.CapsUnknown == "" || w.rule.ID == "DISC-001" {
+		return ""
+	}
+	for _, ex := range w.Exchanges {
+		if ex.Sent == nil || ex.Sent.Method != "server/discover" {
+			continue
+		}
+		// Only a JSON-RPC answer that is no DiscoverResult is DISC-001's: no answer at all (an
+		// HTTP 405, silence) may be another rule's defect (HTTP-001, STDIO-005).
+		if msg := client.ResponseOf(ex); msg != nil && (msg.Error != nil || len(msg.Result) == 0) {
+			return "server/discover gave no DiscoverResult (" + client.DescribeExchange(ex) + "), which DISC-001 judges"
+		}
+	}
+	return ""
+}
+
+// stepRegexps caches the compiled step expressions: godog binds the steps again for every
+// scenario, and compiling a few hundred expressions each time dominated a run's CPU time.
+var stepRegexps sync.Map
+
+// step binds fn to the step expression expr in sc, compiling expr once per process.
+func step(sc *godog.ScenarioContext, expr string, fn any) {
+	re, ok := stepRegexps.Load(expr)
+	if !ok {
+		re, _ = stepRegexps.LoadOrStore(expr, regexp.MustCompile(expr))
+	}
+	sc.Step(re.(*regexp.Regexp), fn)
+}
+
+// askJudge is the step of a run-wide rule: the rule's verdict comes from the judge (package
+// judge) after the run, over every frame of the revision, so a violation provoked by any
+// other scenario (or after this one ran) still turns it. The step itself only checks that
+// the judge's table has the rule: nothing judges mid-run, so whether the rule has a subject
+// (judge.None) is decided by the verdict pass (settle), never by what the run had recorded
+// when the step ran.
+// Usage, in a register*Steps function:
+//
+//	step(sc, `^no notification the server sent in this run has an id$`, askJudge("MSG-010"))
+func askJudge(rule string) func(context.Context) error {
+	return wc(func(ctx context.Context, w *world) error {
+		w.judgeAsked = true
+		if !judge.Has(rule) {
+			return fmt.Errorf("feature bug: rule %s is not in the judge's table", rule)
+		}
+		return nil
+	})
 }
