@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcp-conform/mcp-conform/catalog"
 	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
@@ -93,7 +94,7 @@ func TestToolCallsApplyTheFixtureMapAndTheCallPolicy(t *testing.T) {
 
 func TestPreconditionFailedIsUntestableNamingTheRule(t *testing.T) {
 	s := &suiteRun{t: &target{}}
-	w := &world{Session: &client.Session{}, rule: Rule{ID: "CAP-008", Level: "MUST"}}
+	w := &world{Session: &client.Session{}, rule: catalog.Rule{ID: "CAP-008", Level: "MUST"}}
 	err := client.ListPrecondition(&client.ListRefused{Method: "tools/list", Page: 1, Actual: "error -32603 (boom)"}, "TOOL-001")
 	v, reason, _, _ := s.verdict(w, err)
 	require.Equal(t, reports.Untestable, v)

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcp-conform/mcp-conform/catalog"
 	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/internal/testutil"
@@ -150,7 +151,7 @@ func detectAgainst(t *testing.T, f fakeEra, transport string, cfg Config, table 
 		t.Cleanup(srv.Close)
 		cfg.URL = srv.URL + "/mcp"
 	}
-	e := &env{cfg: cfg, rec: harness.NewRecorder(time.Now()), rules: map[string]Rule{}, connRev: map[int]string{},
+	e := &env{cfg: cfg, rec: harness.NewRecorder(time.Now()), rules: map[string]catalog.Rule{}, connRev: map[int]string{},
 		stopped: func() string { return "stopped" }}
 	if len(table) > 0 {
 		e.modernTable = func() []revisions.Revision { return table }

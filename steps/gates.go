@@ -3,6 +3,8 @@ package steps
 import (
 	"fmt"
 	"strings"
+
+	"github.com/mcp-conform/mcp-conform/catalog"
 )
 
 // NothingAppliesError is Run's error when no selected rule (--rule, --tags) holds at the
@@ -18,7 +20,7 @@ func (e *NothingAppliesError) Error() string { return e.Reason }
 
 // nothingApplies returns why none of selected applies to any of targets on transport, or ""
 // when one does.
-func nothingApplies(selected []Rule, targets []*target, transport string) string {
+func nothingApplies(selected []catalog.Rule, targets []*target, transport string) string {
 	if len(targets) == 0 {
 		return ""
 	}

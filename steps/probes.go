@@ -126,7 +126,3 @@ func observe(ex *harness.Exchange) string {
 	}
 	return strings.Join(parts, ", ")
 }
-
-// probeLevel is the level of the non-normative probes (RULES.md "PROBE"): behaviour the spec
-// leaves open, recorded as an info result that never fails a run.
-const probeLevel = "PROBE"

@@ -15,6 +15,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcp-conform/mcp-conform/catalog"
 	"github.com/mcp-conform/mcp-conform/fixtures/refserver"
 	"github.com/mcp-conform/mcp-conform/internal/testutil"
 	"github.com/mcp-conform/mcp-conform/reports"
@@ -174,7 +175,7 @@ func describeRun(run *reports.Run) string {
 // TestReferencePasses: every implemented rule passes against the reference fixture on each
 // transport it applies to, and is na elsewhere.
 func TestReferencePasses(t *testing.T) {
-	rules, err := steps.Catalog()
+	rules, err := catalog.Catalog()
 	require.NoError(t, err)
 	for _, transport := range []string{"stdio", "http"} {
 		t.Run(transport, func(t *testing.T) {
@@ -217,9 +218,9 @@ func TestReferencePasses(t *testing.T) {
 }
 
 func TestReferenceBreaks(t *testing.T) {
-	rules, err := steps.Catalog()
+	rules, err := catalog.Catalog()
 	require.NoError(t, err)
-	byID := map[string]steps.Rule{}
+	byID := map[string]catalog.Rule{}
 	for _, r := range rules {
 		byID[r.ID] = r
 	}
@@ -314,7 +315,7 @@ func TestReferenceBreaks(t *testing.T) {
 // none), and every break of the reference fixture's table, and every side effect it lists,
 // names a rule of the catalog.
 func TestBreakTableCoversEveryRule(t *testing.T) {
-	rules, err := steps.Catalog()
+	rules, err := catalog.Catalog()
 	require.NoError(t, err)
 	known := map[string]bool{}
 	for _, r := range rules {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/mcp-conform/mcp-conform/catalog"
 	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/features"
 	"github.com/mcp-conform/mcp-conform/harness"
@@ -65,7 +66,7 @@ type env struct {
 	cfg   Config
 	rec   *harness.Recorder
 	ids   harness.IDs
-	rules map[string]Rule
+	rules map[string]catalog.Rule
 
 	mu      sync.Mutex
 	conns   []client.Conn
@@ -117,7 +118,7 @@ type target struct {
 // returns an error only when the run cannot even start (bad configuration); a server that
 // cannot be started or reached yields a Run with Aborted set.
 func Run(ctx context.Context, cfg Config) (*reports.Run, error) {
-	rules, err := Catalog()
+	rules, err := catalog.Catalog()
 	if err != nil {
 		return nil, err
 	}
@@ -125,11 +126,11 @@ func Run(ctx context.Context, cfg Config) (*reports.Run, error) {
 		cfg.Concurrency = DefaultConcurrency
 	}
 	start := time.Now()
-	e := &env{cfg: cfg, rec: harness.NewRecorder(start), rules: map[string]Rule{}, connRev: map[int]string{}}
+	e := &env{cfg: cfg, rec: harness.NewRecorder(start), rules: map[string]catalog.Rule{}, connRev: map[int]string{}}
 	for _, r := range rules {
 		e.rules[r.ID] = r
 	}
-	if known, err := KnownRules(); err == nil {
+	if known, err := catalog.KnownRules(); err == nil {
 		e.legacySpec = map[string]string{}
 		for _, k := range known {
 			if k.LegacySection != "" {
@@ -160,7 +161,7 @@ func Run(ctx context.Context, cfg Config) (*reports.Run, error) {
 	}
 
 	targets, notes, abort := e.detect(ctx)
-	selected := Select(rules, cfg.Rules, cfg.Tags)
+	selected := catalog.Select(rules, cfg.Rules, cfg.Tags)
 	if why := nothingApplies(selected, targets, cfg.Transport); abort == "" && why != "" {
 		e.closeAll()
 		return nil, &NothingAppliesError{Reason: why}
@@ -436,7 +437,7 @@ func (s *suiteRun) initScenario(sc *godog.ScenarioContext) {
 		if !w.known {
 			return ctx, fmt.Errorf("scenario %q has no known @rule: tag", p.Name)
 		}
-		if !selected(w.rule.ID, s.env.cfg.Rules) {
+		if !catalog.Selected(w.rule.ID, s.env.cfg.Rules) {
 			w.excluded = true
 			return ctx, errSkip
 		}
@@ -506,7 +507,7 @@ func (s *suiteRun) record(w *world, err error) {
 		}
 		s.results[key] = res
 		s.order = append(s.order, key)
-	} else if w.rule.Level == probeLevel && res.Verdict == reports.Info && v == reports.Info {
+	} else if w.rule.Level == catalog.ProbeLevel && res.Verdict == reports.Info && v == reports.Info {
 		// A probe's rows are records, not verdicts: keep every row's observation.
 		res.Actual += "; " + actual
 		res.Reason = "observed: " + res.Actual
@@ -551,7 +552,7 @@ func (s *suiteRun) record(w *world, err error) {
 // spec returns the spec section of rule for this target: a legacy result of a rule that holds
 // in both eras links to the page of revisions.LatestLegacy when the catalogue names one, or
 // when that revision has the rule's page (Revision.Pages).
-func (s *suiteRun) spec(rule Rule) reports.Spec {
+func (s *suiteRun) spec(rule catalog.Rule) reports.Spec {
 	if !s.t.modern && rule.SpecRevision == revisions.Modern().ID {
 		latest := revisions.LatestLegacy()
 		sec := s.env.legacySpec[rule.ID]
@@ -559,7 +560,7 @@ func (s *suiteRun) spec(rule Rule) reports.Spec {
 			sec = rule.Section // the same page exists in the latest legacy revision
 		}
 		if sec != "" {
-			legacy := Rule{Section: sec, SpecRevision: latest.ID}
+			legacy := catalog.Rule{Section: sec, SpecRevision: latest.ID}
 			return reports.Spec{Section: sec, URL: legacy.SpecURL()}
 		}
 	}
@@ -602,7 +603,7 @@ func (s *suiteRun) verdict(w *world, err error) (v reports.Verdict, reason, expe
 	if w.skip != nil {
 		return w.skip.Verdict, w.skip.Reason, "", ""
 	}
-	if err == nil && w.rule.Level == probeLevel {
+	if err == nil && w.rule.Level == catalog.ProbeLevel {
 		obs := strings.Join(w.observed, "; ")
 		if w.outlineRow {
 			for _, st := range w.steps {

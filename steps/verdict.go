@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcp-conform/mcp-conform/catalog"
 	"github.com/mcp-conform/mcp-conform/judge"
 	"github.com/mcp-conform/mcp-conform/reports"
 )
@@ -127,7 +128,7 @@ func settleLate(res *reports.Result, late []lateAnswer) bool {
 			what = fmt.Sprintf("a response came later (frame %d, after the request's timeout)", l.frame.Seq)
 		}
 		res.Frames = append(res.Frames, l.frame.Seq)
-		if res.Level == probeLevel {
+		if res.Level == catalog.ProbeLevel {
 			// A probe records: the record says what came, and when.
 			res.Actual += "; " + what
 			res.Reason += "; " + what

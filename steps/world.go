@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cucumber/godog"
+	"github.com/mcp-conform/mcp-conform/catalog"
 	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/judge"
 	"github.com/mcp-conform/mcp-conform/reports"
@@ -21,7 +22,7 @@ type world struct {
 	// once holds the effects of steps done once per target, shared by every world of the
 	// target (see oncePerTarget).
 	once       *sync.Map
-	rule       Rule
+	rule       catalog.Rule
 	known      bool
 	excluded   bool
 	outlineRow bool

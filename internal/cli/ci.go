@@ -8,8 +8,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcp-conform/mcp-conform/catalog"
 	"github.com/mcp-conform/mcp-conform/reports"
-	"github.com/mcp-conform/mcp-conform/steps"
 )
 
 // The environment of a GitHub Actions step (docs.github.com "Variables"): GITHUB_ACTIONS is
@@ -39,7 +39,7 @@ func (o runOptions) writeSARIF(w io.Writer, r *reports.Run) error {
 
 var (
 	catalogOnce  sync.Once
-	catalogFiles map[string]steps.Rule
+	catalogFiles map[string]catalog.Rule
 )
 
 // featureFile returns the feature file of rule's scenario relative to the repository
@@ -47,8 +47,8 @@ var (
 // know.
 func featureFile(rule string) (string, int) {
 	catalogOnce.Do(func() {
-		catalogFiles = map[string]steps.Rule{}
-		rules, err := steps.Catalog()
+		catalogFiles = map[string]catalog.Rule{}
+		rules, err := catalog.Catalog()
 		if err != nil {
 			return
 		}

@@ -11,9 +11,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcp-conform/mcp-conform/catalog"
 	"github.com/mcp-conform/mcp-conform/internal/testutil"
 	"github.com/mcp-conform/mcp-conform/reports"
-	"github.com/mcp-conform/mcp-conform/steps"
 )
 
 // sarifLog is the part of a SARIF log these tests read.
@@ -128,10 +128,10 @@ func TestSARIFFromBreakRunValidates(t *testing.T) {
 
 	log := readSARIF(t, file)
 	require.Equal(t, []string{"error", "error"}, levelsOf(log)["TOOL-001"], "one error per revision")
-	catalog, err := steps.Catalog()
+	rules, err := catalog.Catalog()
 	require.NoError(t, err)
-	var tool steps.Rule
-	for _, r := range catalog {
+	var tool catalog.Rule
+	for _, r := range rules {
 		if r.ID == "TOOL-001" {
 			tool = r
 		}

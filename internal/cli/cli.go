@@ -22,6 +22,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mcp-conform/mcp-conform/catalog"
 	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
@@ -204,10 +205,10 @@ func (o *runOptions) config(rest []string, stderr io.Writer, override *steps.Con
 		return cfg, usageError(stderr, "%v", err)
 	}
 	cfg.FixtureMap = fm
-	if err := steps.ValidateTags(o.tags); err != nil {
+	if err := catalog.ValidateTags(o.tags); err != nil {
 		return cfg, usageError(stderr, "%v", err)
 	}
-	catalog, err := steps.Catalog()
+	ruleSet, err := catalog.Catalog()
 	if err != nil {
 		fmt.Fprintf(stderr, "mcp-conform: %v\n", err)
 		return cfg, reports.ExitError
@@ -217,13 +218,13 @@ func (o *runOptions) config(rest []string, stderr io.Writer, override *steps.Con
 		if strings.TrimSpace(p) == "" {
 			return cfg, usageError(stderr, "--rule needs a rule id or prefix (e.g. MSG-014 or MSG-); `mcp-conform list` shows them")
 		}
-		if len(steps.Select(catalog, []string{p}, "")) == 0 {
+		if len(catalog.Select(ruleSet, []string{p}, "")) == 0 {
 			return cfg, usageError(stderr, "--rule %q matches no rule (ids are upper case, e.g. MSG-014); `mcp-conform list` shows them", p)
 		}
 	}
 	if o.tags != "" {
 		for _, alt := range strings.Split(o.tags, ",") {
-			if len(steps.Select(catalog, o.rules, alt)) == 0 {
+			if len(catalog.Select(ruleSet, o.rules, alt)) == 0 {
 				return cfg, usageError(stderr, "--tags %q: %q selects no rule (tags look like @MUST or @rule:MSG-014)", o.tags, strings.TrimSpace(alt))
 			}
 		}
@@ -245,7 +246,7 @@ func (o *runOptions) config(rest []string, stderr io.Writer, override *steps.Con
 	if code := checkOutputFiles(stderr, "--write-baseline", o.writeBaseline, "--sarif", o.sarif); code >= 0 {
 		return cfg, code
 	}
-	if code := o.loadBaseline(catalog, stderr); code >= 0 {
+	if code := o.loadBaseline(ruleSet, stderr); code >= 0 {
 		return cfg, code
 	}
 	header := http.Header{}
@@ -441,7 +442,7 @@ func finish(run *reports.Run, o runOptions, outs []output, stdout, stderr io.Wri
 
 // loadBaseline parses --baseline (exit code 2 on a bad file, -1 when all is well) and warns
 // about entries naming rules this build does not know.
-func (o *runOptions) loadBaseline(catalog []steps.Rule, stderr io.Writer) int {
+func (o *runOptions) loadBaseline(ruleSet []catalog.Rule, stderr io.Writer) int {
 	if o.baseline == "" {
 		return -1
 	}
@@ -450,7 +451,7 @@ func (o *runOptions) loadBaseline(catalog []steps.Rule, stderr io.Writer) int {
 		return usageError(stderr, "--baseline: %v", err)
 	}
 	known := map[string]bool{}
-	for _, r := range catalog {
+	for _, r := range ruleSet {
 		known[r.ID] = true
 	}
 	for _, e := range b.Unknown(func(id string) bool { return known[id] }) {
@@ -573,12 +574,12 @@ func listCmd(args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() > 0 {
 		return usageError(stderr, "list takes no arguments")
 	}
-	rules, err := steps.Catalog()
+	rules, err := catalog.Catalog()
 	if err != nil {
 		fmt.Fprintf(stderr, "mcp-conform: %v\n", err)
 		return reports.ExitError
 	}
-	known, err := steps.KnownRules()
+	known, err := catalog.KnownRules()
 	if err != nil {
 		fmt.Fprintf(stderr, "mcp-conform: %v\n", err)
 		return reports.ExitError
@@ -604,7 +605,7 @@ func listCmd(args []string, stdout, stderr io.Writer) int {
 		entries = append(entries, listEntry{ID: k.ID, Level: k.Level, Since: k.Since, Until: k.Until, Transports: k.Transports,
 			Title: k.Title, Spec: k.SpecURL(), Status: "not-implemented", Reason: reason})
 	}
-	sort.SliceStable(entries, func(i, j int) bool { return steps.RuleLess(entries[i].ID, entries[j].ID) })
+	sort.SliceStable(entries, func(i, j int) bool { return catalog.RuleLess(entries[i].ID, entries[j].ID) })
 	if *format == "json" {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")

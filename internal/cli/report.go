@@ -7,8 +7,8 @@ import (
 	"io"
 	"os"
 
+	"github.com/mcp-conform/mcp-conform/catalog"
 	"github.com/mcp-conform/mcp-conform/reports"
-	"github.com/mcp-conform/mcp-conform/steps"
 )
 
 // reportCmd implements `mcp-conform report RESULTS.json [--html F] [--junit F] [--sarif F]
@@ -54,7 +54,7 @@ func reportCmd(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, "%s: %v", files[0], err)
 	}
-	catalog, err := steps.Catalog()
+	catalog, err := catalog.Catalog()
 	if err != nil {
 		fmt.Fprintf(stderr, "mcp-conform: %v\n", err)
 		return reports.ExitError

@@ -1,7 +1,7 @@
 // Package steps binds the Gherkin features to the harness: the shared step vocabulary, the
 // per-scenario state, and the runner that runs the embedded features with godog against one
 // server and turns godog's events into the neutral result model of package reports.
-package steps
+package catalog
 
 import (
 	"bytes"
@@ -91,7 +91,7 @@ func anchor(h string) string {
 
 var levelTags = map[string]string{
 	"@MUST": "MUST", "@MUST-NOT": "MUST NOT", "@SHOULD": "SHOULD", "@SHOULD-NOT": "SHOULD NOT", "@MAY": "MAY",
-	"@PROBE": probeLevel,
+	"@PROBE": ProbeLevel,
 }
 
 // Catalog parses every embedded feature and returns its rules sorted by id. It returns an
@@ -204,3 +204,7 @@ func RuleLess(a, b string) bool {
 	}
 	return a < b
 }
+
+// ProbeLevel is the level of the non-normative probes (RULES.md "PROBE"): behaviour the spec
+// leaves open, recorded as an info result that never fails a run.
+const ProbeLevel = "PROBE"

@@ -1,4 +1,4 @@
-package steps
+package catalog
 
 import (
 	"fmt"
@@ -66,14 +66,14 @@ func MatchTags(expr string, tags []string) bool {
 func Select(rules []Rule, prefixes []string, tags string) []Rule {
 	var out []Rule
 	for _, r := range rules {
-		if selected(r.ID, prefixes) && MatchTags(tags, r.Tags) {
+		if Selected(r.ID, prefixes) && MatchTags(tags, r.Tags) {
 			out = append(out, r)
 		}
 	}
 	return out
 }
 
-func selected(id string, prefixes []string) bool {
+func Selected(id string, prefixes []string) bool {
 	if len(prefixes) == 0 {
 		return true
 	}

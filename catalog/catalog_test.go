@@ -1,4 +1,4 @@
-package steps
+package catalog
 
 import (
 	"strings"
@@ -61,24 +61,6 @@ func TestSpecURLAnchor(t *testing.T) {
 	require.Equal(t, "https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/stdio#backward-compatibility", r.SpecURL())
 	r = Rule{Section: "basic/index#_meta", SpecRevision: "2025-11-25"}
 	require.Equal(t, "https://modelcontextprotocol.io/specification/2025-11-25/basic/index#_meta", r.SpecURL())
-}
-
-func TestPointer(t *testing.T) {
-	doc := []byte(`{"result":{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"x"}},"a":[1,"two"],"t~":true}}`)
-	v, ok, err := pointer(doc, "/result/_meta/io.modelcontextprotocol~1serverInfo/name")
-	require.NoError(t, err)
-	require.True(t, ok)
-	require.Equal(t, "x", v)
-	v, ok, _ = pointer(doc, "/result/a/1")
-	require.True(t, ok)
-	require.Equal(t, "two", v)
-	_, ok, _ = pointer(doc, "/result/a/2")
-	require.False(t, ok)
-	v, ok, _ = pointer(doc, "/result/t~0")
-	require.True(t, ok)
-	require.Equal(t, true, v)
-	_, _, err = pointer(doc, "result")
-	require.Error(t, err)
 }
 
 func TestTagExpressions(t *testing.T) {
