@@ -52,8 +52,9 @@ func stdioWorld(t *testing.T, script string) (*world, *harness.Stdio) {
 	s, err := harness.StartStdio(context.Background(), harness.StdioConfig{Argv: []string{"sh", "-c", script}, Recorder: rec, ShutdownGrace: 500 * time.Millisecond})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = s.Close() })
-	e := &env{rec: rec, conns: []client.Conn{client.Wrap(s)}, connRev: map[int]string{s.Conn(): revisions.Modern().ID}}
-	return scenarioWorld(&suiteRun{env: e, t: &target{revision: revisions.Modern().ID, modern: true}}, false), s
+	w, e := targetWorld(client.Target{Revision: revisions.Modern().ID, Modern: true}, client.Options{}, client.Wrap(s))
+	e.rec = rec
+	return w, s
 }
 
 func TestStderrIsUTF8(t *testing.T) {

@@ -9,24 +9,16 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/mcp-conform/mcp-conform/catalog"
 	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
-	"github.com/mcp-conform/mcp-conform/reports"
 	"github.com/mcp-conform/mcp-conform/revisions"
 )
 
 // clientWorld is a world on a target of revision rev over transport, for the builder tests.
 func clientWorld(transport, rev string) *world {
-	w, _ := clientWorldRun(transport, rev)
+	w, _ := targetWorld(client.Target{Revision: rev, Modern: revisions.IsModern(rev)},
+		client.Options{Transport: transport, FixtureMap: map[string]string{"test_echo": "echo"}})
 	return w
-}
-
-// clientWorldRun is clientWorld with the run it belongs to.
-func clientWorldRun(transport, rev string) (*world, *suiteRun) {
-	e := &env{cfg: Config{Transport: transport, FixtureMap: map[string]string{"test_echo": "echo"}}}
-	s := &suiteRun{env: e, t: &target{revision: rev, modern: revisions.IsModern(rev)}}
-	return scenarioWorld(s, false), s
 }
 
 func decodeRequest(t *testing.T, req harness.Request) map[string]any {
@@ -92,23 +84,6 @@ func TestToolCallsApplyTheFixtureMapAndTheCallPolicy(t *testing.T) {
 	require.Equal(t, "echo", c.Params["name"])
 }
 
-func TestPreconditionFailedIsUntestableNamingTheRule(t *testing.T) {
-	s := &suiteRun{t: &target{}}
-	w := &world{Session: &client.Session{}, rule: catalog.Rule{ID: "CAP-008", Level: "MUST"}}
-	err := client.ListPrecondition(&client.ListRefused{Method: "tools/list", Page: 1, Actual: "error -32603 (boom)"}, "TOOL-001")
-	v, reason, _, _ := s.verdict(w, err)
-	require.Equal(t, reports.Untestable, v)
-	require.Equal(t, "tools/list was answered with error -32603 (boom) (TOOL-001 judges that)", reason)
-
-	// A mismatch of the page shape is the pager's; a transport error stays an error.
-	err = client.ListPrecondition(&client.Mismatch{Expected: "nextCursor to be a string", Actual: "nextCursor null"}, "PAGE-001")
-	v, _, _, _ = s.verdict(w, err)
-	require.Equal(t, reports.Untestable, v)
-	boom := errors.New("connection reset")
-	require.Same(t, boom, client.ListPrecondition(boom, "PAGE-001"))
-	v, _, _, _ = s.verdict(w, boom)
-	require.Equal(t, reports.Error, v)
-}
 
 func TestSentMethodOfAnUnsentRequest(t *testing.T) {
 	require.Equal(t, "a request that could not be sent", client.SentMethod(&harness.Exchange{Err: errors.New("transport closed")}))

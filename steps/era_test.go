@@ -352,18 +352,3 @@ func TestModernVersions(t *testing.T) {
 	}
 }
 
-// TestDualEraServerIsNotNew: DEP-001 and the other adoption rules judge only servers that
-// serve no handshake-era revision; a server whose initialize negotiated one in the same run
-// is an existing implementation even when its DiscoverResult lists no legacy version.
-func TestDualEraServerIsNotNew(t *testing.T) {
-	modern := revisions.Modern().ID
-	legacy := revisions.LatestLegacy().ID
-	w := scenarioWorld(&suiteRun{env: &env{}, t: &target{revision: modern, modern: true, supported: []string{modern}, negotiated: []string{legacy}}}, false)
-	require.ErrorIs(t, servesNoHandshakeEra(context.Background(), w), errSkip)
-	assert.Equal(t, reports.NA, w.skip.Verdict)
-	assert.Contains(t, w.skip.Reason, legacy)
-	w = scenarioWorld(&suiteRun{env: &env{}, t: &target{revision: modern, modern: true, supported: []string{modern, legacy}, negotiated: []string{legacy}}}, false)
-	assert.Equal(t, []string{legacy}, w.legacyRevisions(), "listed and negotiated count once")
-	w = scenarioWorld(&suiteRun{env: &env{}, t: &target{revision: modern, modern: true, supported: []string{modern}}}, false)
-	require.NoError(t, servesNoHandshakeEra(context.Background(), w))
-}

@@ -2,11 +2,13 @@ package steps
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcp-conform/mcp-conform/catalog"
 	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/internal/testutil"
@@ -176,4 +178,30 @@ func TestDroppedFramesAreNamedOnRunWideResults(t *testing.T) {
 	e.judgeRun(run, nil)
 	require.Equal(t, reports.Pass, run.Results[0].Verdict)
 	require.Contains(t, run.Results[0].Actual, "server frames past the recorder's budget were not judged")
+}
+
+// clientWorldRun is a world on a target of revision rev over transport, with the run it
+// belongs to.
+func clientWorldRun(transport, rev string) (*world, *suiteRun) {
+	e := &env{cfg: Config{Transport: transport, FixtureMap: map[string]string{"test_echo": "echo"}}}
+	s := &suiteRun{env: e, t: &target{revision: rev, modern: revisions.IsModern(rev)}}
+	return scenarioWorld(s, false), s
+}
+
+func TestPreconditionFailedIsUntestableNamingTheRule(t *testing.T) {
+	s := &suiteRun{t: &target{}}
+	w := &world{Session: &client.Session{}, rule: catalog.Rule{ID: "CAP-008", Level: "MUST"}}
+	err := client.ListPrecondition(&client.ListRefused{Method: "tools/list", Page: 1, Actual: "error -32603 (boom)"}, "TOOL-001")
+	v, reason, _, _ := s.verdict(w, err)
+	require.Equal(t, reports.Untestable, v)
+	require.Equal(t, "tools/list was answered with error -32603 (boom) (TOOL-001 judges that)", reason)
+
+	// A mismatch of the page shape is the pager's; a transport error stays an error.
+	err = client.ListPrecondition(&client.Mismatch{Expected: "nextCursor to be a string", Actual: "nextCursor null"}, "PAGE-001")
+	v, _, _, _ = s.verdict(w, err)
+	require.Equal(t, reports.Untestable, v)
+	boom := errors.New("connection reset")
+	require.Same(t, boom, client.ListPrecondition(boom, "PAGE-001"))
+	v, _, _, _ = s.verdict(w, boom)
+	require.Equal(t, reports.Error, v)
 }

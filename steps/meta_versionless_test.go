@@ -22,7 +22,7 @@ func TestVersionlessRequestOnDualEraStdio(t *testing.T) {
 	modern := revisions.Modern().ID
 	legacy := revisions.LatestLegacy().ID
 	reply := func(transport, body string) *world {
-		w := scenarioWorld(&suiteRun{env: &env{cfg: Config{Transport: transport}}, t: &target{revision: modern, modern: true, supported: []string{modern, legacy}}}, false)
+		w, _ := targetWorld(client.Target{Revision: modern, Modern: true, Supported: []string{modern, legacy}}, client.Options{Transport: transport})
 		w.Last = &harness.Exchange{Sent: &harness.Frame{Seq: 1}, Response: &harness.Frame{Seq: 2, Raw: []byte(body)}}
 		return w
 	}

@@ -1,6 +1,7 @@
 package steps
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"net/http"
 	"sort"
@@ -92,4 +93,11 @@ func headerSecrets(header http.Header) []string {
 	}
 	sort.Slice(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
 	return out
+}
+
+func base64Std(b []byte) string { return base64.StdEncoding.EncodeToString(b) }
+
+func mustDecode(s string) []byte {
+	b, _ := base64.StdEncoding.DecodeString(s)
+	return b
 }

@@ -24,9 +24,8 @@ func TestNoResponseCardSaysHowLongItWaited(t *testing.T) {
 		{60*time.Second + 3*time.Millisecond, "no response within 1m0s (--startup-timeout) to ping (id 7)"},
 		{3 * time.Second, "no response within 3s to ping (id 7)"},
 	} {
-		w, s := clientWorldRun(harness.TransportStdio, revisions.Modern().ID)
+		w := clientWorld(harness.TransportStdio, revisions.Modern().ID)
 		w.Opts.Timeout, w.Opts.StartupTimeout = 10*time.Second, time.Minute
-		s.env.rec = harness.NewRecorder(time.Now())
 		sent := &harness.Frame{Seq: 4, Conn: 2, Dir: harness.DirClientToServer, Raw: []byte(`{"jsonrpc":"2.0","id":7,"method":"ping"}`)}
 		w.Note(&harness.Exchange{Sent: sent, Err: &harness.TimeoutError{What: "ping (id 7)", Err: context.DeadlineExceeded, Waited: tc.waited}})
 		_, err := w.ResponseMessage()

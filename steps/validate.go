@@ -1,16 +1,8 @@
 package steps
 
 import (
-	"encoding/base64"
 	"sort"
 )
-
-func base64Std(b []byte) string { return base64.StdEncoding.EncodeToString(b) }
-
-func mustDecode(s string) []byte {
-	b, _ := base64.StdEncoding.DecodeString(s)
-	return b
-}
 
 func dedupe(a []int) []int {
 	seen := map[int]bool{}
