@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -42,7 +43,7 @@ func (e *env) checkFixtureMap(ctx context.Context, t *target) []string {
 	names := map[string][]string{} // method -> listed names
 	read := map[string]bool{}
 	var warnings []string
-	for _, fixture := range sortedKeys(e.cfg.FixtureMap) {
+	for _, fixture := range slices.Sorted(maps.Keys(e.cfg.FixtureMap)) {
 		alias := e.cfg.FixtureMap[fixture]
 		lists := fixtureLists(fixture)
 		if _, ok := t.caps[lists[0].capability]; !ok && t.capsUnknown == "" {

@@ -2,6 +2,7 @@ package steps
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
@@ -67,7 +68,7 @@ func (e *env) judgeRun(run *reports.Run, capsUnknown map[string]string) {
 			facts[i].judge, facts[i].runWide = j.Reclaim(res.Revision, func(rule string) bool { return broken[rule+"@"+res.Revision] })
 			settle(res, facts[i])
 		}
-		res.Frames = dedupe(res.Frames)
+		res.Frames = append([]int{}, slices.Compact(slices.Sorted(slices.Values(res.Frames)))...) // sorted, each once, never nil
 		if len(res.SchemaErrors) > judge.MaxSchemaErrors {
 			res.SchemaErrors = res.SchemaErrors[:judge.MaxSchemaErrors]
 		}
