@@ -27,7 +27,7 @@ import (
 
 	"github.com/mcp-conform/mcp-conform/internal/testutil"
 	"github.com/mcp-conform/mcp-conform/reports"
-	"github.com/mcp-conform/mcp-conform/steps"
+	"github.com/mcp-conform/mcp-conform/runner"
 )
 
 // nodeModule returns an absolute path under fixtures/, failing with the install hint when the
@@ -101,16 +101,16 @@ func buildSDKServer(t *testing.T, name string) string {
 // run runs the whole suite on cfg's target with the integration timings, requires a complete
 // run without error verdicts and a results.json that matches its schema, logs every fail and
 // warn, and checks the verdicts against the golden file testdata/golden/<golden>.golden.
-func run(t *testing.T, golden string, cfg steps.Config) *reports.Run {
+func run(t *testing.T, golden string, cfg runner.Config) *reports.Run {
 	t.Helper()
 	cfg.Revision = "auto"
 	// The product's default timings: these runs share 2 CI cores with the race detector and the
 	// break table, and a shorter bound would blame a starved server for a slow reply.
 	cfg.StartupTimeout, cfg.Timeout, cfg.QuietWindow = 60*time.Second, 10*time.Second, time.Second
-	cfg.RunTimeout, cfg.MaxFrame, cfg.Concurrency = 5*time.Minute, 16<<20, steps.DefaultConcurrency
+	cfg.RunTimeout, cfg.MaxFrame, cfg.Concurrency = 5*time.Minute, 16<<20, runner.DefaultConcurrency
 	cfg.Schemas = testutil.Schemas(t)
 	cfg.Tool = reports.Tool{Name: "mcp-conform", Version: "test", Commit: "test"}
-	r, err := steps.Run(context.Background(), cfg)
+	r, err := runner.Run(context.Background(), cfg)
 	require.NoError(t, err)
 	require.Empty(t, r.Aborted, "run aborted; notes: %v", r.Notes)
 	var errs []string
@@ -159,7 +159,7 @@ func requireFairToUnoffered(t *testing.T, r *reports.Run, prefixes ...string) {
 func TestServerEverythingStdioLegacy(t *testing.T) {
 	t.Parallel()
 	entry := nodeModule(t, "node_modules/@modelcontextprotocol/server-everything/dist/index.js")
-	r := run(t, "server-everything-stdio", steps.Config{Transport: "stdio", Command: []string{nodeBinary(t), entry}})
+	r := run(t, "server-everything-stdio", runner.Config{Transport: "stdio", Command: []string{nodeBinary(t), entry}})
 	require.Equal(t, []string{"2025-11-25"}, r.Revisions, "server-everything negotiates the legacy revision only; notes: %v", r.Notes)
 }
 
@@ -169,13 +169,13 @@ func TestTypeScriptSDKServer(t *testing.T) {
 	nodeModule(t, "node_modules/@modelcontextprotocol/server")
 	t.Run("stdio", func(t *testing.T) {
 		t.Parallel()
-		r := run(t, "ts-modern-stdio", steps.Config{Transport: "stdio", Command: []string{nodeBinary(t), script}})
+		r := run(t, "ts-modern-stdio", runner.Config{Transport: "stdio", Command: []string{nodeBinary(t), script}})
 		require.Contains(t, r.Revisions, "2026-07-28")
 	})
 	t.Run("http", func(t *testing.T) {
 		t.Parallel()
 		url := testutil.StartHTTPServer(t, 60*time.Second, nodeBinary(t), script, "--http", "--port", "0")
-		r := run(t, "ts-modern-http", steps.Config{Transport: "http", URL: url})
+		r := run(t, "ts-modern-http", runner.Config{Transport: "http", URL: url})
 		require.Contains(t, r.Revisions, "2026-07-28")
 	})
 }
@@ -189,7 +189,7 @@ func TestTypeScriptSDKv1Sessions(t *testing.T) {
 	script := nodeModule(t, "servers/ts-sessions/server.mjs")
 	nodeModule(t, "node_modules/@modelcontextprotocol/sdk")
 	url := testutil.StartHTTPServer(t, 60*time.Second, nodeBinary(t), script, "--port", "0")
-	r := run(t, "ts-sessions-http", steps.Config{Transport: "http", URL: url})
+	r := run(t, "ts-sessions-http", runner.Config{Transport: "http", URL: url})
 	require.Contains(t, r.Revisions, "2025-11-25")
 	requireNoLostSession(t, r)
 }
@@ -199,13 +199,13 @@ func TestGoSDKServer(t *testing.T) {
 	bin := buildSDKServer(t, "gosdk")
 	t.Run("stdio", func(t *testing.T) {
 		t.Parallel()
-		r := run(t, "gosdk-stdio", steps.Config{Transport: "stdio", Command: []string{bin, "-transport", "stdio"}})
+		r := run(t, "gosdk-stdio", runner.Config{Transport: "stdio", Command: []string{bin, "-transport", "stdio"}})
 		require.Contains(t, r.Revisions, "2026-07-28")
 	})
 	t.Run("http-stateless", func(t *testing.T) {
 		t.Parallel()
 		url := testutil.StartHTTPServer(t, 60*time.Second, bin, "-transport", "http", "-stateless")
-		r := run(t, "gosdk-http-stateless", steps.Config{Transport: "http", URL: url})
+		r := run(t, "gosdk-http-stateless", runner.Config{Transport: "http", URL: url})
 		require.Contains(t, r.Revisions, "2026-07-28")
 	})
 }
@@ -217,14 +217,14 @@ func TestGoSDKServerToolsOnly(t *testing.T) {
 	bin := buildSDKServer(t, "gosdk")
 	t.Run("stdio", func(t *testing.T) {
 		t.Parallel()
-		r := run(t, "gosdk-tools-only-stdio", steps.Config{Transport: "stdio", Command: []string{bin, "-transport", "stdio", "-tools-only"}})
+		r := run(t, "gosdk-tools-only-stdio", runner.Config{Transport: "stdio", Command: []string{bin, "-transport", "stdio", "-tools-only"}})
 		require.Contains(t, r.Revisions, "2026-07-28")
 		requireFairToUnoffered(t, r, unofferedAreas...)
 	})
 	t.Run("http-stateless", func(t *testing.T) {
 		t.Parallel()
 		url := testutil.StartHTTPServer(t, 60*time.Second, bin, "-transport", "http", "-stateless", "-tools-only")
-		r := run(t, "gosdk-tools-only-http-stateless", steps.Config{Transport: "http", URL: url})
+		r := run(t, "gosdk-tools-only-http-stateless", runner.Config{Transport: "http", URL: url})
 		require.Contains(t, r.Revisions, "2026-07-28")
 		requireFairToUnoffered(t, r, unofferedAreas...)
 	})
@@ -237,13 +237,13 @@ func TestMCPGoServer(t *testing.T) {
 	bin := buildSDKServer(t, "mcpgo")
 	t.Run("stdio", func(t *testing.T) {
 		t.Parallel()
-		r := run(t, "mcpgo-stdio", steps.Config{Transport: "stdio", Command: []string{bin, "-transport", "stdio"}})
+		r := run(t, "mcpgo-stdio", runner.Config{Transport: "stdio", Command: []string{bin, "-transport", "stdio"}})
 		require.NotEmpty(t, r.Revisions)
 	})
 	t.Run("http", func(t *testing.T) {
 		t.Parallel()
 		url := testutil.StartHTTPServer(t, 60*time.Second, bin, "-transport", "http")
-		r := run(t, "mcpgo-http", steps.Config{Transport: "http", URL: url})
+		r := run(t, "mcpgo-http", runner.Config{Transport: "http", URL: url})
 		require.NotEmpty(t, r.Revisions)
 	})
 }
@@ -254,7 +254,7 @@ func TestServerFilesystemStdio(t *testing.T) {
 	t.Parallel()
 	entry := nodeModule(t, "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js")
 	root := t.TempDir()
-	r := run(t, "server-filesystem-stdio", steps.Config{Transport: "stdio", Command: []string{nodeBinary(t), entry, root}})
+	r := run(t, "server-filesystem-stdio", runner.Config{Transport: "stdio", Command: []string{nodeBinary(t), entry, root}})
 	require.NotEmpty(t, r.Revisions)
 }
 

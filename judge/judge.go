@@ -152,7 +152,7 @@ type Outcome struct {
 }
 
 // Status is what an Outcome concluded, in the judge's own terms; the runner maps it to a
-// report verdict (steps/verdict.go).
+// report verdict (runner/verdict.go).
 type Status string
 
 // Statuses of an Outcome.

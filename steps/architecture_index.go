@@ -19,12 +19,12 @@ func init() { bindSteps("architecture-index", registerArchitectureIndexSteps) }
 func registerArchitectureIndexSteps(sc *godog.ScenarioContext) {
 	// CAP-009, CAP-010.
 	step(sc, `^the client reads the server's declared capabilities twice, and once more on a fresh connection$`, wc(readsDeclaredCapabilitiesTwice))
-	step(sc, `^every capability set the server declared is the same$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^every capability set the server declared is the same$`, wc(func(ctx context.Context, w *World) error {
 		return w.expectSameCapabilities()
 	}))
 }
 
-func readsDeclaredCapabilitiesTwice(ctx context.Context, w *world) error {
+func readsDeclaredCapabilitiesTwice(ctx context.Context, w *World) error {
 	if err := w.readCapabilities(ctx, false); err != nil {
 		return err
 	}
@@ -36,7 +36,7 @@ func readsDeclaredCapabilitiesTwice(ctx context.Context, w *world) error {
 
 // expectSameCapabilities is CAP-010: every DiscoverResult / InitializeResult of the scenario
 // declares the capabilities the server declared when the run began.
-func (w *world) expectSameCapabilities() error {
+func (w *World) expectSameCapabilities() error {
 	base := map[string]any{}
 	for k, v := range w.Target.Caps {
 		var x any

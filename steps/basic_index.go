@@ -27,17 +27,17 @@ func registerBasicIndexSteps(sc *godog.ScenarioContext) {
 
 	// Observe.
 	step(sc, `^the malformed message is answered with error (-?\d+), silence graded by the party at fault$`, func(ctx context.Context, code int64) error {
-		return worldOf(ctx).expectMalformedAnswered(code)
+		return WorldOf(ctx).expectMalformedAnswered(code)
 	})
 	step(sc, `^the response is an error$`, func(ctx context.Context) error {
-		return worldOf(ctx).expectKind(harness.KindError, 0)
+		return WorldOf(ctx).expectKind(harness.KindError, 0)
 	})
 	step(sc, `^the response is an error with code (-?\d+) \(code (-?\d+) is a warning\)$`, func(ctx context.Context, code, soft int64) error {
-		return worldOf(ctx).expectCode(code, soft)
+		return WorldOf(ctx).expectCode(code, soft)
 	})
 	step(sc, `^the versionless request is refused with -32602 \(-32020 a warning\) unless a dual-era server on stdio read it as legacy$`, wc(versionlessRefused))
 	step(sc, `^the response id is exactly (.+)$`, func(ctx context.Context, want string) error {
-		return worldOf(ctx).expectID(json.RawMessage(want))
+		return WorldOf(ctx).expectID(json.RawMessage(want))
 	})
 	step(sc, `^a response, if any, has no null id$`, wc(responseHasNoNullID))
 	step(sc, `^every result in this scenario has a string at "([^"]*)"$`, everyResultHasString)
@@ -45,43 +45,43 @@ func registerBasicIndexSteps(sc *godog.ScenarioContext) {
 	step(sc, `^every result in this scenario has a value at "([^"]*)" that validates as "([^"]+)"$`, everyResultValueValidates)
 
 	// Provocation: traffic for the run-wide rules to judge.
-	step(sc, `^the client provokes the errors a client can provoke without side effects$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^the client provokes the errors a client can provoke without side effects$`, wc(func(ctx context.Context, w *World) error {
 		return w.oncePerTarget("provoke", func() error { return provokeErrors(ctx, w) })
 	}))
 	step(sc, `^the client round-trips non-ASCII text through the echo fixture tool, if the server offers one$`, wc(echoNonASCII))
 	step(sc, `^the client sends (\d+) harmless requests at once$`, func(ctx context.Context, n int) error {
-		return worldOf(ctx).SendConcurrently(ctx, n)
+		return WorldOf(ctx).SendConcurrently(ctx, n)
 	})
-	step(sc, `^every request of this scenario got a response carrying its id$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^every request of this scenario got a response carrying its id$`, wc(func(ctx context.Context, w *World) error {
 		return w.expectResponseEach()
 	}))
 
 	// Run-wide rules (package judge).
-	step(sc, `^every JSON object the server sent in this run is a JSON-RPC 2\.0 message$`, askJudge("MSG-001"))
-	step(sc, `^every message the server sent in this run is UTF-8 without a byte order mark$`, askJudge("MSG-002"))
-	step(sc, `^no response the server sent in this run has both result and error$`, askJudge("MSG-004"))
-	step(sc, `^every result the server sent in this run is a JSON object$`, askJudge("MSG-005"))
-	step(sc, `^every error the server sent in this run has an integer code and a string message$`, askJudge("MSG-007"))
-	step(sc, `^no notification the server sent in this run has an id$`, askJudge("MSG-010"))
-	step(sc, `^the server sent no request in this run$`, askJudge("MSG-012"))
-	step(sc, `^no response the server sent in this run repeats an answered id or carries an id the client never sent$`, askJudge("MSG-013"))
-	step(sc, `^every error message the server sent in this run is one short line$`, askJudge("MSG-017"))
-	step(sc, `^every _meta key the server sent in this run is a valid key name$`, askJudge("META-008"))
-	step(sc, `^no _meta key the server sent in this run is an undefined key under a reserved prefix$`, askJudge("META-009"))
-	step(sc, `^every trace context value in the server's _meta in this run follows the W3C syntax$`, askJudge("META-010"))
-	step(sc, `^every input_required result the server sent in this run is an InputRequiredResult$`, askJudge("RT-003"))
-	step(sc, `^every resultType the server sent in this run is complete or input_required$`, askJudge("RT-004"))
-	step(sc, `^the server sent no error code in -32020\.\.-32099 that the specification does not define$`, askJudge("ERR-001"))
-	step(sc, `^every -32020, -32021 and -32022 error the server sent in this run has its defined meaning$`, askJudge("ERR-002"))
-	step(sc, `^the server sent no error code in the legacy range -32000\.\.-32019 in this run$`, askJudge("ERR-003"))
-	step(sc, `^the server sent no -32002 error in this run$`, askJudge("ERR-004"))
-	step(sc, `^the server sent no -32042 error in this run$`, askJudge("ERR-005"))
-	step(sc, `^every other error code the server sent in this run lies outside the JSON-RPC reserved range$`, askJudge("ERR-006"))
+	step(sc, `^every JSON object the server sent in this run is a JSON-RPC 2\.0 message$`, AskJudge("MSG-001"))
+	step(sc, `^every message the server sent in this run is UTF-8 without a byte order mark$`, AskJudge("MSG-002"))
+	step(sc, `^no response the server sent in this run has both result and error$`, AskJudge("MSG-004"))
+	step(sc, `^every result the server sent in this run is a JSON object$`, AskJudge("MSG-005"))
+	step(sc, `^every error the server sent in this run has an integer code and a string message$`, AskJudge("MSG-007"))
+	step(sc, `^no notification the server sent in this run has an id$`, AskJudge("MSG-010"))
+	step(sc, `^the server sent no request in this run$`, AskJudge("MSG-012"))
+	step(sc, `^no response the server sent in this run repeats an answered id or carries an id the client never sent$`, AskJudge("MSG-013"))
+	step(sc, `^every error message the server sent in this run is one short line$`, AskJudge("MSG-017"))
+	step(sc, `^every _meta key the server sent in this run is a valid key name$`, AskJudge("META-008"))
+	step(sc, `^no _meta key the server sent in this run is an undefined key under a reserved prefix$`, AskJudge("META-009"))
+	step(sc, `^every trace context value in the server's _meta in this run follows the W3C syntax$`, AskJudge("META-010"))
+	step(sc, `^every input_required result the server sent in this run is an InputRequiredResult$`, AskJudge("RT-003"))
+	step(sc, `^every resultType the server sent in this run is complete or input_required$`, AskJudge("RT-004"))
+	step(sc, `^the server sent no error code in -32020\.\.-32099 that the specification does not define$`, AskJudge("ERR-001"))
+	step(sc, `^every -32020, -32021 and -32022 error the server sent in this run has its defined meaning$`, AskJudge("ERR-002"))
+	step(sc, `^the server sent no error code in the legacy range -32000\.\.-32019 in this run$`, AskJudge("ERR-003"))
+	step(sc, `^the server sent no -32002 error in this run$`, AskJudge("ERR-004"))
+	step(sc, `^the server sent no -32042 error in this run$`, AskJudge("ERR-005"))
+	step(sc, `^every other error code the server sent in this run lies outside the JSON-RPC reserved range$`, AskJudge("ERR-006"))
 
 	// Client capabilities: CAP-008, ERR-008, STATE-001.
 	step(sc, `^the client calls a fixture tool that needs a client capability without declaring any$`, callsFixtureToolNeedsCapability)
 	step(sc, `^a -32021 reply names the needed capability in data.requiredCapabilities$`, reply32021NamesCapability)
-	step(sc, `^every -32021 error the server sent in this run names the missing capabilities$`, askJudge("ERR-008"))
+	step(sc, `^every -32021 error the server sent in this run names the missing capabilities$`, AskJudge("ERR-008"))
 	step(sc, `^the client sends (a capability-needing fixture call|a list request) without, with, then again without what it needs$`, sendWithoutWithWithout)
 	step(sc, `^the last reply follows only its own _meta$`, lastReplyFollowsOwnMeta)
 
@@ -99,21 +99,21 @@ func registerBasicIndexSteps(sc *godog.ScenarioContext) {
 }
 
 func sendHarmlessWithID(ctx context.Context, id string) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	if !json.Valid([]byte(id)) {
 		return fmt.Errorf("feature bug: id %s is not JSON", id)
 	}
 	return w.SendMethod(ctx, w.Harmless(), "", json.RawMessage(id), nil)
 }
 
-func responseHasNoNullID(ctx context.Context, w *world) error {
+func responseHasNoNullID(ctx context.Context, w *World) error {
 	if w.Last == nil {
 		return fmt.Errorf("no message was sent before this step")
 	}
 	if w.Last.Response == nil {
 		// No JSON-RPC response, no id to judge: silence, or an HTTP error without a JSON-RPC
 		// body, is MSG-014/MSG-015's; this case is no evidence either way.
-		return w.setSkip(reports.NA, "no JSON-RPC response came, so there was no id to judge (MSG-014 and MSG-015 judge the silence)")
+		return w.SetSkip(reports.NA, "no JSON-RPC response came, so there was no id to judge (MSG-014 and MSG-015 judge the silence)")
 	}
 	msg, err := w.ResponseMessage()
 	if err != nil {
@@ -131,7 +131,7 @@ func responseHasNoNullID(ctx context.Context, w *world) error {
 }
 
 func everyResultHasString(ctx context.Context, ptr string) error {
-	return worldOf(ctx).eachResult(ptr, func(v any, present bool) string {
+	return WorldOf(ctx).eachResult(ptr, func(v any, present bool) string {
 		if _, ok := v.(string); !present || !ok {
 			return "a string at " + ptr
 		}
@@ -144,7 +144,7 @@ func everyResultHasValueThere(ctx context.Context, ptr, lit string) error {
 	if err != nil {
 		return err
 	}
-	return worldOf(ctx).eachResult(ptr, func(v any, present bool) string {
+	return WorldOf(ctx).eachResult(ptr, func(v any, present bool) string {
 		if present && !reflect.DeepEqual(v, want) {
 			return lit + " at " + ptr
 		}
@@ -153,7 +153,7 @@ func everyResultHasValueThere(ctx context.Context, ptr, lit string) error {
 }
 
 func everyResultValueValidates(ctx context.Context, ptr, typ string) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	for _, ex := range w.Exchanges {
 		if ex.Response == nil {
 			continue
@@ -173,17 +173,17 @@ func everyResultValueValidates(ctx context.Context, ptr, typ string) error {
 }
 
 func callsFixtureToolNeedsCapability(ctx context.Context) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	return w.callFixture(ctx, stateWorldOf(w), "without")
 }
 
 func reply32021NamesCapability(ctx context.Context) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	return w.expectRequiredCapabilities(stateWorldOf(w))
 }
 
 func sendWithoutWithWithout(ctx context.Context, what string) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	st := stateWorldOf(w)
 	if what == "a list request" {
 		return w.versionCarryOver(ctx, st)
@@ -192,45 +192,45 @@ func sendWithoutWithWithout(ctx context.Context, what string) error {
 }
 
 func lastReplyFollowsOwnMeta(ctx context.Context) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	return w.expectNoCarryOver(stateWorldOf(w))
 }
 
 func pagesListOneConnection(ctx context.Context) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	return w.pageAcrossConnections(ctx, stateWorldOf(w))
 }
 
 func nextPageServedFresh(ctx context.Context) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	st := stateWorldOf(w)
 	if st.untestable != "" {
-		return w.setSkip(reports.Untestable, st.untestable)
+		return w.SetSkip(reports.Untestable, st.untestable)
 	}
 	return w.expectKind(harness.KindResult, 0)
 }
 
 func interleavesRequestsThreeClients(ctx context.Context) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	return w.interleave(ctx, stateWorldOf(w))
 }
 
 func eachInterleavedRequestAnswered(ctx context.Context) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	return w.expectOwnAnswers(stateWorldOf(w))
 }
 
 func sendsSameRequestsEach(ctx context.Context, a, b string) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	return w.asTwoClients(ctx, stateWorldOf(w), a, b)
 }
 
 func bothClientsGotSame(ctx context.Context) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	return w.expectSameResults(stateWorldOf(w))
 }
 
-func (w *world) eachResult(ptr string, check func(v any, present bool) string) error {
+func (w *World) eachResult(ptr string, check func(v any, present bool) string) error {
 	n := 0
 	for _, ex := range w.Exchanges {
 		if ex.Response == nil {
@@ -263,7 +263,7 @@ func (w *world) eachResult(ptr string, check func(v any, present bool) string) e
 // method, params that are not an object, and for each declared capability an unknown name or
 // URI, an invalid pagination cursor, a tools/call without name; on a modern target also a
 // request without `_meta` and one with an unsupported protocol version.
-func provokeErrors(ctx context.Context, w *world) error {
+func provokeErrors(ctx context.Context, w *World) error {
 	probes := []client.Call{{Method: "mcpconform/nonexistent", Params: map[string]any{}}}
 	if w.Declares("tools") {
 		noName := w.ToolsCall(nil, nil, nil)
@@ -309,7 +309,7 @@ func provokeErrors(ctx context.Context, w *world) error {
 
 // echoNonASCII calls the fixture tool test_echo, when listed with exactly one required string
 // argument, with non-ASCII text, and checks that a text block of the result holds it unchanged.
-func echoNonASCII(ctx context.Context, w *world) error {
+func echoNonASCII(ctx context.Context, w *World) error {
 	if !w.Declares("tools") {
 		return nil
 	}
@@ -362,7 +362,7 @@ func echoNonASCII(ctx context.Context, w *world) error {
 }
 
 // expectResponseEach checks that every request the scenario sent got a response with its id.
-func (w *world) expectResponseEach() error {
+func (w *World) expectResponseEach() error {
 	n := 0
 	for _, ex := range w.Exchanges {
 		if ex.Sent == nil {
@@ -384,7 +384,7 @@ func (w *world) expectResponseEach() error {
 		msg, _ := harness.ParseMessage(ex.Response.Body())
 		if msg.HasID && harness.IDKey(msg.ID) != id {
 			if why := w.idTypeOnly(sent.ID, msg.ID); why != "" {
-				return w.setSkip(reports.Untestable, why)
+				return w.SetSkip(reports.Untestable, why)
 			}
 		}
 		if !msg.HasID || harness.IDKey(msg.ID) != id {
@@ -404,14 +404,14 @@ func (w *world) expectResponseEach() error {
 // expectRequiredCapabilities is ERR-008 for the fixture call without capabilities: a -32021
 // reply is a MissingRequiredClientCapabilityError whose requiredCapabilities name what the
 // tool needs. Any other reply is not what the rule judges.
-func (w *world) expectRequiredCapabilities(st *stateWorld) error {
+func (w *World) expectRequiredCapabilities(st *stateWorld) error {
 	if st.untestable != "" {
-		return w.setSkip(reports.Untestable, st.untestable)
+		return w.SetSkip(reports.Untestable, st.untestable)
 	}
 	c := st.calls[0]
 	msg := client.ResponseOf(c.ex)
 	if msg == nil || msg.Kind != harness.KindError || msg.Error.Code != -32021 {
-		return w.setSkip(reports.NA, fmt.Sprintf("%s called without client capabilities got %s, not -32021", st.fixture.name, client.DescribeExchange(c.ex)))
+		return w.SetSkip(reports.NA, fmt.Sprintf("%s called without client capabilities got %s, not -32021", st.fixture.name, client.DescribeExchange(c.ex)))
 	}
 	if err := w.validateAt(msg.Raw, "", "MissingRequiredClientCapabilityError", exchangeSeqs(c.ex)); err != nil {
 		return err
@@ -430,7 +430,7 @@ func (w *world) expectRequiredCapabilities(st *stateWorld) error {
 // versionCarryOver is the STATE-001 protocol-version case on the scenario's connection: a
 // request with an unsupported version (the control), one with the supported version, then the
 // unsupported one again.
-func (w *world) versionCarryOver(ctx context.Context, st *stateWorld) error {
+func (w *World) versionCarryOver(ctx context.Context, st *stateWorld) error {
 	method := w.Harmless()
 	for _, lm := range client.ListMethods {
 		if _, ok := w.Target.Caps[lm.Capability]; ok {
@@ -455,7 +455,7 @@ const unsupportedVersion = revisions.Past
 // request of the connection, whatever came in between. A server that does not judge the
 // version or the capability even on a fresh connection has nothing to carry over (other
 // rules judge that).
-func (w *world) expectNoCarryOver(st *stateWorld) error {
+func (w *World) expectNoCarryOver(st *stateWorld) error {
 	if st.version {
 		first, last := st.turns[0].ex, st.turns[2].ex
 		control := replyOutcome(first)
@@ -467,11 +467,11 @@ func (w *world) expectNoCarryOver(st *stateWorld) error {
 		return nil
 	}
 	if st.untestable != "" {
-		return w.setSkip(reports.Untestable, st.untestable)
+		return w.SetSkip(reports.Untestable, st.untestable)
 	}
 	control, with, last := st.calls[0], st.calls[1], st.calls[2]
 	if wm := client.ResponseOf(with.ex); wm == nil || wm.Kind != harness.KindResult {
-		return w.setSkip(reports.Untestable, fmt.Sprintf("the fixture tool %s fails even when %s is declared (%s), so nothing could be carried over",
+		return w.SetSkip(reports.Untestable, fmt.Sprintf("the fixture tool %s fails even when %s is declared (%s), so nothing could be carried over",
 			st.fixture.name, st.fixture.needs, client.DescribeExchange(with.ex)))
 	}
 	if reliance(control) != "" {
@@ -486,7 +486,7 @@ func (w *world) expectNoCarryOver(st *stateWorld) error {
 
 // pageAcrossConnections is STATE-003: the first list with a nextCursor on the scenario's
 // connection, then its next page on a fresh connection.
-func (w *world) pageAcrossConnections(ctx context.Context, st *stateWorld) error {
+func (w *World) pageAcrossConnections(ctx context.Context, st *stateWorld) error {
 	for _, m := range []string{"tools/list", "resources/list", "resources/templates/list", "prompts/list"} {
 		if err := w.Send(ctx, w.StateRequest(m, nil, nil)); err != nil {
 			return err
@@ -514,7 +514,7 @@ func (w *world) pageAcrossConnections(ctx context.Context, st *stateWorld) error
 // also declares roots; the third asks for an unsupported version), first in turn, then all at
 // once, on a fresh connection. The third client's request is first sent as the first request
 // of the scenario's own (fresh) connection: its reply there is what it should get.
-func (w *world) interleave(ctx context.Context, st *stateWorld) error {
+func (w *World) interleave(ctx context.Context, st *stateWorld) error {
 	clients := []struct {
 		name    string
 		version string
@@ -580,7 +580,7 @@ func (w *world) interleave(ctx context.Context, st *stateWorld) error {
 	return ctx.Err()
 }
 
-func (w *world) expectOwnAnswers(st *stateWorld) error {
+func (w *World) expectOwnAnswers(st *stateWorld) error {
 	for _, t := range st.turns {
 		got := replyOutcome(t.ex)
 		switch {
@@ -615,7 +615,7 @@ func replyOutcome(ex *harness.Exchange) string {
 
 // asTwoClients is META-007: server/discover and the list request of each declared capability,
 // sent as client a on one fresh connection and as client b on another.
-func (w *world) asTwoClients(ctx context.Context, st *stateWorld, a, b string) error {
+func (w *World) asTwoClients(ctx context.Context, st *stateWorld, a, b string) error {
 	methods := []string{"server/discover"}
 	for _, lm := range client.ListMethods {
 		if _, ok := w.Target.Caps[lm.Capability]; ok {
@@ -659,7 +659,7 @@ func comparable(ex *harness.Exchange) any {
 	return v
 }
 
-func (w *world) expectSameResults(st *stateWorld) error {
+func (w *World) expectSameResults(st *stateWorld) error {
 	for _, p := range st.pairs {
 		a, b := comparable(p[0]), comparable(p[1])
 		if a == nil || b == nil {
@@ -685,7 +685,7 @@ func (w *world) expectSameResults(st *stateWorld) error {
 // over Streamable HTTP a 4xx whose body is no JSON-RPC message refuses the input with an
 // HTTP error status, the JSON-RPC body being optional there: a warning; a 2xx without an
 // error fails.
-func (w *world) expectMalformedAnswered(code int64) error {
+func (w *World) expectMalformedAnswered(code int64) error {
 	if w.Last == nil || w.Last.Response != nil {
 		return w.expectCode(code, 0)
 	}
@@ -716,14 +716,14 @@ func (w *world) expectMalformedAnswered(code int64) error {
 // pre-`initialize` requests with implementation-defined errors (commonly `-32601` or
 // `-32602`)"). Such a server's other JSON-RPC error is na, with that reason; a result still
 // fails, and a modern-only server is held to -32602.
-func versionlessRefused(ctx context.Context, w *world) error {
+func versionlessRefused(ctx context.Context, w *World) error {
 	err := w.expectCode(-32602, harness.CodeHeaderMismatch)
 	var m *client.Mismatch
 	if !errors.As(err, &m) || m.Grade == reports.Warn || w.Opts.Transport != harness.TransportStdio {
 		return err
 	}
 	msg, merr := w.ResponseMessage()
-	if merr != nil || msg.Kind != harness.KindError || w.discoverUnserved() != "" {
+	if merr != nil || msg.Kind != harness.KindError || w.DiscoverUnserved() != "" {
 		// A server that never gave a DiscoverResult answers every discover so: DISC-001's.
 		return err
 	}
@@ -734,5 +734,5 @@ func versionlessRefused(ctx context.Context, w *world) error {
 	if !dual {
 		return err
 	}
-	return w.setSkip(reports.NA, fmt.Sprintf("the server also speaks a legacy revision and answered the request without a protocol version with %s: a dual-era server serves a request as %s when it carries the modern per-request _meta (basic/versioning#Compatibility Matrix), and one that declares no version may take the legacy path, whose answer before initialize is implementation-defined (stdio#Backward Compatibility)", client.Describe(msg), w.Target.Revision))
+	return w.SetSkip(reports.NA, fmt.Sprintf("the server also speaks a legacy revision and answered the request without a protocol version with %s: a dual-era server serves a request as %s when it carries the modern per-request _meta (basic/versioning#Compatibility Matrix), and one that declares no version may take the legacy path, whose answer before initialize is implementation-defined (stdio#Backward Compatibility)", client.Describe(msg), w.Target.Revision))
 }

@@ -16,14 +16,14 @@ func init() { bindSteps("basic-patterns", registerBasicPatternsSteps) }
 // registerBasicPatternsSteps binds the steps that only features/basic-patterns-index.feature
 // uses (SUB-001).
 func registerBasicPatternsSteps(sc *godog.ScenarioContext) {
-	step(sc, `^the client opens a subscriptions/listen request$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^the client opens a subscriptions/listen request$`, wc(func(ctx context.Context, w *World) error {
 		if w.Opts.Transport == harness.TransportHTTP {
 			return w.HoldListen(ctx, nil, w.ListenHold())
 		}
 		_, err := stdioOf(w).openListen(ctx, w, false)
 		return err
 	}))
-	step(sc, `^the server acknowledged the subscription$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^the server acknowledged the subscription$`, wc(func(ctx context.Context, w *World) error {
 		return w.listenAcknowledged(ctx)
 	}))
 }
@@ -33,7 +33,7 @@ func registerBasicPatternsSteps(sc *godog.ScenarioContext) {
 // request of the scenario got its notifications/subscriptions/acknowledged, or a result (a
 // subscription the server ended at once); -32601, HTTP 404, another error or silence fail.
 // The details of the acknowledgement are the subscription rules' and HTTP-024's.
-func (w *world) listenAcknowledged(ctx context.Context) error {
+func (w *World) listenAcknowledged(ctx context.Context) error {
 	var frames []*harness.Frame
 	var key string
 	var seqs []int

@@ -32,7 +32,7 @@ func registerBasicTransportsStdioSteps(sc *godog.ScenarioContext) {
 	// every process, this scenario's included, and grades a blank line or a trailing CR warn):
 	// a step of its own that failed those lines hid the judge's grade, since the judge only
 	// turns a passed result.
-	step(sc, `^every line the server wrote to stdout is a JSON-RPC message$`, askJudge("STDIO-002"))
+	step(sc, `^every line the server wrote to stdout is a JSON-RPC message$`, AskJudge("STDIO-002"))
 	step(sc, `^no message the server wrote was split over several lines$`, wc(noMessageSplitOverLines))
 
 	// STDIO-003.
@@ -40,7 +40,7 @@ func registerBasicTransportsStdioSteps(sc *godog.ScenarioContext) {
 
 	// STDIO-004.
 	step(sc, `^every message the server wrote to stdout in this run is a response, a notification of an in-flight request or one of an open subscription$`,
-		askJudge("STDIO-004"))
+		AskJudge("STDIO-004"))
 
 	// STDIO-005.
 	step(sc, `^the client keeps a subscriptions/listen request open, if the server accepts one$`, keepListenOpen)
@@ -56,21 +56,21 @@ func registerBasicTransportsStdioSteps(sc *godog.ScenarioContext) {
 	// STDIO-008 judges what follows the cancellation, so it waits a quiet window before the
 	// change it triggers; STDIO-010 is done with its subscriptions and does not wait.
 	step(sc, `^the client cancels that subscriptions/listen request$`, func(ctx context.Context) error {
-		w := worldOf(ctx)
+		w := WorldOf(ctx)
 		return stdioOf(w).cancelListens(ctx, w, true)
 	})
 	step(sc, `^the client cancels the open subscriptions/listen requests$`, func(ctx context.Context) error {
-		w := worldOf(ctx)
+		w := WorldOf(ctx)
 		return stdioOf(w).cancelListens(ctx, w, false)
 	})
 	step(sc, `^the client triggers a tool list change, if the server has the fixture tool for it$`, func(ctx context.Context) error {
-		return triggerToolListChange(ctx, worldOf(ctx))
+		return triggerToolListChange(ctx, WorldOf(ctx))
 	})
 	step(sc, `^nothing more arrived for the cancelled request after a quiet window$`, nothingAfterCancel)
 	step(sc, `^every subscription notification carried the subscriptionId of an open subscription$`, notificationsCarrySubscriptionID)
 }
 
-func closeStdin(ctx context.Context, w *world) error {
+func closeStdin(ctx context.Context, w *World) error {
 	s, err := w.Stdio()
 	if err != nil {
 		return err
@@ -79,7 +79,7 @@ func closeStdin(ctx context.Context, w *world) error {
 }
 
 func waitForExit(ctx context.Context, secs int) error {
-	s, err := worldOf(ctx).Stdio()
+	s, err := WorldOf(ctx).Stdio()
 	if err != nil {
 		return err
 	}
@@ -88,7 +88,7 @@ func waitForExit(ctx context.Context, secs int) error {
 }
 
 func exitsWithinSeconds(ctx context.Context, secs int) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	s, err := w.Stdio()
 	if err != nil {
 		return err
@@ -99,13 +99,13 @@ func exitsWithinSeconds(ctx context.Context, secs int) error {
 	return nil
 }
 
-func noMessageSplitOverLines(ctx context.Context, w *world) error {
+func noMessageSplitOverLines(ctx context.Context, w *World) error {
 	return w.stdoutProblems(func(p string) bool { return strings.HasPrefix(p, harness.ProblemSplit) },
 		"each message on a single line")
 }
 
 func keepListenOpen(ctx context.Context) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	st := stdioOf(w)
 	if !w.Target.Modern {
 		return nil // no long-lived request before 2026-07-28
@@ -115,23 +115,23 @@ func keepListenOpen(ctx context.Context) error {
 }
 
 func sendWithoutWaiting(ctx context.Context, n int) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	return stdioOf(w).pipeline(ctx, w, n)
 }
 
 func eachAnsweredOnce(ctx context.Context) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	return stdioOf(w).expectPipelined(ctx, w)
 }
 
 func openToolListListen(ctx context.Context) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	_, err := stdioOf(w).openListen(ctx, w, true)
 	return err
 }
 
 func openTwoToolListListens(ctx context.Context) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	st := stdioOf(w)
 	for i := 0; i < 2; i++ {
 		if _, err := st.openListen(ctx, w, true); err != nil {
@@ -142,16 +142,16 @@ func openTwoToolListListens(ctx context.Context) error {
 }
 
 func nothingAfterCancel(ctx context.Context) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	return stdioOf(w).expectNothingAfterCancel(w)
 }
 
 func notificationsCarrySubscriptionID(ctx context.Context) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	return stdioOf(w).expectSubscriptionIDs(w)
 }
 
-func (w *world) stdoutProblems(match func(string) bool, expected string) error {
+func (w *World) stdoutProblems(match func(string) bool, expected string) error {
 	s, err := w.Stdio()
 	if err != nil {
 		return err
@@ -171,7 +171,7 @@ const triggerToolChange = "test_trigger_tool_change"
 // ---------------------------------------------------------------------------------------------
 // STDIO-003: stderr.
 
-func stderrIsUTF8(ctx context.Context, w *world) error {
+func stderrIsUTF8(ctx context.Context, w *World) error {
 	for _, t := range w.Own {
 		_ = t.Close() // the scenario's own process: shut down, its stderr read to the end
 	}
@@ -195,7 +195,7 @@ func stderrIsUTF8(ctx context.Context, w *world) error {
 // ---------------------------------------------------------------------------------------------
 // STDIO-005: requests in flight together.
 
-func (st *stdioScenario) pipeline(ctx context.Context, w *world, n int) error {
+func (st *stdioScenario) pipeline(ctx context.Context, w *World, n int) error {
 	if w.Conn == nil {
 		return fmt.Errorf("feature bug: no connection (missing Given step)")
 	}
@@ -231,7 +231,7 @@ func (st *stdioScenario) pipeline(ctx context.Context, w *world, n int) error {
 	return ctx.Err()
 }
 
-func (st *stdioScenario) expectPipelined(ctx context.Context, w *world) error {
+func (st *stdioScenario) expectPipelined(ctx context.Context, w *World) error {
 	s, err := w.Stdio()
 	if err != nil {
 		return err
@@ -286,7 +286,7 @@ func quiet(ctx context.Context, d time.Duration, s client.Process) {
 
 // cancelListens sends notifications/cancelled for every open listen; with wait, the quiet
 // window the transport waits after a notification follows the last one.
-func (st *stdioScenario) cancelListens(ctx context.Context, w *world, wait bool) error {
+func (st *stdioScenario) cancelListens(ctx context.Context, w *World, wait bool) error {
 	s, err := w.Stdio()
 	if err != nil {
 		return err
@@ -319,7 +319,7 @@ func (st *stdioScenario) cancelListens(ctx context.Context, w *world, wait bool)
 // triggerToolListChange calls the fixture tool test_trigger_tool_change when the server
 // declares tools; an error (the tool does not exist) is no failure of these rules. The quiet
 // window then lets notifications published after the result arrive.
-func triggerToolListChange(ctx context.Context, w *world) error {
+func triggerToolListChange(ctx context.Context, w *World) error {
 	name := w.Opts.FixtureName(triggerToolChange)
 	if why := w.Target.CapsUnknown; why != "" {
 		stdioOf(w).untriggered = why
@@ -353,7 +353,7 @@ func triggerToolListChange(ctx context.Context, w *world) error {
 	return ctx.Err()
 }
 
-func (st *stdioScenario) expectNothingAfterCancel(w *world) error {
+func (st *stdioScenario) expectNothingAfterCancel(w *World) error {
 	s, err := w.Stdio()
 	if err != nil {
 		return err
@@ -395,7 +395,7 @@ func (st *stdioScenario) expectNothingAfterCancel(w *world) error {
 	}
 	if st.untriggered != "" {
 		// Without a change to listen for, silence after the cancellation proves nothing.
-		return w.setSkip(reports.Untestable, st.untriggered)
+		return w.SetSkip(reports.Untestable, st.untriggered)
 	}
 	return nil
 }
@@ -410,7 +410,7 @@ func requestIDOf(msg *harness.Message) string {
 	return harness.IDKey(p.RequestID)
 }
 
-func (st *stdioScenario) expectSubscriptionIDs(w *world) error {
+func (st *stdioScenario) expectSubscriptionIDs(w *World) error {
 	s, err := w.Stdio()
 	if err != nil {
 		return err
@@ -446,11 +446,11 @@ func (st *stdioScenario) expectSubscriptionIDs(w *world) error {
 		}
 	}
 	if seen == 0 {
-		return w.setSkip(reports.Untestable, "no notification arrived on the subscriptions/listen streams (not even an acknowledgement; see SUB-002)")
+		return w.SetSkip(reports.Untestable, "no notification arrived on the subscriptions/listen streams (not even an acknowledgement; see SUB-002)")
 	}
 	if st.untriggered != "" {
 		// The acknowledgements alone do not show how a change reaches two subscriptions.
-		return w.setSkip(reports.Untestable, st.untriggered)
+		return w.SetSkip(reports.Untestable, st.untriggered)
 	}
 	return nil
 }
@@ -462,7 +462,7 @@ func (st *stdioScenario) expectSubscriptionIDs(w *world) error {
 // itself (exited, or closed stdout, before the client closed its stdin) may do so, but requests
 // left unanswered were lost, and closing stdout without exiting is not what the permission
 // describes.
-func noLostRequests(ctx context.Context, w *world) error {
+func noLostRequests(ctx context.Context, w *World) error {
 	var procs []client.Process
 	for _, t := range w.Env.Conns() {
 		if s, ok := t.Process(); ok && w.Env.ConnRev(s.Conn()) == w.Target.Revision {

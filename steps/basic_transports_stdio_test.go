@@ -46,7 +46,7 @@ func TestUnanswered(t *testing.T) {
 }
 
 // stdioWorld returns a world whose run has one stdio process running script (sh -c).
-func stdioWorld(t *testing.T, script string) (*world, *harness.Stdio) {
+func stdioWorld(t *testing.T, script string) (*World, *harness.Stdio) {
 	t.Helper()
 	rec := harness.NewRecorder(time.Now())
 	s, err := harness.StartStdio(context.Background(), harness.StdioConfig{Argv: []string{"sh", "-c", script}, Recorder: rec, ShutdownGrace: 500 * time.Millisecond})

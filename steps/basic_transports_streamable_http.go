@@ -32,28 +32,28 @@ func registerBasicTransportsStreamableHTTPSteps(sc *godog.ScenarioContext) {
 
 	// Send.
 	step(sc, `^the client sends a "([^"]+)" request without the "([^"]+)" header$`, func(ctx context.Context, method, name string) error {
-		return worldOf(ctx).SendMethod(ctx, method, "", nil, func(h http.Header) []string { h.Del(name); return []string{name} })
+		return WorldOf(ctx).SendMethod(ctx, method, "", nil, func(h http.Header) []string { h.Del(name); return []string{name} })
 	})
 	step(sc, `^the client sends a "([^"]+)" request with the "([^"]+)" header set to "([^"]*)"$`, func(ctx context.Context, method, name, value string) error {
-		return worldOf(ctx).SendMethod(ctx, method, "", nil, func(h http.Header) []string { h.Set(name, value); return nil })
+		return WorldOf(ctx).SendMethod(ctx, method, "", nil, func(h http.Header) []string { h.Set(name, value); return nil })
 	})
 	step(sc, `^the client sends a "([^"]+)" request with its MCP header names in (lower|upper) case$`, sendWithMCPHeaderCase)
 	// A control: a server that does not compare a header at all fails the rule of that
 	// comparison, and a subtler probe of the same header is untestable.
 	step(sc, `^the server rejects a "([^"]+)" request with the "([^"]+)" header set to "([^"]*)" \(([A-Z]+-\d+) judges that\)$`, func(ctx context.Context, method, name, value, rule string) error {
-		w := worldOf(ctx)
+		w := WorldOf(ctx)
 		if err := w.SendMethod(ctx, method, "", nil, func(h http.Header) []string { h.Set(name, value); return nil }); err != nil {
 			return err
 		}
 		if msg, err := w.ResponseMessage(); err == nil && msg.Kind == harness.KindResult {
-			return w.setSkip(reports.Untestable, fmt.Sprintf("the server served a %s request with %s: %s (%s), so it does not compare that header at all, which %s judges", method, name, value, client.Describe(msg), rule))
+			return w.SetSkip(reports.Untestable, fmt.Sprintf("the server served a %s request with %s: %s (%s), so it does not compare that header at all, which %s judges", method, name, value, client.Describe(msg), rule))
 		}
 		return nil
 	})
 
 	// Streamable HTTP (basic/transports/streamable-http).
 	step(sc, `^the client sends an HTTP (GET|DELETE) to the endpoint$`, func(ctx context.Context, method string) error {
-		return worldOf(ctx).SendBare(ctx, method)
+		return WorldOf(ctx).SendBare(ctx, method)
 	})
 	step(sc, `^the HTTP status is 405 \(a dual-era server may answer as its legacy transport does\)$`, wc(expect405))
 	step(sc, `^the notification, unless refused with an error status, gets 202 Accepted with no body$`, wc(notificationGets202))
@@ -65,37 +65,37 @@ func registerBasicTransportsStreamableHTTPSteps(sc *godog.ScenarioContext) {
 
 	// Send.
 	step(sc, `^the client calls the fixture tool "([^"]+)" asking for progress$`, func(ctx context.Context, tool string) error {
-		return worldOf(ctx).callTool(ctx, tool, true, false)
+		return WorldOf(ctx).callTool(ctx, tool, true, false)
 	})
 	step(sc, `^the client calls the fixture tool "([^"]+)" asking for progress and log messages$`, func(ctx context.Context, tool string) error {
-		return worldOf(ctx).callTool(ctx, tool, true, true)
+		return WorldOf(ctx).callTool(ctx, tool, true, true)
 	})
 	step(sc, `^the client calls the fixture tool "([^"]+)" without progress token or log level$`, func(ctx context.Context, tool string) error {
-		return worldOf(ctx).callTool(ctx, tool, false, false)
+		return WorldOf(ctx).callTool(ctx, tool, false, false)
 	})
 	step(sc, `^the client sends (\d+) requests at once, some calling the fixture tool "([^"]+)" with progress$`, func(ctx context.Context, n int, tool string) error {
-		return worldOf(ctx).SendAtOnce(ctx, n, tool)
+		return WorldOf(ctx).SendAtOnce(ctx, n, tool)
 	})
-	step(sc, `^the client opens a subscriptions/listen stream and holds it$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^the client opens a subscriptions/listen stream and holds it$`, wc(func(ctx context.Context, w *World) error {
 		return w.HoldListen(ctx, nil, w.ListenHold())
 	}))
-	step(sc, `^the client opens a subscriptions/listen stream and closes it after the first event$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^the client opens a subscriptions/listen stream and closes it after the first event$`, wc(func(ctx context.Context, w *World) error {
 		return w.HoldListen(ctx, nil, 0)
 	}))
 	step(sc, `^the client opens a subscriptions/listen stream and, while it is open, calls the fixture tool "([^"]+)" asking for progress and log messages$`, listenWhileCallingFixture)
 	step(sc, `^the client sends the intentionally invalid notification:$`, func(ctx context.Context, doc *godog.DocString) error {
-		return worldOf(ctx).SendDoc(ctx, doc.Content, true, true)
+		return WorldOf(ctx).SendDoc(ctx, doc.Content, true, true)
 	})
 	step(sc, `^the client sends a harmless request with a foreign Origin header$`, wc(sendWithForeignOrigin))
 	step(sc, `^the client sends requests that a modern server refuses with a 4xx status$`, wc(sendRefusable))
 
 	// Observe: SSE streams over the whole run (package judge; na when the run had none).
-	step(sc, `^every SSE event the server sent in this run carries one JSON-RPC message$`, askJudge("HTTP-006"))
-	step(sc, `^every notification on a request's SSE stream in this run relates to that request$`, askJudge("HTTP-007"))
-	step(sc, `^no SSE stream of this run carries a JSON-RPC request$`, askJudge("HTTP-008"))
-	step(sc, `^every SSE response of this run has the header X-Accel-Buffering: no$`, askJudge("HTTP-010"))
-	step(sc, `^no reply in this run carries the response to another request$`, askJudge("HTTP-012"))
-	step(sc, `^no event follows the response on any SSE stream of this run$`, askJudge("HTTP-009"))
+	step(sc, `^every SSE event the server sent in this run carries one JSON-RPC message$`, AskJudge("HTTP-006"))
+	step(sc, `^every notification on a request's SSE stream in this run relates to that request$`, AskJudge("HTTP-007"))
+	step(sc, `^no SSE stream of this run carries a JSON-RPC request$`, AskJudge("HTTP-008"))
+	step(sc, `^every SSE response of this run has the header X-Accel-Buffering: no$`, AskJudge("HTTP-010"))
+	step(sc, `^no reply in this run carries the response to another request$`, AskJudge("HTTP-012"))
+	step(sc, `^no event follows the response on any SSE stream of this run$`, AskJudge("HTTP-009"))
 	step(sc, `^every 4xx reply to a well-formed modern request in this run carries a JSON-RPC error$`, every4xxReplyIsJSONRPCError)
 
 	// Observe: this scenario.
@@ -113,7 +113,7 @@ func sendWithMCPHeaderCase(ctx context.Context, method, spelling string) error {
 	if spelling == "upper" {
 		spell = strings.ToUpper
 	}
-	return worldOf(ctx).SendMethod(ctx, method, "", nil, func(h http.Header) []string {
+	return WorldOf(ctx).SendMethod(ctx, method, "", nil, func(h http.Header) []string {
 		for k, vs := range h {
 			if strings.HasPrefix(strings.ToLower(k), "mcp-") {
 				delete(h, k)
@@ -124,18 +124,18 @@ func sendWithMCPHeaderCase(ctx context.Context, method, spelling string) error {
 	})
 }
 
-func notificationGets202(ctx context.Context, w *world) error {
+func notificationGets202(ctx context.Context, w *World) error {
 	h, err := w.LastHTTP()
 	if err != nil {
 		return err
 	}
 	if h.Status >= 300 {
-		return w.setSkip(reports.NA, fmt.Sprintf("the server refused the notification with HTTP %d (judged by HTTP-003)", h.Status))
+		return w.SetSkip(reports.NA, fmt.Sprintf("the server refused the notification with HTTP %d (judged by HTTP-003)", h.Status))
 	}
 	return expectSilence(ctx, w)
 }
 
-func everyReplyHasContentType(ctx context.Context, w *world) error {
+func everyReplyHasContentType(ctx context.Context, w *World) error {
 	n := 0
 	for _, ex := range w.Exchanges {
 		if ex.HTTP == nil || ex.Sent == nil {
@@ -157,7 +157,7 @@ func everyReplyHasContentType(ctx context.Context, w *world) error {
 	return nil
 }
 
-func everyJSONReplyIsOneResponse(ctx context.Context, w *world) error {
+func everyJSONReplyIsOneResponse(ctx context.Context, w *World) error {
 	n := 0
 	for _, ex := range w.Exchanges {
 		if ex.HTTP == nil || ex.Sent == nil || mediaType(ex.HTTP.Headers.Get("Content-Type")) != "application/json" {
@@ -187,13 +187,13 @@ func everyJSONReplyIsOneResponse(ctx context.Context, w *world) error {
 		}
 	}
 	if n == 0 {
-		return w.setSkip(reports.NA, "no request was answered with application/json (every reply was an SSE stream)")
+		return w.SetSkip(reports.NA, "no request was answered with application/json (every reply was an SSE stream)")
 	}
 	return nil
 }
 
 func noReplyHasHeader(ctx context.Context, name string) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	for _, ex := range w.Exchanges {
 		if ex.HTTP == nil {
 			continue
@@ -205,7 +205,7 @@ func noReplyHasHeader(ctx context.Context, name string) error {
 	return nil
 }
 
-func replyCarriesOnlyResponse(ctx context.Context, w *world) error {
+func replyCarriesOnlyResponse(ctx context.Context, w *World) error {
 	if _, err := w.ResponseMessage(); err != nil {
 		return err
 	}
@@ -218,7 +218,7 @@ func replyCarriesOnlyResponse(ctx context.Context, w *world) error {
 }
 
 func errorCodesCameWithStatus(ctx context.Context, codes string, status int) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	want := map[int64]bool{}
 	for _, c := range strings.Split(codes, ", ") {
 		n, _ := strconv.ParseInt(c, 10, 64)
@@ -240,25 +240,25 @@ func errorCodesCameWithStatus(ctx context.Context, codes string, status int) err
 		}
 	}
 	if n == 0 {
-		return w.setSkip(reports.NA, "the server sent none of the errors "+codes)
+		return w.SetSkip(reports.NA, "the server sent none of the errors "+codes)
 	}
 	return nil
 }
 
 func listenWhileCallingFixture(ctx context.Context, tool string) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	return w.HoldListen(ctx, func(ctx context.Context) error { return w.callTool(ctx, tool, true, true) }, w.ListenHold())
 }
 
-func sendWithForeignOrigin(ctx context.Context, w *world) error {
+func sendWithForeignOrigin(ctx context.Context, w *World) error {
 	if why := nonLoopback(w.Opts.URL); why != "" {
-		return w.setSkip(reports.Untestable, why)
+		return w.SetSkip(reports.Untestable, why)
 	}
 	return w.SendMethod(ctx, w.Harmless(), "", nil, func(h http.Header) []string { h.Set("Origin", foreignOrigin); return nil })
 }
 
 func every4xxReplyIsJSONRPCError(ctx context.Context) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	n := 0
 	for _, ex := range w.Exchanges {
 		if ex.HTTP != nil && refusable(ex.HTTP.Status) {
@@ -266,18 +266,18 @@ func every4xxReplyIsJSONRPCError(ctx context.Context) error {
 		}
 	}
 	if n == 0 {
-		return w.setSkip(reports.NA, "the server refused none of the requests with 400 or 404")
+		return w.SetSkip(reports.NA, "the server refused none of the requests with 400 or 404")
 	}
-	return askJudge("ERR-010")(ctx)
+	return AskJudge("ERR-010")(ctx)
 }
 
 func everySSEStreamEndsAfterResponse(ctx context.Context) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	return w.streamsEnded()
 }
 
 func eachRequestGotOwnPOST(ctx context.Context) error {
-	for _, ex := range worldOf(ctx).Concurrent {
+	for _, ex := range WorldOf(ctx).Concurrent {
 		if ex.Response == nil {
 			actual := "no response"
 			if ex.Err != nil {
@@ -290,12 +290,12 @@ func eachRequestGotOwnPOST(ctx context.Context) error {
 }
 
 func listenReplyOpensWithAck(ctx context.Context) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	return w.listenStaysOpen()
 }
 
 func listenStreamCarriedNoProgress(ctx context.Context) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	lr, err := w.listenOffered()
 	if err != nil {
 		return err
@@ -310,7 +310,7 @@ func listenStreamCarriedNoProgress(ctx context.Context) error {
 }
 
 func keepAliveIsSSEComment(ctx context.Context) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	lr, err := w.listenOffered()
 	if err != nil {
 		return err
@@ -326,13 +326,13 @@ func keepAliveIsSSEComment(ctx context.Context) error {
 	return nil
 }
 
-func forbiddenBodyHasNoID(ctx context.Context, w *world) error {
+func forbiddenBodyHasNoID(ctx context.Context, w *World) error {
 	h, err := w.LastHTTP()
 	if err != nil {
 		return err
 	}
 	if h.Status != http.StatusForbidden {
-		return w.setSkip(reports.NA, fmt.Sprintf("the server answered the foreign Origin with HTTP %d, not 403 (judged by HTTP-018)", h.Status))
+		return w.SetSkip(reports.NA, fmt.Sprintf("the server answered the foreign Origin with HTTP %d, not 403 (judged by HTTP-018)", h.Status))
 	}
 	for _, f := range w.Last.Frames {
 		msg, err := harness.ParseMessage(f.Body())
@@ -350,13 +350,13 @@ func forbiddenBodyHasNoID(ctx context.Context, w *world) error {
 }
 
 func sendTargetsWithMcpName(ctx context.Context, how string) error {
-	return hdrStep(func(ctx context.Context, w *world, st *hdrState) error {
+	return hdrStep(func(ctx context.Context, w *World, st *hdrState) error {
 		return w.hdrSendTargets(ctx, st, how)
 	})(ctx)
 }
 
 func findSafeXmcpTool(ctx context.Context, kind string) error {
-	return hdrStep(func(ctx context.Context, w *world, st *hdrState) error {
+	return hdrStep(func(ctx context.Context, w *World, st *hdrState) error {
 		typ := ""
 		if kind == "integer parameter" {
 			typ = "integer"
@@ -365,7 +365,7 @@ func findSafeXmcpTool(ctx context.Context, kind string) error {
 	})(ctx)
 }
 
-func callSafeToolSentinelParam(ctx context.Context, w *world, st *hdrState) error {
+func callSafeToolSentinelParam(ctx context.Context, w *World, st *hdrState) error {
 	if err := w.hdrFindTool(ctx, st, "", false); err != nil || st.tool == nil {
 		return err
 	}
@@ -377,7 +377,7 @@ func callSafeToolSentinelParam(ctx context.Context, w *world, st *hdrState) erro
 	return w.hdrCall(ctx, st, map[string]any{st.param.key(): value}, st.param.name(), header, "a sentinel-encoded "+st.param.name())
 }
 
-func callToolMirroringEveryArg(ctx context.Context, w *world, st *hdrState) error {
+func callToolMirroringEveryArg(ctx context.Context, w *World, st *hdrState) error {
 	args := map[string]any{}
 	for _, p := range st.tool.params {
 		args[p.key()] = p.sample(false)
@@ -385,12 +385,12 @@ func callToolMirroringEveryArg(ctx context.Context, w *world, st *hdrState) erro
 	return w.hdrCall(ctx, st, args, "", "", "every x-mcp-header argument with its header")
 }
 
-func callToolHeaderDiffers(ctx context.Context, w *world, st *hdrState) error {
+func callToolHeaderDiffers(ctx context.Context, w *World, st *hdrState) error {
 	return w.hdrCall(ctx, st, map[string]any{st.param.key(): st.sample(false)}, st.param.name(), headerText(st.sample(true)),
 		st.param.name()+" differing from the argument")
 }
 
-func callToolHeaderRawBytes(ctx context.Context, w *world, st *hdrState) error {
+func callToolHeaderRawBytes(ctx context.Context, w *World, st *hdrState) error {
 	value := st.sample(false)
 	header := headerText(value) + "\u00e9"
 	if st.param.typ == "string" {
@@ -400,7 +400,7 @@ func callToolHeaderRawBytes(ctx context.Context, w *world, st *hdrState) error {
 }
 
 func callToolIntegerSpelling(ctx context.Context, body, header string) error {
-	return hdrToolStep(func(ctx context.Context, w *world, st *hdrState) error {
+	return hdrToolStep(func(ctx context.Context, w *World, st *hdrState) error {
 		n := st.sample(false).(int64)
 		form := func(how string) string {
 			if how == "with a fraction" {
@@ -416,7 +416,7 @@ func callToolIntegerSpelling(ctx context.Context, body, header string) error {
 // expect405 checks that the last HTTP request got 405. A server that also speaks a legacy
 // revision is bound by the rule only for modern traffic (streamable-http#Earlier Streamable
 // HTTP Revisions): its legacy answers (an SSE stream, or 400/404 for a missing session) are na.
-func expect405(ctx context.Context, w *world) error {
+func expect405(ctx context.Context, w *World) error {
 	h, err := w.LastHTTP()
 	if err != nil {
 		return err
@@ -432,7 +432,7 @@ func expect405(ctx context.Context, w *world) error {
 	}
 	sse := h.Status/100 == 2 && mediaType(h.Headers.Get("Content-Type")) == "text/event-stream"
 	if len(legacy) > 0 && (sse || h.Status == http.StatusBadRequest || h.Status == http.StatusNotFound) {
-		return w.setSkip(reports.NA, fmt.Sprintf("the server also speaks %s and answered HTTP %d as that transport may", strings.Join(legacy, ", "), h.Status))
+		return w.SetSkip(reports.NA, fmt.Sprintf("the server also speaks %s and answered HTTP %d as that transport may", strings.Join(legacy, ", "), h.Status))
 	}
 	return &client.Mismatch{Expected: "HTTP status 405", Actual: fmt.Sprintf("HTTP status %d", h.Status), Frames: w.LastSeqs()}
 }
@@ -446,7 +446,7 @@ func refusable(status int) bool {
 // callTool sends a tools/call of tool (a fixture name: the call is harmless), asking for
 // progress with a fresh string progressToken and, when logs is set, for log messages at level
 // debug, and keeps how its reply stream ended.
-func (w *world) callTool(ctx context.Context, tool string, progress, logs bool) error {
+func (w *World) callTool(ctx context.Context, tool string, progress, logs bool) error {
 	id := w.Env.IDs().Next()
 	meta := map[string]any{}
 	if progress {
@@ -463,7 +463,7 @@ func (w *world) callTool(ctx context.Context, tool string, progress, logs bool) 
 
 // streamsEnded checks HTTP-009 for the SSE replies of this scenario: each was closed by the
 // server right after the response (within the quiet window), then the run-wide part.
-func (w *world) streamsEnded() error {
+func (w *World) streamsEnded() error {
 	n := 0
 	for _, ex := range w.Exchanges {
 		info, ok := w.Streams[ex]
@@ -480,14 +480,14 @@ func (w *world) streamsEnded() error {
 		}
 	}
 	if n == 0 {
-		return w.setSkip(reports.NA, "the server answered none of this scenario's requests with an SSE stream")
+		return w.SetSkip(reports.NA, "the server answered none of this scenario's requests with an SSE stream")
 	}
 	return nil
 }
 
 // listenOffered returns the held listen stream, or ends the scenario as na when the server
 // does not offer subscriptions/listen (-32601 or 404).
-func (w *world) listenOffered() (*client.ListenRun, error) {
+func (w *World) listenOffered() (*client.ListenRun, error) {
 	lr := w.Listen
 	if lr == nil || lr.Ex == nil {
 		return nil, fmt.Errorf("feature bug: no subscriptions/listen stream was opened")
@@ -496,23 +496,23 @@ func (w *world) listenOffered() (*client.ListenRun, error) {
 		return nil, &client.Mismatch{Expected: "an HTTP reply to subscriptions/listen", Actual: fmt.Sprint(lr.Ex.Err), Frames: exchangeSeqs(lr.Ex)}
 	}
 	if lr.Ex.HTTP.Status == http.StatusNotFound {
-		return nil, w.setSkip(reports.NA, noListenDeclared+" (HTTP 404)")
+		return nil, w.SetSkip(reports.NA, noListenDeclared+" (HTTP 404)")
 	}
 	if lr.Ex.Response != nil {
 		if msg, err := harness.ParseMessage(lr.Ex.Response.Body()); err == nil && msg.Kind == harness.KindError {
 			if msg.Error.Code == -32601 {
-				return nil, w.setSkip(reports.NA, noListenDeclared+" (-32601)")
+				return nil, w.SetSkip(reports.NA, noListenDeclared+" (-32601)")
 			}
 			// A refused subscription is SUB-001's failure; the stream rules have no stream to
 			// judge (on stdio the same case is untestable, naming SUB-001).
-			return nil, w.setSkip(reports.Untestable, fmt.Sprintf("the rule needs an open listen stream; subscriptions/listen was refused with %s (HTTP %d), which SUB-001 judges", client.Describe(msg), lr.Ex.HTTP.Status))
+			return nil, w.SetSkip(reports.Untestable, fmt.Sprintf("the rule needs an open listen stream; subscriptions/listen was refused with %s (HTTP %d), which SUB-001 judges", client.Describe(msg), lr.Ex.HTTP.Status))
 		}
 	}
 	return lr, nil
 }
 
 // listenStaysOpen checks HTTP-024 on the held listen stream.
-func (w *world) listenStaysOpen() error {
+func (w *World) listenStaysOpen() error {
 	lr, err := w.listenOffered()
 	if err != nil {
 		return err
@@ -556,7 +556,7 @@ func (w *world) listenStaysOpen() error {
 // sendRefusable sends requests a 2026-07-28 server refuses with 400 or 404: an unknown method,
 // a missing Mcp-Method header, an unsupported protocol version and, when prompts are declared,
 // prompts/get of a prompt that does not exist.
-func sendRefusable(ctx context.Context, w *world) error {
+func sendRefusable(ctx context.Context, w *World) error {
 	unknown := `{"jsonrpc":"2.0","id":$id,"method":"mcpconform/nonexistent","params":$params}`
 	if err := w.SendDoc(ctx, unknown, false, false); err != nil {
 		return err
@@ -577,7 +577,7 @@ func sendRefusable(ctx context.Context, w *world) error {
 }
 
 // judgeRefusedNotifications checks HTTP-003 over the notifications of the scenario.
-func judgeRefusedNotifications(ctx context.Context, w *world) error {
+func judgeRefusedNotifications(ctx context.Context, w *World) error {
 	refused := 0
 	for _, ex := range w.Exchanges {
 		if ex.Sent == nil || ex.HTTP == nil {
@@ -622,7 +622,7 @@ func judgeRefusedNotifications(ctx context.Context, w *world) error {
 		}
 	}
 	if refused == 0 {
-		return w.setSkip(reports.NA, "the server accepted every notification the suite sent, so no refusal could be judged")
+		return w.SetSkip(reports.NA, "the server accepted every notification the suite sent, so no refusal could be judged")
 	}
 	return nil
 }
@@ -653,25 +653,25 @@ func nonLoopback(target string) string {
 // sign of 2026-07-28, so a server that also serves a legacy revision may answer it as a legacy
 // request (an error such as -32601, or a legacy result). On such a server a broken expectation
 // is recorded as info; a server of 2026-07-28 alone must reject it.
-func legacyAnswerAllowed(ctx context.Context, w *world) error {
+func legacyAnswerAllowed(ctx context.Context, w *World) error {
 	dual, err := w.DualEra(ctx)
 	if err != nil {
 		return err
 	}
 	if dual {
-		w.observeOnly = "a request without params._meta carries no " + revisions.Modern().ID +
+		w.ObserveOnly = "a request without params._meta carries no " + revisions.Modern().ID +
 			" marker, and the server also serves a legacy revision, so it may answer the request as a legacy one"
 	}
 	return nil
 }
 
-func bindsModernOnly(ctx context.Context, w *world) error {
+func bindsModernOnly(ctx context.Context, w *World) error {
 	dual, err := w.DualEra(ctx)
 	if err != nil {
 		return err
 	}
 	if dual {
-		w.observeOnly = "the server also serves a legacy revision, and the rule binds only a server that supports " +
+		w.ObserveOnly = "the server also serves a legacy revision, and the rule binds only a server that supports " +
 			revisions.Modern().ID + " alone"
 	}
 	return nil

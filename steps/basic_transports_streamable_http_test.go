@@ -52,8 +52,8 @@ func TestListenStreamRulesLeaveARefusalToSUB001(t *testing.T) {
 			Response: reply,
 			HTTP:     &harness.HTTPMeta{Status: status, Headers: http.Header{"Content-Type": {"application/json"}}},
 		}}
-		require.ErrorIs(t, w.listenStaysOpen(), errSkip)
-		require.Equal(t, reports.Untestable, w.skip.Verdict)
-		require.Contains(t, w.skip.Reason, "SUB-001")
+		require.ErrorIs(t, w.listenStaysOpen(), ErrSkip)
+		require.Equal(t, reports.Untestable, w.Skip.Verdict)
+		require.Contains(t, w.Skip.Reason, "SUB-001")
 	}
 }

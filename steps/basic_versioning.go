@@ -25,23 +25,23 @@ func init() { bindSteps("basic-versioning", registerBasicVersioningSteps) }
 func registerBasicVersioningSteps(sc *godog.ScenarioContext) {
 	// Send.
 	step(sc, `^the client sends a list request for a declared capability with protocol version "([^"]+)"$`, func(ctx context.Context, v string) error {
-		return worldOf(ctx).SendList(ctx, v)
+		return WorldOf(ctx).SendList(ctx, v)
 	})
 
 	// Observe.
 	step(sc, `^the value at "([^"]*)" is `+jsonLiteral+`$`, func(ctx context.Context, ptr, lit string) error {
-		return worldOf(ctx).compareAt(ptr, lit, true)
+		return WorldOf(ctx).compareAt(ptr, lit, true)
 	})
 	step(sc, `^the value at "([^"]*)" does not contain `+jsonLiteral+`$`, func(ctx context.Context, ptr, lit string) error {
-		return worldOf(ctx).containsAt(ptr, lit, false)
+		return WorldOf(ctx).containsAt(ptr, lit, false)
 	})
 	step(sc, `^the value at "([^"]*)" is a non-empty array of strings$`, valueIsNonEmptyStringArray)
 
 	// Send.
-	step(sc, `^the client POSTs a legacy-shaped initialize without MCP request headers$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^the client POSTs a legacy-shaped initialize without MCP request headers$`, wc(func(ctx context.Context, w *World) error {
 		return w.SendLegacyShaped(ctx, w.InitializeCall(revisions.LatestLegacy().ID))
 	}))
-	step(sc, `^the client POSTs a legacy-shaped ping without MCP-Protocol-Version$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^the client POSTs a legacy-shaped ping without MCP-Protocol-Version$`, wc(func(ctx context.Context, w *World) error {
 		return w.SendLegacyShaped(ctx, w.Build(client.Call{Method: "ping", Era: client.EraPlain}))
 	}))
 	step(sc, `^the client asks with a legacy-shaped initialize whether the server negotiates `+regexp.QuoteMeta(revisions.HeaderlessDefault().ID)+`$`, askHeaderlessDefaultNegotiated)
@@ -71,11 +71,11 @@ func registerBasicVersioningSteps(sc *godog.ScenarioContext) {
 	// Observe.
 	step(sc, `^every extension identifier the server advertises has a prefix and a valid name$`, wc(everyExtensionIdentifierAdvertises))
 	step(sc, `^every extension the server advertises has a settings object$`, wc(everyExtensionAdvertisesSettings))
-	step(sc, `^no result in this run has a shape of an extension its request did not declare$`, askJudge("EXT-003"))
+	step(sc, `^no result in this run has a shape of an extension its request did not declare$`, AskJudge("EXT-003"))
 }
 
 func valueIsNonEmptyStringArray(ctx context.Context, ptr string) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	v, err := w.valueAt(ptr)
 	if err != nil {
 		return err
@@ -94,7 +94,7 @@ func valueIsNonEmptyStringArray(ctx context.Context, ptr string) error {
 }
 
 func askHeaderlessDefaultNegotiated(ctx context.Context) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	st := httpOf(w)
 	ping := w.Last
 	if err := w.SendLegacyShaped(ctx, w.InitializeCall(revisions.HeaderlessDefault().ID)); err != nil {
@@ -108,32 +108,32 @@ func askHeaderlessDefaultNegotiated(ctx context.Context) error {
 }
 
 func pingRefusedOrOldRevision(ctx context.Context) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	return judgeHeaderless(w, httpOf(w))
 }
 
 func dualEraSessionOpened(ctx context.Context) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	return stdioOf(w).openSession(ctx, w)
 }
 
 func sendsLegacyListRequest(ctx context.Context) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	return stdioOf(w).sendLegacyList(ctx, w)
 }
 
-func dualEraReplyIsModern(ctx context.Context, w *world) error {
+func dualEraReplyIsModern(ctx context.Context, w *World) error {
 	dual, err := w.DualEra(ctx)
 	if err != nil {
 		return err
 	}
 	if !dual {
-		return w.setSkip(reports.NA, "the server answers no initialize: it is not dual-era")
+		return w.SetSkip(reports.NA, "the server answers no initialize: it is not dual-era")
 	}
 	return expectModernResult(ctx, w)
 }
 
-func modernRequestServedOrRefused(ctx context.Context, w *world) error {
+func modernRequestServedOrRefused(ctx context.Context, w *World) error {
 	// The connection carries both eras now: no one schema fits all its frames.
 	w.Env.SetRev(w.Conn.Conn(), "")
 	if msg, err := w.ResponseMessage(); err == nil && msg.Kind == harness.KindError {
@@ -151,16 +151,16 @@ func modernRequestServedOrRefused(ctx context.Context, w *world) error {
 }
 
 func replyResultNegotiatedLegacy(ctx context.Context) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	return stdioOf(w).expectLegacyResult(w, "")
 }
 
 func legacySessionStillWorks(ctx context.Context) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	return stdioOf(w).expectLegacyResult(w, reports.Info)
 }
 
-func sendsListRequestDeclaring(ctx context.Context, w *world) error {
+func sendsListRequestDeclaring(ctx context.Context, w *World) error {
 	caps := map[string]any{
 		"extensions":      map[string]any{unknownExtensionID: map[string]any{}},
 		"experimental":    map[string]any{"mcpconform": map[string]any{}},
@@ -169,7 +169,7 @@ func sendsListRequestDeclaring(ctx context.Context, w *world) error {
 	return w.SendParams(ctx, w.listOrDiscover(), nil, map[string]any{harness.MetaClientCapabilities: caps}, false)
 }
 
-func everyExtensionIdentifierAdvertises(ctx context.Context, w *world) error {
+func everyExtensionIdentifierAdvertises(ctx context.Context, w *World) error {
 	return w.judgeExtensions(func(id string, v json.RawMessage) string {
 		if !extensionID.MatchString(id) {
 			return fmt.Sprintf("extension identifier %q (want prefix/name, e.g. com.example/my-extension)", id)
@@ -178,7 +178,7 @@ func everyExtensionIdentifierAdvertises(ctx context.Context, w *world) error {
 	}, "extension identifiers that follow the _meta key rules with a prefix")
 }
 
-func everyExtensionAdvertisesSettings(ctx context.Context, w *world) error {
+func everyExtensionAdvertisesSettings(ctx context.Context, w *World) error {
 	return w.judgeExtensions(func(id string, v json.RawMessage) string {
 		if !isJSONObject(v) {
 			return fmt.Sprintf("extension %q has settings %s", id, client.Short(v))
@@ -193,7 +193,7 @@ func isJSONObject(raw json.RawMessage) bool {
 }
 
 // legacyVersions returns the known legacy revisions the server lists in supportedVersions.
-func (w *world) legacyVersions() []string {
+func (w *World) legacyVersions() []string {
 	var out []string
 	for _, v := range w.Target.Supported {
 		if revisions.IsLegacy(v) {
@@ -205,7 +205,7 @@ func (w *world) legacyVersions() []string {
 
 // servedAsLegacy returns the legacy result of the last exchange: a 2xx reply whose response is
 // a JSON-RPC result; nil otherwise.
-func (w *world) servedAsLegacy() *harness.Message {
+func (w *World) servedAsLegacy() *harness.Message {
 	if w.Last == nil || w.Last.HTTP == nil || w.Last.HTTP.Status/100 != 2 || w.Last.Response == nil {
 		return nil
 	}
@@ -221,7 +221,7 @@ func (w *world) servedAsLegacy() *harness.Message {
 // (versioning#Compatibility Matrix, Legacy client / Dual-era server) and passes; any other
 // answer fails, unless supportedVersions names a legacy revision (then that era's rules judge
 // it).
-func judgeLegacyShaped(ctx context.Context, w *world) error {
+func judgeLegacyShaped(ctx context.Context, w *World) error {
 	h, err := w.LastHTTP()
 	if err != nil {
 		return err
@@ -238,13 +238,13 @@ func judgeLegacyShaped(ctx context.Context, w *world) error {
 		}
 	}
 	if legacy := w.legacyVersions(); len(legacy) > 0 {
-		return w.setSkip(reports.NA, fmt.Sprintf("the server also speaks %s and answered HTTP %d; legacy-era rules judge that answer", strings.Join(legacy, ", "), h.Status))
+		return w.SetSkip(reports.NA, fmt.Sprintf("the server also speaks %s and answered HTTP %d; legacy-era rules judge that answer", strings.Join(legacy, ", "), h.Status))
 	}
 	return &client.Mismatch{Expected: "HTTP 400 for an initialize without MCP-Protocol-Version and Mcp-Method", Actual: fmt.Sprintf("HTTP %d (%s)", h.Status, lastBody(w)), Frames: w.LastSeqs()}
 }
 
 // lastBody returns the start of the last reply's body, or "no body".
-func lastBody(w *world) string {
+func lastBody(w *World) string {
 	for _, f := range w.Last.Frames {
 		if len(bytes.TrimSpace(f.Raw)) > 0 {
 			return client.Short(f.Raw)
@@ -265,7 +265,7 @@ func headerRequired(v string) bool {
 // or 2024-11-05 in supportedVersions, or negotiates 2025-03-26 on initialize); otherwise it is
 // refused with 400 (HDR-001). Serving it without such support, or answering it any other way,
 // is reported as information. The last exchange is the ping.
-func judgeHeaderless(w *world, st *httpState) error {
+func judgeHeaderless(w *World, st *httpState) error {
 	h, err := w.LastHTTP()
 	if err != nil {
 		return err
@@ -322,7 +322,7 @@ func orNone(s string) string {
 // initializeReply returns the reply to the scenario's initialize, or an outcome: na when the
 // server answered with a result (it is dual-era; VER-007/VER-008 judge that side). The
 // connection then carries a legacy session, and its frames are validated as such.
-func initializeReply(w *world) (*harness.Message, error) {
+func initializeReply(w *World) (*harness.Message, error) {
 	if len(w.Inits) == 0 {
 		return nil, fmt.Errorf("feature bug: no initialize was sent")
 	}
@@ -340,12 +340,12 @@ func initializeReply(w *world) (*harness.Message, error) {
 			rev = ir.ProtocolVersion
 		}
 		w.Env.SetRev(ex.Sent.Conn, rev)
-		return nil, w.setSkip(reports.NA, "the server answered initialize with a result: it also speaks a legacy revision (dual-era)")
+		return nil, w.SetSkip(reports.NA, "the server answered initialize with a result: it also speaks a legacy revision (dual-era)")
 	}
 	return msg, nil
 }
 
-func expectInitializeRejected(ctx context.Context, w *world) error {
+func expectInitializeRejected(ctx context.Context, w *World) error {
 	msg, err := initializeReply(w)
 	if err != nil {
 		return err
@@ -374,7 +374,7 @@ func expectInitializeRejected(ctx context.Context, w *world) error {
 	return nil
 }
 
-func expectInitializeNamesVersions(ctx context.Context, w *world) error {
+func expectInitializeNamesVersions(ctx context.Context, w *World) error {
 	msg, err := initializeReply(w)
 	if err != nil {
 		return err
@@ -384,7 +384,7 @@ func expectInitializeNamesVersions(ctx context.Context, w *world) error {
 		if msg != nil {
 			why = client.Describe(msg)
 		}
-		return w.setSkip(reports.NA, "the server returned no error to initialize ("+why+"; judged by VER-004 on stdio)")
+		return w.SetSkip(reports.NA, "the server returned no error to initialize ("+why+"; judged by VER-004 on stdio)")
 	}
 	var want []string
 	for _, v := range w.Target.Supported {
@@ -415,7 +415,7 @@ func expectInitializeNamesVersions(ctx context.Context, w *world) error {
 // openSession makes the legacy handshake on the scenario's fresh connection, whose frames are
 // then validated against the negotiated revision (a scenario that also sends modern requests
 // there takes the connection out of validation, see servedModernOrRefused).
-func (st *stdioScenario) openSession(ctx context.Context, w *world) error {
+func (st *stdioScenario) openSession(ctx context.Context, w *World) error {
 	if w.Conn == nil || !w.Fresh {
 		return fmt.Errorf("feature bug: a legacy session needs a fresh connection")
 	}
@@ -425,14 +425,14 @@ func (st *stdioScenario) openSession(ctx context.Context, w *world) error {
 	}
 	ex := w.Last
 	if ex.Response == nil {
-		return w.setSkip(reports.NA, "the server did not answer initialize: it speaks no legacy revision")
+		return w.SetSkip(reports.NA, "the server did not answer initialize: it speaks no legacy revision")
 	}
 	msg, _ := harness.ParseMessage(ex.Response.Body())
 	var ir struct {
 		ProtocolVersion string `json:"protocolVersion"`
 	}
 	if msg.Kind != harness.KindResult || json.Unmarshal(msg.Result, &ir) != nil || !revisions.Known(ir.ProtocolVersion) || revisions.IsModern(ir.ProtocolVersion) {
-		return w.setSkip(reports.NA, "the server rejected initialize ("+client.Describe(msg)+"): it is not dual-era")
+		return w.SetSkip(reports.NA, "the server rejected initialize ("+client.Describe(msg)+"): it is not dual-era")
 	}
 	st.session = &legacySession{version: ir.ProtocolVersion}
 	w.Env.SetRev(w.Conn.Conn(), ir.ProtocolVersion)
@@ -442,7 +442,7 @@ func (st *stdioScenario) openSession(ctx context.Context, w *world) error {
 	return w.Send(ctx, w.Build(client.Call{Method: "notifications/initialized", Era: client.EraPlain, Notification: true, Headers: st.legacyHeader(w)}))
 }
 
-func (st *stdioScenario) legacyHeader(w *world) http.Header {
+func (st *stdioScenario) legacyHeader(w *World) http.Header {
 	if w.Opts.Transport != harness.TransportHTTP {
 		return nil
 	}
@@ -453,7 +453,7 @@ func (st *stdioScenario) legacyHeader(w *world) http.Header {
 	return h
 }
 
-func (st *stdioScenario) sendLegacyList(ctx context.Context, w *world) error {
+func (st *stdioScenario) sendLegacyList(ctx context.Context, w *World) error {
 	if st.session == nil {
 		return fmt.Errorf("feature bug: no legacy session was opened")
 	}
@@ -491,7 +491,7 @@ func modernMembers(result json.RawMessage) []string {
 
 // expectModernResult checks that the last reply is a result served under 2026-07-28 (it has
 // members only that revision's results have).
-func expectModernResult(ctx context.Context, w *world) error {
+func expectModernResult(ctx context.Context, w *World) error {
 	msg, err := w.ResponseMessage()
 	if err != nil {
 		return err
@@ -509,7 +509,7 @@ func expectModernResult(ctx context.Context, w *world) error {
 // expectLegacyResult checks that the last reply is a result of the legacy session (its schema
 // is judged by SCHEMA-001 of the negotiated revision, or by the legacy rules); grade, when set,
 // overrides the rule's verdict.
-func (st *stdioScenario) expectLegacyResult(w *world, grade reports.Verdict) error {
+func (st *stdioScenario) expectLegacyResult(w *World, grade reports.Verdict) error {
 	if st.session == nil {
 		return fmt.Errorf("feature bug: no legacy session was opened")
 	}
@@ -530,7 +530,7 @@ func (st *stdioScenario) expectLegacyResult(w *world, grade reports.Verdict) err
 // ---------------------------------------------------------------------------------------------
 // VER-010: the stdio probe.
 
-func expectProbeAnswer(ctx context.Context, w *world) error {
+func expectProbeAnswer(ctx context.Context, w *World) error {
 	msg, err := w.ResponseMessage()
 	if err != nil {
 		return err
@@ -570,7 +570,7 @@ var extensionID = regexp.MustCompile(`^[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\
 
 // judgeExtensions applies judge to each extension of a fresh discover result (na when the
 // server advertises none).
-func (w *world) judgeExtensions(judge func(id string, v json.RawMessage) string, expected string) error {
+func (w *World) judgeExtensions(judge func(id string, v json.RawMessage) string, expected string) error {
 	res := w.LastResult()
 	if res == nil {
 		if _, err := w.ResponseMessage(); err != nil {

@@ -15,7 +15,7 @@ import (
 )
 
 // clientWorld is a world on a target of revision rev over transport, for the builder tests.
-func clientWorld(transport, rev string) *world {
+func clientWorld(transport, rev string) *World {
 	w, _ := targetWorld(client.Target{Revision: rev, Modern: revisions.IsModern(rev)},
 		client.Options{Transport: transport, FixtureMap: map[string]string{"test_echo": "echo"}})
 	return w
@@ -83,7 +83,6 @@ func TestToolCallsApplyTheFixtureMapAndTheCallPolicy(t *testing.T) {
 	require.True(t, ok)
 	require.Equal(t, "echo", c.Params["name"])
 }
-
 
 func TestSentMethodOfAnUnsentRequest(t *testing.T) {
 	require.Equal(t, "a request that could not be sent", client.SentMethod(&harness.Exchange{Err: errors.New("transport closed")}))

@@ -25,7 +25,7 @@ func keepTransportErr(ctx context.Context, err error) error {
 // getEveryPrompt lists the prompts (when the capability is declared) and gets each of the
 // first maxPromptGets, its required arguments filled with "x" (prompts/get has no side
 // effects). It returns the listed prompts.
-func (w *world) getEveryPrompt(ctx context.Context) ([]map[string]any, error) {
+func (w *World) getEveryPrompt(ctx context.Context) ([]map[string]any, error) {
 	if !w.Declares("prompts") {
 		return nil, nil
 	}

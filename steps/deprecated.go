@@ -28,15 +28,15 @@ func registerDeprecatedSteps(sc *godog.ScenarioContext) {
 	step(sc, `^the client opens the endpoint as a deprecated HTTP\+SSE client would$`, wc(openLegacySSE))
 
 	// Observe.
-	step(sc, `^the server adopts none of the deprecated Logging, Roots and Sampling features$`, askJudge("DEP-001"))
+	step(sc, `^the server adopts none of the deprecated Logging, Roots and Sampling features$`, AskJudge("DEP-001"))
 	step(sc, `^the endpoint did not answer as a deprecated HTTP\+SSE server$`, wc(judgeLegacySSE))
 	step(sc, `^each removed method was refused with method-not-found$`, wc(judgeRemovedMethods))
-	step(sc, `^no message in this run uses the removed URL elicitation completion$`, askJudge("DEP-004"))
+	step(sc, `^no message in this run uses the removed URL elicitation completion$`, AskJudge("DEP-004"))
 }
 
-func servesNoHandshakeEra(ctx context.Context, w *world) error {
+func servesNoHandshakeEra(ctx context.Context, w *World) error {
 	if legacy := w.legacyRevisions(); len(legacy) > 0 {
-		return w.setSkip(reports.NA, "the server also serves "+strings.Join(legacy, ", ")+": an existing implementation, which may keep a deprecated feature during its deprecation window (only new implementations are asked not to adopt it)")
+		return w.SetSkip(reports.NA, "the server also serves "+strings.Join(legacy, ", ")+": an existing implementation, which may keep a deprecated feature during its deprecation window (only new implementations are asked not to adopt it)")
 	}
 	return nil
 }
@@ -50,7 +50,7 @@ var removedMethods = []string{"ping", "logging/setLevel", "resources/subscribe",
 
 // legacyRevisions returns the handshake-era revisions the server serves: those its discover
 // result lists and those initialize negotiated in the same run (target.negotiated), each once.
-func (w *world) legacyRevisions() []string {
+func (w *World) legacyRevisions() []string {
 	var out []string
 	for _, v := range append(append([]string(nil), w.Target.Supported...), w.Target.Negotiated...) {
 		if revisions.IsLegacy(v) && !slices.Contains(out, v) {
@@ -62,7 +62,7 @@ func (w *world) legacyRevisions() []string {
 
 // sendRemovedMethods sends each removed method as a 2026-07-28 request (tasks/get and
 // tasks/cancel only when the server does not advertise the tasks extension).
-func sendRemovedMethods(ctx context.Context, w *world) error {
+func sendRemovedMethods(ctx context.Context, w *World) error {
 	_, tasks := w.ServerExtensions()[tasksExtensionID]
 	var outs []removedOutcome
 	for _, method := range removedMethods {
@@ -81,7 +81,7 @@ func sendRemovedMethods(ctx context.Context, w *world) error {
 // judgeRemovedMethods checks that each removed method got -32601 (HTTP: status 404). A server
 // that also serves handshake-era revisions and answers one of them otherwise is noted (info):
 // such a server implements the method for its legacy clients.
-func judgeRemovedMethods(ctx context.Context, w *world) error {
+func judgeRemovedMethods(ctx context.Context, w *World) error {
 	outs := logextOf(w).removed
 	if len(outs) == 0 {
 		return fmt.Errorf("feature bug: no removed method was sent")
@@ -116,9 +116,9 @@ func judgeRemovedMethods(ctx context.Context, w *world) error {
 // openLegacySSE GETs the endpoint as a 2024-11-05 HTTP+SSE client opens its stream: Accept:
 // text/event-stream and no MCP headers, on a connection of its own whose frames no run-wide
 // rule judges (an `endpoint` event is not a JSON-RPC message).
-func openLegacySSE(ctx context.Context, w *world) error {
+func openLegacySSE(ctx context.Context, w *World) error {
 	if w.Opts.Transport != harness.TransportHTTP {
-		return w.setSkip(reports.NA, "the HTTP+SSE transport concerns HTTP servers only")
+		return w.SetSkip(reports.NA, "the HTTP+SSE transport concerns HTTP servers only")
 	}
 	t, err := w.Env.Dial(ctx, "")
 	if err != nil {
@@ -143,7 +143,7 @@ func openLegacySSE(ctx context.Context, w *world) error {
 }
 
 // judgeLegacySSE is DEP-002: the GET opened an SSE stream whose first event is `endpoint`.
-func judgeLegacySSE(ctx context.Context, w *world) error {
+func judgeLegacySSE(ctx context.Context, w *World) error {
 	ex := logextOf(w).legacySSE
 	if ex == nil {
 		return fmt.Errorf("feature bug: the endpoint was not opened")

@@ -18,9 +18,9 @@ func TestDualEraServerIsNotNew(t *testing.T) {
 	modern := revisions.Modern().ID
 	legacy := revisions.LatestLegacy().ID
 	w, _ := targetWorld(client.Target{Revision: modern, Modern: true, Supported: []string{modern}, Negotiated: []string{legacy}}, client.Options{})
-	require.ErrorIs(t, servesNoHandshakeEra(context.Background(), w), errSkip)
-	assert.Equal(t, reports.NA, w.skip.Verdict)
-	assert.Contains(t, w.skip.Reason, legacy)
+	require.ErrorIs(t, servesNoHandshakeEra(context.Background(), w), ErrSkip)
+	assert.Equal(t, reports.NA, w.Skip.Verdict)
+	assert.Contains(t, w.Skip.Reason, legacy)
 	w, _ = targetWorld(client.Target{Revision: modern, Modern: true, Supported: []string{modern, legacy}, Negotiated: []string{legacy}}, client.Options{})
 	assert.Equal(t, []string{legacy}, w.legacyRevisions(), "listed and negotiated count once")
 	w, _ = targetWorld(client.Target{Revision: modern, Modern: true, Supported: []string{modern}}, client.Options{})

@@ -15,11 +15,11 @@ func registerExtensionsTasksSteps(sc *godog.ScenarioContext) {
 	step(sc, `^the server advertises the "([^"]+)" extension$`, advertisesExtension)
 
 	// Observe.
-	step(sc, `^no task handle in this run went to a request that did not declare the tasks extension$`, askJudge("EXT-005"))
+	step(sc, `^no task handle in this run went to a request that did not declare the tasks extension$`, AskJudge("EXT-005"))
 }
 
 func advertisesExtension(ctx context.Context, id string) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	if _, ok := w.ServerExtensions()[id]; !ok {
 		return w.Undeclared(fmt.Sprintf("the server does not advertise the %q extension", id))
 	}

@@ -31,7 +31,7 @@ type hdrState struct {
 
 // hdrOf returns the scenario's state for HTTP headers and x-mcp-header (HDR-005..019), made on
 // first use (see stateOf).
-func hdrOf(w *world) *hdrState {
+func hdrOf(w *World) *hdrState {
 	return stateOf(w, func() *hdrState { return &hdrState{} })
 }
 
@@ -77,12 +77,12 @@ func init() { bindSteps("headers", registerHdrSteps) }
 // features/basic-transports-streamable-http.feature uses.
 func registerHdrSteps(sc *godog.ScenarioContext) {
 	// Mcp-Name (HDR-005..009): one safe target per name-carrying method.
-	step(sc, `^the client finds a safe target for each of tools/call, resources/read and prompts/get$`, hdrStep(func(ctx context.Context, w *world, st *hdrState) error {
+	step(sc, `^the client finds a safe target for each of tools/call, resources/read and prompts/get$`, hdrStep(func(ctx context.Context, w *World, st *hdrState) error {
 		return w.hdrFindTargets(ctx, st)
 	}))
 	step(sc, `^the client sends each target request with its Mcp-Name header (omitted|naming something else|sentinel-encoded|wrapped in upper-case sentinel markers|as raw non-ASCII bytes)$`, sendTargetsWithMcpName)
 	step(sc, `^the server rejects each target request whose Mcp-Name header names something else \((HDR-\d+) judges that\)$`, func(ctx context.Context, rule string) error {
-		w := worldOf(ctx)
+		w := WorldOf(ctx)
 		st := hdrOf(w)
 		if err := w.hdrSendTargets(ctx, st, "naming something else"); err != nil {
 			return err
@@ -91,14 +91,14 @@ func registerHdrSteps(sc *godog.ScenarioContext) {
 		st.probes = nil
 		var m *client.Mismatch
 		if errors.As(err, &m) {
-			return w.setSkip(reports.Untestable, fmt.Sprintf("the server does not compare Mcp-Name at all (%s), which %s judges", m.Actual, rule))
+			return w.SetSkip(reports.Untestable, fmt.Sprintf("the server does not compare Mcp-Name at all (%s), which %s judges", m.Actual, rule))
 		}
 		return err
 	})
-	step(sc, `^every one of those requests was rejected with HTTP 400 and error -32020$`, hdrStep(func(_ context.Context, w *world, st *hdrState) error {
+	step(sc, `^every one of those requests was rejected with HTTP 400 and error -32020$`, hdrStep(func(_ context.Context, w *World, st *hdrState) error {
 		return st.expectRejected()
 	}))
-	step(sc, `^the server rejected none of those requests for their headers$`, hdrStep(func(_ context.Context, w *world, st *hdrState) error {
+	step(sc, `^the server rejected none of those requests for their headers$`, hdrStep(func(_ context.Context, w *World, st *hdrState) error {
 		return st.expectAccepted()
 	}))
 
@@ -107,50 +107,50 @@ func registerHdrSteps(sc *godog.ScenarioContext) {
 	step(sc, `^the client calls a safe tool with a sentinel-encoded Mcp-Param header, if one has x-mcp-header parameters$`, hdrStep(callSafeToolSentinelParam))
 	step(sc, `^the client calls that tool with every x-mcp-header argument mirrored into its header$`, hdrToolStep(callToolMirroringEveryArg))
 	step(sc, `^the client calls that tool with the header of that argument set to a different value$`, hdrToolStep(callToolHeaderDiffers))
-	step(sc, `^the client calls that tool with that argument but without its header$`, hdrToolStep(func(ctx context.Context, w *world, st *hdrState) error {
+	step(sc, `^the client calls that tool with that argument but without its header$`, hdrToolStep(func(ctx context.Context, w *World, st *hdrState) error {
 		return w.hdrCall(ctx, st, map[string]any{st.param.key(): st.sample(false)}, st.param.name(), hdrOmit, "the argument without "+st.param.name())
 	}))
-	step(sc, `^the client calls that tool without that argument$`, hdrToolStep(func(ctx context.Context, w *world, st *hdrState) error {
+	step(sc, `^the client calls that tool without that argument$`, hdrToolStep(func(ctx context.Context, w *World, st *hdrState) error {
 		return w.hdrCall(ctx, st, map[string]any{}, "", "", "no "+strings.Join(st.param.path, ".")+" argument")
 	}))
-	step(sc, `^the client calls that tool with that argument set to null$`, hdrToolStep(func(ctx context.Context, w *world, st *hdrState) error {
+	step(sc, `^the client calls that tool with that argument set to null$`, hdrToolStep(func(ctx context.Context, w *World, st *hdrState) error {
 		return w.hdrCall(ctx, st, map[string]any{st.param.key(): nil}, "", "", strings.Join(st.param.path, ".")+" null")
 	}))
 	step(sc, `^the client calls that tool with the header of that argument carrying raw non-ASCII bytes$`, hdrToolStep(callToolHeaderRawBytes))
 	step(sc, `^the client calls that tool with that integer argument written (with a fraction|as an integer) in the body and (with a fraction|as an integer) in its header$`, callToolIntegerSpelling)
 
 	// Static checks of every listed inputSchema (HDR-015..019).
-	step(sc, `^the client lists every tool and its x-mcp-header annotations$`, hdrStep(func(ctx context.Context, w *world, st *hdrState) error {
+	step(sc, `^the client lists every tool and its x-mcp-header annotations$`, hdrStep(func(ctx context.Context, w *World, st *hdrState) error {
 		return w.hdrScan(ctx, st)
 	}))
-	step(sc, `^every x-mcp-header value is a non-empty HTTP token$`, hdrStep(func(_ context.Context, _ *world, st *hdrState) error {
+	step(sc, `^every x-mcp-header value is a non-empty HTTP token$`, hdrStep(func(_ context.Context, _ *World, st *hdrState) error {
 		return st.judge(checkToken)
 	}))
-	step(sc, `^no two x-mcp-header values of one inputSchema differ only in letter case$`, hdrStep(func(_ context.Context, _ *world, st *hdrState) error {
+	step(sc, `^no two x-mcp-header values of one inputSchema differ only in letter case$`, hdrStep(func(_ context.Context, _ *World, st *hdrState) error {
 		return st.judgeTools(checkUnique)
 	}))
-	step(sc, `^every x-mcp-header annotation sits on a string, integer or boolean parameter within the safe integer range$`, hdrStep(func(_ context.Context, _ *world, st *hdrState) error {
+	step(sc, `^every x-mcp-header annotation sits on a string, integer or boolean parameter within the safe integer range$`, hdrStep(func(_ context.Context, _ *World, st *hdrState) error {
 		return st.judge(checkType)
 	}))
-	step(sc, `^every x-mcp-header annotation is reachable from the root through properties alone$`, hdrStep(func(_ context.Context, _ *world, st *hdrState) error {
+	step(sc, `^every x-mcp-header annotation is reachable from the root through properties alone$`, hdrStep(func(_ context.Context, _ *World, st *hdrState) error {
 		return st.judge(checkReachable)
 	}))
-	step(sc, `^no x-mcp-header annotation mirrors a sensitive-looking parameter$`, hdrStep(func(_ context.Context, _ *world, st *hdrState) error {
+	step(sc, `^no x-mcp-header annotation mirrors a sensitive-looking parameter$`, hdrStep(func(_ context.Context, _ *World, st *hdrState) error {
 		return st.judge(checkSensitive)
 	}))
 }
 
 // hdrStep binds fn to the scenario's world and its hdr state.
-func hdrStep(fn func(context.Context, *world, *hdrState) error) func(context.Context) error {
+func hdrStep(fn func(context.Context, *World, *hdrState) error) func(context.Context) error {
 	return func(ctx context.Context) error {
-		w := worldOf(ctx)
+		w := WorldOf(ctx)
 		return fn(ctx, w, hdrOf(w))
 	}
 }
 
 // hdrToolStep is hdrStep for steps that call the x-mcp-header tool a finder step chose.
-func hdrToolStep(fn func(context.Context, *world, *hdrState) error) func(context.Context) error {
-	return hdrStep(func(ctx context.Context, w *world, st *hdrState) error {
+func hdrToolStep(fn func(context.Context, *World, *hdrState) error) func(context.Context) error {
+	return hdrStep(func(ctx context.Context, w *World, st *hdrState) error {
 		if st.tool == nil || st.param == nil {
 			return fmt.Errorf("feature bug: no x-mcp-header tool was chosen before this step")
 		}
@@ -240,7 +240,7 @@ func headerText(v any) string {
 // hdrList traverses method (a list request) with the one pager (listAll) and returns the
 // entries under key, numbers kept as json.Number, with the frames of the page that carried
 // each. problem says why the list could not be read ("" when it was).
-func (w *world) hdrList(ctx context.Context, method, key string) (items []map[string]any, frames [][]int, problem string, err error) {
+func (w *World) hdrList(ctx context.Context, method, key string) (items []map[string]any, frames [][]int, problem string, err error) {
 	lt, err := w.ListAll(ctx, method, key)
 	if p, ok := client.ListProblem(err); ok {
 		return nil, nil, p, nil
@@ -268,7 +268,7 @@ func decodeNumbers(raw []byte, v any) error {
 // hdrSend sends a modern request for method with params (plus the default _meta) and the
 // headers a conforming client sends, changed by edit when set; intentional marks a request
 // that departs from what a conforming client sends.
-func (w *world) hdrSend(ctx context.Context, method string, params map[string]any, edit func(http.Header), intentional bool) error {
+func (w *World) hdrSend(ctx context.Context, method string, params map[string]any, edit func(http.Header), intentional bool) error {
 	return w.Send(ctx, w.Build(client.Call{Method: method, Params: params, Era: client.EraModern, EditHeaders: edit, Intentional: intentional}))
 }
 
@@ -277,7 +277,7 @@ func (w *world) hdrSend(ctx context.Context, method string, params map[string]an
 // --call-tools policy allows (env.mayCall), any resource, any prompt. Names outside the
 // header-safe set are preferred (they make the raw-bytes probe telling), then targets without
 // required arguments.
-func (w *world) hdrFindTargets(ctx context.Context, st *hdrState) error {
+func (w *World) hdrFindTargets(ctx context.Context, st *hdrState) error {
 	kinds := []struct{ capability, list, key, method string }{
 		{"tools", "tools/list", "tools", "tools/call"},
 		{"resources", "resources/list", "resources", "resources/read"},
@@ -340,14 +340,14 @@ func (w *world) hdrFindTargets(ctx context.Context, st *hdrState) error {
 	case declared == 0:
 		return w.Undeclared("the server declares none of the tools, resources and prompts capabilities")
 	case len(st.targets) == 0:
-		return w.setSkip(reports.Untestable, "no target for tools/call, resources/read or prompts/get: "+strings.Join(missing, "; "))
+		return w.SetSkip(reports.Untestable, "no target for tools/call, resources/read or prompts/get: "+strings.Join(missing, "; "))
 	}
 	return nil
 }
 
 // toolSafe reports whether the run's --call-tools policy lets the suite call a listed tool
 // (env.mayCall).
-func (w *world) toolSafe(tool map[string]any) bool {
+func (w *World) toolSafe(tool map[string]any) bool {
 	ok, _ := w.Opts.MayCall(tool)
 	return ok
 }
@@ -368,7 +368,7 @@ func hasRequired(item map[string]any) bool {
 }
 
 // hdrSendTargets sends the request of every target with its Mcp-Name header changed as how says.
-func (w *world) hdrSendTargets(ctx context.Context, st *hdrState, how string) error {
+func (w *World) hdrSendTargets(ctx context.Context, st *hdrState, how string) error {
 	for _, t := range st.targets {
 		b64 := base64.StdEncoding.EncodeToString([]byte(t.name))
 		var value, what string
@@ -483,7 +483,7 @@ func (st *hdrState) expectAccepted() error {
 // x-mcp-header annotations are all valid, and that has a parameter of type typ ("" = any;
 // string preferred, then integer, then boolean). With skip, finding none ends the scenario:
 // na when no listed tool has such a parameter, untestable when none of those is safe.
-func (w *world) hdrFindTool(ctx context.Context, st *hdrState, typ string, skip bool) error {
+func (w *World) hdrFindTool(ctx context.Context, st *hdrState, typ string, skip bool) error {
 	if _, ok := w.Target.Caps["tools"]; !ok {
 		if skip {
 			return w.Undeclared("the server does not declare the tools capability")
@@ -495,7 +495,7 @@ func (w *world) hdrFindTool(ctx context.Context, st *hdrState, typ string, skip 
 	case err != nil:
 		return err
 	case problem != "" && skip:
-		return w.setSkip(reports.Untestable, "cannot read the tools: "+problem)
+		return w.SetSkip(reports.Untestable, "cannot read the tools: "+problem)
 	case problem != "":
 		return nil
 	}
@@ -522,7 +522,7 @@ func (w *world) hdrFindTool(ctx context.Context, st *hdrState, typ string, skip 
 		return nil
 	}
 	if len(unsafe)+len(invalid) == 0 {
-		return w.setSkip(reports.NA, "no listed tool has "+kind)
+		return w.SetSkip(reports.NA, "no listed tool has "+kind)
 	}
 	var why []string
 	if len(unsafe) > 0 {
@@ -531,12 +531,12 @@ func (w *world) hdrFindTool(ctx context.Context, st *hdrState, typ string, skip 
 	if len(invalid) > 0 {
 		why = append(why, "x-mcp-header annotations invalid (clients drop the tool): "+strings.Join(invalid, ", "))
 	}
-	return w.setSkip(reports.Untestable, "no tool with "+kind+" is safe to call ("+strings.Join(why, "; ")+")")
+	return w.SetSkip(reports.Untestable, "no tool with "+kind+" is safe to call ("+strings.Join(why, "; ")+")")
 }
 
 // hdrListTools lists every page of tools/list into st.listed once per scenario; problem says
 // why the tools could not be read.
-func (w *world) hdrListTools(ctx context.Context, st *hdrState) (problem string, err error) {
+func (w *World) hdrListTools(ctx context.Context, st *hdrState) (problem string, err error) {
 	if st.listed != nil {
 		return "", nil
 	}
@@ -596,7 +596,7 @@ func (t *hdrTool) hasAnnotationOf(typ string) bool {
 // hdrCall calls the chosen tool with args (keys are hdrParam.key values) and the headers a
 // conforming client sends for them, then sets header (when not "") to value (hdrOmit: leaves
 // it out).
-func (w *world) hdrCall(ctx context.Context, st *hdrState, args map[string]any, header, value, what string) error {
+func (w *World) hdrCall(ctx context.Context, st *hdrState, args map[string]any, header, value, what string) error {
 	if st.tool == nil {
 		return fmt.Errorf("feature bug: no x-mcp-header tool was chosen before this step")
 	}
@@ -643,7 +643,7 @@ func setPath(m map[string]any, path []string, v any) {
 
 // hdrScan lists every tool for the static checks; na when the tools capability is not
 // declared or no listed tool uses x-mcp-header.
-func (w *world) hdrScan(ctx context.Context, st *hdrState) error {
+func (w *World) hdrScan(ctx context.Context, st *hdrState) error {
 	if _, ok := w.Target.Caps["tools"]; !ok {
 		return w.Undeclared("the server does not declare the tools capability")
 	}
@@ -652,14 +652,14 @@ func (w *world) hdrScan(ctx context.Context, st *hdrState) error {
 		return err
 	}
 	if problem != "" {
-		return w.setSkip(reports.Untestable, "cannot read the tools: "+problem)
+		return w.SetSkip(reports.Untestable, "cannot read the tools: "+problem)
 	}
 	for _, t := range st.listed {
 		if len(t.anns) > 0 {
 			return nil
 		}
 	}
-	return w.setSkip(reports.NA, fmt.Sprintf("none of the %d listed tools uses x-mcp-header", len(st.listed)))
+	return w.SetSkip(reports.NA, fmt.Sprintf("none of the %d listed tools uses x-mcp-header", len(st.listed)))
 }
 
 // judge applies check to every annotation of every listed tool.

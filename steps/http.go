@@ -15,7 +15,7 @@ type httpState struct {
 
 // httpOf returns the scenario's state for Streamable HTTP (HTTP, ERR-010, VER-005/006), made on
 // first use (see stateOf).
-func httpOf(w *world) *httpState {
+func httpOf(w *World) *httpState {
 	return stateOf(w, func() *httpState { return &httpState{} })
 }
 

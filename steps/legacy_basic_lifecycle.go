@@ -21,17 +21,17 @@ func init() { bindSteps("legacy-basic-lifecycle", registerLegacyBasicLifecycleSt
 // features/legacy-basic-lifecycle.feature uses.
 func registerLegacyBasicLifecycleSteps(sc *godog.ScenarioContext) {
 	// Send.
-	step(sc, `^the client initializes with the revision under test$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^the client initializes with the revision under test$`, wc(func(ctx context.Context, w *World) error {
 		return w.Initialize(ctx, w.Target.Revision)
 	}))
 	step(sc, `^the client initializes with each legacy version the server supports$`, wc(initializeEachLegacyVersion))
 
 	// Observe.
 	step(sc, `^the response is a result \(an error with code (-?\d+) is a warning\)$`, func(ctx context.Context, soft int64) error {
-		return worldOf(ctx).expectKind(harness.KindResult, soft)
+		return WorldOf(ctx).expectKind(harness.KindResult, soft)
 	})
 	step(sc, `^the value at "([^"]*)" is not `+jsonLiteral+`$`, func(ctx context.Context, ptr, lit string) error {
-		return worldOf(ctx).compareAt(ptr, lit, false)
+		return WorldOf(ctx).compareAt(ptr, lit, false)
 	})
 	step(sc, `^the value at "([^"]*)" is a known protocol revision$`, valueIsKnownRevision)
 	step(sc, `^the result validates as "([^"]+)"$`, resultValidates)
@@ -39,7 +39,7 @@ func registerLegacyBasicLifecycleSteps(sc *godog.ScenarioContext) {
 	step(sc, `^each initialize result echoes the requested version$`, wc(eachInitializeResultEchoes))
 }
 
-func initializeEachLegacyVersion(ctx context.Context, w *world) error {
+func initializeEachLegacyVersion(ctx context.Context, w *World) error {
 	versions := []string{w.Target.Revision}
 	for _, v := range w.Target.Supported {
 		if revisions.IsLegacy(v) && v != w.Target.Revision {
@@ -60,7 +60,7 @@ func initializeEachLegacyVersion(ctx context.Context, w *world) error {
 }
 
 func valueIsKnownRevision(ctx context.Context, ptr string) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	v, err := w.valueAt(ptr)
 	if err != nil {
 		return err
@@ -72,7 +72,7 @@ func valueIsKnownRevision(ctx context.Context, ptr string) error {
 }
 
 func resultValidates(ctx context.Context, typ string) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	msg, err := w.ResponseMessage()
 	if err != nil {
 		return err
@@ -80,7 +80,7 @@ func resultValidates(ctx context.Context, typ string) error {
 	return w.validateAt(msg.Raw, "/result", typ, w.LastSeqs())
 }
 
-func responseValidatesAgainstSchema(ctx context.Context, w *world) error {
+func responseValidatesAgainstSchema(ctx context.Context, w *World) error {
 	if _, err := w.ResponseMessage(); err != nil {
 		return err
 	}
@@ -95,7 +95,7 @@ func responseValidatesAgainstSchema(ctx context.Context, w *world) error {
 	return nil
 }
 
-func eachInitializeResultEchoes(ctx context.Context, w *world) error {
+func eachInitializeResultEchoes(ctx context.Context, w *World) error {
 	if len(w.Inits) == 0 {
 		return fmt.Errorf("feature bug: no initialize was sent")
 	}

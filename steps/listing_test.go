@@ -47,7 +47,7 @@ func (p *pager) Send(_ context.Context, req harness.Request) (*harness.Exchange,
 	return &harness.Exchange{Sent: sent, Frames: []*harness.Frame{resp}, Response: resp}, nil
 }
 
-func pagerWorld(next func(int) string) *world {
+func pagerWorld(next func(int) string) *World {
 	w := clientWorld(harness.TransportStdio, revisions.Modern().ID)
 	w.Opts.Timeout = time.Second
 	w.Conn = client.Wrap(&pager{next: next})
@@ -81,8 +81,8 @@ func TestListAllPageLimits(t *testing.T) {
 func TestMSG009WithoutAResponseIsNoPass(t *testing.T) {
 	w := clientWorld(harness.TransportStdio, revisions.Modern().ID)
 	w.Last = &harness.Exchange{Sent: &harness.Frame{Seq: 1, Raw: []byte(`{"jsonrpc":"2.0",`)}}
-	require.ErrorIs(t, responseHasNoNullID(context.Background(), w), errSkip)
-	require.Equal(t, reports.NA, w.skip.Verdict)
+	require.ErrorIs(t, responseHasNoNullID(context.Background(), w), ErrSkip)
+	require.Equal(t, reports.NA, w.Skip.Verdict)
 
 	w = clientWorld(harness.TransportStdio, revisions.Modern().ID)
 	w.Last = &harness.Exchange{Sent: &harness.Frame{Seq: 1}, Response: &harness.Frame{Seq: 2, Raw: []byte(`{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}`)}}
@@ -102,9 +102,9 @@ func TestSubscriptionRulesNeedATrigger(t *testing.T) {
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = stdio.Close() })
 	w.Conn = client.Wrap(stdio)
-	require.ErrorIs(t, stdioOf(w).expectNothingAfterCancel(w), errSkip)
-	require.Equal(t, reports.Untestable, w.skip.Verdict)
-	require.Contains(t, w.skip.Reason, "test_trigger_tool_change")
+	require.ErrorIs(t, stdioOf(w).expectNothingAfterCancel(w), ErrSkip)
+	require.Equal(t, reports.Untestable, w.Skip.Verdict)
+	require.Contains(t, w.Skip.Reason, "test_trigger_tool_change")
 }
 
 // MSG-014/MSG-015 grade by the party at fault: silence on stdio (the suite wrote what a stdio

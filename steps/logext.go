@@ -23,7 +23,7 @@ const (
 )
 
 // listOrDiscover is the list method of the first declared capability, or server/discover.
-func (w *world) listOrDiscover() string {
+func (w *World) listOrDiscover() string {
 	for _, lm := range client.ListMethods {
 		if w.Declares(lm.Capability) {
 			return lm.Method
@@ -40,7 +40,7 @@ type logextState struct {
 
 // logextOf returns the scenario's state for logging, extensions, deprecations (LOG, EXT, DEP),
 // made on first use (see stateOf).
-func logextOf(w *world) *logextState {
+func logextOf(w *World) *logextState {
 	return stateOf(w, func() *logextState { return &logextState{} })
 }
 

@@ -21,16 +21,16 @@ import (
 func TestVersionlessRequestOnDualEraStdio(t *testing.T) {
 	modern := revisions.Modern().ID
 	legacy := revisions.LatestLegacy().ID
-	reply := func(transport, body string) *world {
+	reply := func(transport, body string) *World {
 		w, _ := targetWorld(client.Target{Revision: modern, Modern: true, Supported: []string{modern, legacy}}, client.Options{Transport: transport})
 		w.Last = &harness.Exchange{Sent: &harness.Frame{Seq: 1}, Response: &harness.Frame{Seq: 2, Raw: []byte(body)}}
 		return w
 	}
 	methodNotFound := `{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}`
 	w := reply(harness.TransportStdio, methodNotFound)
-	require.ErrorIs(t, versionlessRefused(context.Background(), w), errSkip)
-	assert.Equal(t, reports.NA, w.skip.Verdict)
-	assert.Contains(t, w.skip.Reason, "dual-era")
+	require.ErrorIs(t, versionlessRefused(context.Background(), w), ErrSkip)
+	assert.Equal(t, reports.NA, w.Skip.Verdict)
+	assert.Contains(t, w.Skip.Reason, "dual-era")
 
 	var m *client.Mismatch
 	w = reply(harness.TransportStdio, `{"jsonrpc":"2.0","id":1,"result":{"supportedVersions":[]}}`)

@@ -31,7 +31,7 @@ type pageState struct {
 
 // pageOf returns the scenario's state for pagination and caching (PAGE, CACHE), made on first use
 // (see stateOf).
-func pageOf(w *world) *pageState {
+func pageOf(w *World) *pageState {
 	return stateOf(w, func() *pageState { return &pageState{traversals: map[string][]*client.ListTraversal{}} })
 }
 
@@ -40,7 +40,7 @@ func pageOf(w *world) *pageState {
 type pageList struct{ method, member, key string }
 
 // declaredLists returns the list methods of the capabilities the server declares.
-func (w *world) declaredLists() []pageList {
+func (w *World) declaredLists() []pageList {
 	var out []pageList
 	if w.Declares("tools") {
 		out = append(out, pageList{"tools/list", "tools", "name"})
@@ -55,22 +55,22 @@ func (w *world) declaredLists() []pageList {
 }
 
 // pageStep binds fn to the scenario's world and its page state.
-func pageStep(fn func(context.Context, *world, *pageState) error) func(context.Context) error {
+func pageStep(fn func(context.Context, *World, *pageState) error) func(context.Context) error {
 	return func(ctx context.Context) error {
-		w := worldOf(ctx)
+		w := WorldOf(ctx)
 		return fn(ctx, w, pageOf(w))
 	}
 }
 
 // noLists is the na of a server that declares none of the paginated lists.
-func (w *world) noLists() error {
+func (w *World) noLists() error {
 	return w.Undeclared("the server declares none of the tools, resources and prompts capabilities, so it has no list to page")
 }
 
 // traverseLists follows every declared list to its end, times times. A list whose first page
 // is refused is left out (the capability rules judge that); a next page refused for the
 // server's own cursor is a broken traversal.
-func (w *world) traverseLists(ctx context.Context, st *pageState, times int) error {
+func (w *World) traverseLists(ctx context.Context, st *pageState, times int) error {
 	st.lists = w.declaredLists()
 	if len(st.lists) == 0 {
 		return w.noLists()
@@ -106,7 +106,7 @@ func (w *world) traverseLists(ctx context.Context, st *pageState, times int) err
 		}
 	}
 	if len(st.refused) == len(st.lists) {
-		return w.setSkip(reports.Untestable, "no list the server declares could be read: "+strings.Join(st.refused, ", "))
+		return w.SetSkip(reports.Untestable, "no list the server declares could be read: "+strings.Join(st.refused, ", "))
 	}
 	return nil
 }

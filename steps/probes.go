@@ -17,17 +17,17 @@ func init() { bindSteps("probes", registerProbesSteps) }
 // registerProbesSteps binds the steps that only features/probes.feature uses.
 func registerProbesSteps(sc *godog.ScenarioContext) {
 	step(sc, `^the client sends a harmless request with the "([^"]+)" header set to "([^"]*)"$`, func(ctx context.Context, name, value string) error {
-		return worldOf(ctx).probeHeader(ctx, name, &value)
+		return WorldOf(ctx).probeHeader(ctx, name, &value)
 	})
 	step(sc, `^the client sends a harmless request without the "([^"]+)" header$`, func(ctx context.Context, name string) error {
-		return worldOf(ctx).probeHeader(ctx, name, nil)
+		return WorldOf(ctx).probeHeader(ctx, name, nil)
 	})
 	step(sc, `^the client sends a harmless request as one stdio line ending in CR LF$`, wc(sendHarmlessCRLF))
 	step(sc, `^the client sends a harmless request padded to 4 MiB$`, wc(sendHarmlessPadded))
 	step(sc, `^the server's reply is recorded$`, wc(replyRecorded))
 }
 
-func sendHarmlessCRLF(ctx context.Context, w *world) error {
+func sendHarmlessCRLF(ctx context.Context, w *World) error {
 	req, err := w.harmlessRaw()
 	if err != nil {
 		return err
@@ -36,7 +36,7 @@ func sendHarmlessCRLF(ctx context.Context, w *world) error {
 	return w.Send(ctx, req)
 }
 
-func sendHarmlessPadded(ctx context.Context, w *world) error {
+func sendHarmlessPadded(ctx context.Context, w *World) error {
 	req, err := w.harmlessRaw()
 	if err != nil {
 		return err
@@ -48,11 +48,11 @@ func sendHarmlessPadded(ctx context.Context, w *world) error {
 	return w.Send(ctx, req)
 }
 
-func replyRecorded(ctx context.Context, w *world) error {
+func replyRecorded(ctx context.Context, w *World) error {
 	if w.Last == nil {
 		return fmt.Errorf("feature bug: no message was sent before this step")
 	}
-	w.observed = append(w.observed, observe(w.Last))
+	w.Observed = append(w.Observed, observe(w.Last))
 	return nil
 }
 
@@ -61,7 +61,7 @@ const largeProbeBytes = 4 << 20
 
 // probeHeader sends the harmless request over HTTP with header name set to *value, or
 // without it when value is nil.
-func (w *world) probeHeader(ctx context.Context, name string, value *string) error {
+func (w *World) probeHeader(ctx context.Context, name string, value *string) error {
 	if w.Opts.Transport != harness.TransportHTTP {
 		return fmt.Errorf("feature bug: header probes need an HTTP target (tag the scenario @transport:http)")
 	}
@@ -76,7 +76,7 @@ func (w *world) probeHeader(ctx context.Context, name string, value *string) err
 
 // harmlessRaw builds the harmless request of the target (see harmless) with a fresh id, its
 // HTTP headers set, marked intentional: probes bend the framing on purpose.
-func (w *world) harmlessRaw() (harness.Request, error) {
+func (w *World) harmlessRaw() (harness.Request, error) {
 	req := w.Build(client.Call{Method: w.Harmless(), Intentional: true})
 	if len(req.Raw) == 0 || req.Raw[len(req.Raw)-1] != '}' {
 		return harness.Request{}, fmt.Errorf("harmless request is not a JSON object: %s", client.Short(req.Raw))

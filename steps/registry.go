@@ -54,7 +54,7 @@ func BindAll(sc *godog.ScenarioContext) {
 // scenario asks for it: each area keeps what its When-steps leave for its Then-steps in a type
 // of its own, declared with its accessor in the area's own file, so adding an area adds no
 // field to world.
-func stateOf[T any](w *world, mk func() *T) *T {
+func stateOf[T any](w *World, mk func() *T) *T {
 	key := reflect.TypeFor[T]()
 	w.statesMu.Lock()
 	defer w.statesMu.Unlock()
@@ -73,8 +73,8 @@ func stateOf[T any](w *world, mk func() *T) *T {
 // request left in flight); the runner stops each one after the scenario (stopStates).
 type stopper interface{ stop() }
 
-// stopStates stops every state of w that holds something (see stopper).
-func (w *world) stopStates() {
+// StopStates stops every state of w that holds something (see stopper).
+func (w *World) StopStates() {
 	w.statesMu.Lock()
 	states := make([]any, 0, len(w.states))
 	for _, v := range w.states {

@@ -23,7 +23,7 @@ type resWorld struct {
 
 // resOf returns the scenario's state for resources and completion (RES, CMPL), made on first use
 // (see stateOf).
-func resOf(w *world) *resWorld {
+func resOf(w *World) *resWorld {
 	return stateOf(w, func() *resWorld { return &resWorld{} })
 }
 

@@ -11,19 +11,19 @@ func init() { bindSteps("schema", registerSchemaSteps) }
 // registerSchemaSteps binds the steps that only features/schema.feature uses.
 func registerSchemaSteps(sc *godog.ScenarioContext) {
 	// Streamable HTTP (basic/transports/streamable-http).
-	step(sc, `^every message the server sent in this run validates against the schema$`, askJudge("SCHEMA-001"))
+	step(sc, `^every message the server sent in this run validates against the schema$`, AskJudge("SCHEMA-001"))
 
 	// Provocation.
 	step(sc, `^the client fetches the server's content blocks, icons and server info$`, wc(gatherContent))
 
 	// Run-wide content rules (package judge); na when the run carried nothing they judge.
-	step(sc, `^every content block the server sent in this run is a known type with its required fields$`, askJudge("CONT-001"))
-	step(sc, `^all base64 data the server sent in this run is valid with a well-formed MIME type$`, askJudge("CONT-002"))
-	step(sc, `^every annotation the server sent in this run has a valid audience, priority and lastModified$`, askJudge("CONT-003"))
-	step(sc, `^every icon the server sent in this run has a src URI and a valid mimeType, sizes and theme$`, askJudge("CONT-004"))
-	step(sc, `^every icon src the server sent in this run is an https: or data: URI$`, askJudge("CONT-005"))
-	step(sc, `^every server info the server sent in this run has a string name and version$`, askJudge("CONT-006"))
-	step(sc, `^every resource link the server sent in this run has a uri and a name$`, askJudge("CONT-007"))
+	step(sc, `^every content block the server sent in this run is a known type with its required fields$`, AskJudge("CONT-001"))
+	step(sc, `^all base64 data the server sent in this run is valid with a well-formed MIME type$`, AskJudge("CONT-002"))
+	step(sc, `^every annotation the server sent in this run has a valid audience, priority and lastModified$`, AskJudge("CONT-003"))
+	step(sc, `^every icon the server sent in this run has a src URI and a valid mimeType, sizes and theme$`, AskJudge("CONT-004"))
+	step(sc, `^every icon src the server sent in this run is an https: or data: URI$`, AskJudge("CONT-005"))
+	step(sc, `^every server info the server sent in this run has a string name and version$`, AskJudge("CONT-006"))
+	step(sc, `^every resource link the server sent in this run has a uri and a name$`, AskJudge("CONT-007"))
 }
 
 // contentFixtureTools are the fixture tools whose results are content blocks of each type.
@@ -35,7 +35,7 @@ var contentFixtureTools = []string{
 // discovery (its serverInfo; the legacy InitializeResult was recorded at the handshake), every
 // declared list (icons, annotations), a call of each content fixture tool the server lists
 // and the call policy allows, and a get of every listed prompt.
-func gatherContent(ctx context.Context, w *world) error {
+func gatherContent(ctx context.Context, w *World) error {
 	if w.Target.Modern {
 		if err := w.SendMethod(ctx, "server/discover", "", nil, nil); err != nil {
 			return err

@@ -15,14 +15,14 @@ func init() { bindSteps("server-discover", registerServerDiscoverSteps) }
 func registerServerDiscoverSteps(sc *godog.ScenarioContext) {
 	// Observe.
 	step(sc, `^the value at "([^"]*)" contains `+jsonLiteral+`$`, func(ctx context.Context, ptr, lit string) error {
-		return worldOf(ctx).containsAt(ptr, lit, true)
+		return WorldOf(ctx).containsAt(ptr, lit, true)
 	})
 	step(sc, `^every entry at "([^"]*)" matches "([^"]+)"$`, everyEntryMatches)
 	step(sc, `^the response validates as "([^"]+)"$`, responseValidates)
 }
 
 func everyEntryMatches(ctx context.Context, ptr, expr string) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	re, err := regexp.Compile(expr)
 	if err != nil {
 		return fmt.Errorf("feature bug: %w", err)
@@ -41,7 +41,7 @@ func everyEntryMatches(ctx context.Context, ptr, expr string) error {
 }
 
 func responseValidates(ctx context.Context, typ string) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	msg, err := w.ResponseMessage()
 	if err != nil {
 		return err

@@ -21,25 +21,25 @@ func init() { bindSteps("server-index", registerServerIndexSteps) }
 func registerServerIndexSteps(sc *godog.ScenarioContext) {
 	// Capabilities declared versus features offered (CAP-001..004).
 	step(sc, `^if the response is a result, the server declares the "([^"]+)" capability$`, func(ctx context.Context, name string) error {
-		return worldOf(ctx).offeredMeansDeclared(name)
+		return WorldOf(ctx).offeredMeansDeclared(name)
 	})
 	step(sc, `^the client sends a completion request for an argument the server lists$`, wc(sendsCompletionRequestArgument))
 	// CMPL-004 and CAP-007: a result to an undeclared feature's method is CAP-001..004's.
 	step(sc, `^the response is an error with code -32601, unless it is a result offering the undeclared "([^"]+)" feature$`, func(ctx context.Context, name string) error {
-		w := worldOf(ctx)
+		w := WorldOf(ctx)
 		msg, err := w.ResponseMessage()
 		if err != nil {
 			return err
 		}
 		if rule := w.offersUndeclared(name, msg); rule != "" {
-			return w.setSkip(reports.Untestable, fmt.Sprintf("the server answered %s with a result although %s is not declared, which %s judges", client.SentMethod(w.Last), name, rule))
+			return w.SetSkip(reports.Untestable, fmt.Sprintf("the server answered %s with a result although %s is not declared, which %s judges", client.SentMethod(w.Last), name, rule))
 		}
 		return w.expectCode(-32601, 0)
 	})
 
 	// CAP-005.
 	step(sc, `^the client sends a list request for each declared capability asking for debug logs$`, wc(sendsListRequestEach))
-	step(sc, `^no log message the server sent in this run came without the "logging" capability$`, askJudge("CAP-005"))
+	step(sc, `^no log message the server sent in this run came without the "logging" capability$`, AskJudge("CAP-005"))
 
 	// CAP-007.
 	step(sc, `^the client calls a method of each feature the server does not declare$`, callsMethodEachFeature)
@@ -50,12 +50,12 @@ func registerServerIndexSteps(sc *godog.ScenarioContext) {
 	step(sc, `^the server relied on no client capability the calls did not declare$`, reliedNoCapabilityCalls)
 
 	// CAP-009, CAP-010.
-	step(sc, `^the client reads the server's declared capabilities$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^the client reads the server's declared capabilities$`, wc(func(ctx context.Context, w *World) error {
 		return w.readCapabilities(ctx, false)
 	}))
 }
 
-func sendsCompletionRequestArgument(ctx context.Context, w *world) error {
+func sendsCompletionRequestArgument(ctx context.Context, w *World) error {
 	ref, arg, err := w.completionTarget(ctx)
 	if err != nil {
 		return err
@@ -63,7 +63,7 @@ func sendsCompletionRequestArgument(ctx context.Context, w *world) error {
 	return w.Send(ctx, w.StateRequest("completion/complete", map[string]any{"ref": ref, "argument": map[string]any{"name": arg, "value": ""}}, nil))
 }
 
-func sendsListRequestEach(ctx context.Context, w *world) error {
+func sendsListRequestEach(ctx context.Context, w *World) error {
 	sent := false
 	for _, lm := range client.ListMethods {
 		if _, ok := w.Target.Caps[lm.Capability]; ok {
@@ -80,22 +80,22 @@ func sendsListRequestEach(ctx context.Context, w *world) error {
 }
 
 func callsMethodEachFeature(ctx context.Context) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	return w.probeUndeclared(ctx, stateWorldOf(w))
 }
 
 func eachThoseCallsFailed(ctx context.Context) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	return w.expectMethodNotFound(stateWorldOf(w))
 }
 
 func callsFixtureToolNeeds(ctx context.Context) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	return w.callFixture(ctx, stateWorldOf(w), "without", "others", "with")
 }
 
 func reliedNoCapabilityCalls(ctx context.Context) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	return w.expectNoReliance(stateWorldOf(w))
 }
 
@@ -119,7 +119,7 @@ func capNames(caps map[string]json.RawMessage) string {
 // next page (a server that answers every list method, offering nothing), means it is not
 // offered, which is consistent with either declaration (CAP-006 judges a declared feature
 // that fails; CAP-007 the undeclared method that does not fail).
-func (w *world) offeredMeansDeclared(name string) error {
+func (w *World) offeredMeansDeclared(name string) error {
 	msg, err := w.ResponseMessage()
 	if err != nil {
 		return err
@@ -134,7 +134,7 @@ func (w *world) offeredMeansDeclared(name string) error {
 		return nil
 	}
 	if why := w.Target.CapsUnknown; why != "" {
-		return w.setSkip(reports.Untestable, why)
+		return w.SetSkip(reports.Untestable, why)
 	}
 	where := "DiscoverResult"
 	if !w.Target.Modern {
@@ -162,9 +162,9 @@ var undeclaredProbes = []struct {
 	{capability: "logging", method: "logging/setLevel", until: revisions.LoggingMethodUntil().ID, params: map[string]any{"level": "info"}},
 }
 
-func (w *world) probeUndeclared(ctx context.Context, st *stateWorld) error {
+func (w *World) probeUndeclared(ctx context.Context, st *stateWorld) error {
 	if why := w.Target.CapsUnknown; why != "" {
-		return w.setSkip(reports.Untestable, why)
+		return w.SetSkip(reports.Untestable, why)
 	}
 	if !w.Target.Modern {
 		// logging/setLevel, if the server takes it, sets the level of the session it is sent
@@ -194,7 +194,7 @@ func (w *world) probeUndeclared(ctx context.Context, st *stateWorld) error {
 		if len(skipped) > 0 {
 			why += "; " + strings.Join(skipped, ", ") + " has no capability-gated method at " + rev
 		}
-		return w.setSkip(reports.NA, why)
+		return w.SetSkip(reports.NA, why)
 	}
 	return nil
 }
@@ -211,7 +211,7 @@ func (w *world) probeUndeclared(ctx context.Context, st *stateWorld) error {
 // revision no sentence does (the lifecycle page even asks both parties to "only use
 // capabilities that were successfully negotiated", so the probe itself is outside the
 // protocol): there a miss is info.
-func (w *world) methodNotFoundBasis() (cite string, grade reports.Verdict) {
+func (w *World) methodNotFoundBasis() (cite string, grade reports.Verdict) {
 	switch {
 	case w.Target.Modern && w.Opts.Transport == harness.TransportHTTP:
 		return "basic/transports/streamable-http#Protocol Version Header: a method the server does not implement gets 404 Not Found and -32601 (MUST; graded SHOULD, since an undeclared capability does not prove the method unimplemented)", ""
@@ -226,7 +226,7 @@ func (w *world) methodNotFoundBasis() (cite string, grade reports.Verdict) {
 // result that offers the feature is not judged: offering an undeclared feature is the
 // capability rule's defect (offeredRules), and when every probe was such, CAP-007 is
 // untestable naming that rule.
-func (w *world) expectMethodNotFound(st *stateWorld) error {
+func (w *World) expectMethodNotFound(st *stateWorld) error {
 	cite, grade := w.methodNotFoundBasis()
 	var offered []string
 	for i, ex := range st.probes {
@@ -253,7 +253,7 @@ func (w *world) expectMethodNotFound(st *stateWorld) error {
 		}
 	}
 	if len(offered) == len(st.probes) && len(offered) > 0 {
-		return w.setSkip(reports.Untestable, strings.Join(offered, "; "))
+		return w.SetSkip(reports.Untestable, strings.Join(offered, "; "))
 	}
 	return nil
 }
@@ -269,7 +269,7 @@ var offeredRules = map[string]string{"tools": "CAP-001", "resources": "CAP-002",
 // offersUndeclared returns the rule judging msg, the response to a method of capability name
 // that the server does not declare, when msg is a result offering the feature (as
 // offeredMeansDeclared judges it), else "".
-func (w *world) offersUndeclared(name string, msg *harness.Message) string {
+func (w *World) offersUndeclared(name string, msg *harness.Message) string {
 	rule, ok := offeredRules[name]
 	if !ok || msg == nil || msg.Kind != harness.KindResult {
 		return ""
@@ -288,9 +288,9 @@ func declaredText(d map[string]any) string {
 // expectNoReliance is CAP-008: the calls lacking the needed capability got -32021 or a result
 // that asks for nothing undeclared; any other error is a failure unless the call declaring the
 // capability fails too (then the fixture is not usable as the suite calls it).
-func (w *world) expectNoReliance(st *stateWorld) error {
+func (w *World) expectNoReliance(st *stateWorld) error {
 	if st.untestable != "" {
-		return w.setSkip(reports.Untestable, st.untestable)
+		return w.SetSkip(reports.Untestable, st.untestable)
 	}
 	var with *fixtureCall
 	for i := range st.calls {
@@ -314,7 +314,7 @@ func (w *world) expectNoReliance(st *stateWorld) error {
 			continue
 		}
 		if wm := client.ResponseOf(with.ex); wm == nil || wm.Kind != harness.KindResult {
-			return w.setSkip(reports.Untestable, fmt.Sprintf("the fixture tool %s fails even when %s is declared (%s), so its reply without it says nothing about the capability",
+			return w.SetSkip(reports.Untestable, fmt.Sprintf("the fixture tool %s fails even when %s is declared (%s), so its reply without it says nothing about the capability",
 				st.fixture.name, st.fixture.needs, client.DescribeExchange(with.ex)))
 		}
 		return &client.Mismatch{Expected: fmt.Sprintf("-32021 (MissingRequiredClientCapability) for %s called with clientCapabilities %s; it succeeds when %s is declared", st.fixture.name, declaredText(c.declared), st.fixture.needs),

@@ -25,13 +25,13 @@ func registerServerPromptsSteps(sc *godog.ScenarioContext) {
 	step(sc, `^the client gets every prompt the server lists$`, wc(getsEveryPromptLists))
 	step(sc, `^the client lists every prompt$`, wc(listsEveryPrompt))
 	step(sc, `^the client gets a prompt that needs no arguments$`, wc(getArgumentlessPrompt))
-	step(sc, `^the client gets a prompt the server does not offer$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^the client gets a prompt the server does not offer$`, wc(func(ctx context.Context, w *World) error {
 		return w.SendParams(ctx, "prompts/get", map[string]any{"name": unknownPromptName}, nil, false)
 	}))
 	step(sc, `^the client gets a prompt without its required arguments$`, wc(getPromptWithoutArgs))
 
 	// Run-wide content rules (package judge); na when the run carried nothing they judge.
-	step(sc, `^every embedded resource in the prompt messages the server sent in this run has a URI, a MIME type and text or base64 data$`, askJudge("PROMPT-006"))
+	step(sc, `^every embedded resource in the prompt messages the server sent in this run has a URI, a MIME type and text or base64 data$`, AskJudge("PROMPT-006"))
 
 	// Prompts.
 	step(sc, `^every prompts/list page of this scenario is a ListPromptsResult whose prompts and arguments have names$`, wc(checkPromptPages))
@@ -39,38 +39,38 @@ func registerServerPromptsSteps(sc *godog.ScenarioContext) {
 	step(sc, `^the prompt list is the same after getting each prompt and on a fresh connection$`, wc(checkPromptSetStable))
 }
 
-func getsEveryPromptLists(ctx context.Context, w *world) error {
+func getsEveryPromptLists(ctx context.Context, w *World) error {
 	_, err := w.getEveryPrompt(ctx)
 	return err
 }
 
-func listsEveryPrompt(ctx context.Context, w *world) error {
+func listsEveryPrompt(ctx context.Context, w *World) error {
 	_, err := w.ListAll(ctx, "prompts/list", "prompts")
 	return keepTransportErr(ctx, err)
 }
 
 // listPromptsForPick lists the prompts for a step that needs one: na when the capability is
 // not declared or the list is empty, untestable when the list is refused.
-func (w *world) listPromptsForPick(ctx context.Context) ([]map[string]any, error) {
+func (w *World) listPromptsForPick(ctx context.Context) ([]map[string]any, error) {
 	if !w.Declares("prompts") {
 		return nil, w.Undeclared(`the server does not declare the "prompts" capability`)
 	}
 	lt, err := w.ListAll(ctx, "prompts/list", "prompts")
 	if r, ok := err.(*client.ListRefused); ok {
-		return nil, w.setSkip(reports.Untestable, "prompts/list failed: "+client.ListFailureReason(r))
+		return nil, w.SetSkip(reports.Untestable, "prompts/list failed: "+client.ListFailureReason(r))
 	}
 	if err := keepTransportErr(ctx, err); err != nil {
 		return nil, err
 	}
 	if len(lt.Items) == 0 {
-		return nil, w.setSkip(reports.NA, "the server lists no prompts")
+		return nil, w.SetSkip(reports.NA, "the server lists no prompts")
 	}
 	return lt.Items, nil
 }
 
 // getArgumentlessPrompt gets the fixture prompt test_simple_prompt, or else the first listed
 // prompt without required arguments.
-func getArgumentlessPrompt(ctx context.Context, w *world) error {
+func getArgumentlessPrompt(ctx context.Context, w *World) error {
 	items, err := w.listPromptsForPick(ctx)
 	if err != nil {
 		return err
@@ -87,14 +87,14 @@ func getArgumentlessPrompt(ctx context.Context, w *world) error {
 		}
 	}
 	if pick == "" {
-		return w.setSkip(reports.Untestable, `every listed prompt has required arguments (no prompt "test_simple_prompt")`)
+		return w.SetSkip(reports.Untestable, `every listed prompt has required arguments (no prompt "test_simple_prompt")`)
 	}
 	return w.SendParams(ctx, "prompts/get", map[string]any{"name": pick}, nil, false)
 }
 
 // getPromptWithoutArgs gets the fixture prompt test_prompt_with_arguments, or else the first
 // listed prompt with a required argument, with empty arguments.
-func getPromptWithoutArgs(ctx context.Context, w *world) error {
+func getPromptWithoutArgs(ctx context.Context, w *World) error {
 	items, err := w.listPromptsForPick(ctx)
 	if err != nil {
 		return err
@@ -111,7 +111,7 @@ func getPromptWithoutArgs(ctx context.Context, w *world) error {
 		}
 	}
 	if pick == "" {
-		return w.setSkip(reports.Untestable, `no listed prompt declares a required argument (no prompt "test_prompt_with_arguments")`)
+		return w.SetSkip(reports.Untestable, `no listed prompt declares a required argument (no prompt "test_prompt_with_arguments")`)
 	}
 	return w.SendParams(ctx, "prompts/get", map[string]any{"name": pick, "arguments": map[string]any{}}, nil, false)
 }
@@ -135,7 +135,7 @@ var contentTypes = map[string]bool{"text": true, "image": true, "audio": true, "
 // checkPromptPages (PROMPT-001): every prompts/list reply of the scenario is a result that
 // validates as ListPromptsResult, each prompt with a string name and each argument with a
 // string name.
-func checkPromptPages(ctx context.Context, w *world) error {
+func checkPromptPages(ctx context.Context, w *World) error {
 	pages := 0
 	for _, ex := range w.Exchanges {
 		if ex.Sent == nil || ex.Sent.Method != "prompts/list" {
@@ -149,7 +149,7 @@ func checkPromptPages(ctx context.Context, w *world) error {
 		msg, _ := harness.ParseMessage(ex.Response.Body())
 		if msg.Kind == harness.KindError && pages == 1 && w.Target.Modern {
 			// A declared feature whose list is refused is CAP-006's (server/prompts#Capabilities).
-			return w.setSkip(reports.Untestable, fmt.Sprintf("prompts/list was answered with %s although prompts are declared, which CAP-006 judges", client.Describe(msg)))
+			return w.SetSkip(reports.Untestable, fmt.Sprintf("prompts/list was answered with %s although prompts are declared, which CAP-006 judges", client.Describe(msg)))
 		}
 		if msg.Kind != harness.KindResult {
 			return &client.Mismatch{Expected: "a prompts/list result (the prompts capability is declared)", Actual: client.Describe(msg), Frames: seqs}
@@ -196,23 +196,23 @@ func checkPromptPages(ctx context.Context, w *world) error {
 
 // checkPromptResult (PROMPT-003): the last response is a GetPromptResult whose messages each
 // have role user or assistant and an object content.
-func checkPromptResult(ctx context.Context, w *world) error {
+func checkPromptResult(ctx context.Context, w *World) error {
 	msg, err := w.ResponseMessage()
 	if err != nil {
 		return err
 	}
 	if msg.Kind == harness.KindInvalid && msg.Problem == "both result and error" {
-		return w.setSkip(reports.Untestable, "the prompts/get reply has both result and error, which MSG-004 judges")
+		return w.SetSkip(reports.Untestable, "the prompts/get reply has both result and error, which MSG-004 judges")
 	}
 	if msg.Kind != harness.KindResult {
 		return &client.Mismatch{Expected: "a prompts/get result", Actual: client.Describe(msg), Frames: w.LastSeqs()}
 	}
 	res, isObject := decodeAny(msg.Result).(map[string]any)
 	if !isObject {
-		return w.setSkip(reports.Untestable, "the prompts/get result is not a JSON object, which MSG-005 judges")
+		return w.SetSkip(reports.Untestable, "the prompts/get result is not a JSON object, which MSG-005 judges")
 	}
 	if res["resultType"] == "input_required" {
-		return w.setSkip(reports.Untestable, "the prompt asked for more input (input_required), which RT-003 judges; the suite does not answer it here")
+		return w.SetSkip(reports.Untestable, "the prompt asked for more input (input_required), which RT-003 judges; the suite does not answer it here")
 	}
 	if err := w.validateAt(msg.Raw, "/result", "GetPromptResult", w.LastSeqs()); err != nil {
 		return err
@@ -237,7 +237,7 @@ func checkPromptResult(ctx context.Context, w *world) error {
 // checkPromptSetStable (PROMPT-002): the prompt list of this connection, the list after a
 // prompts/get of every prompt, and the list on a fresh connection hold the same prompts
 // (compared by name and definition, `_meta` aside).
-func checkPromptSetStable(ctx context.Context, w *world) error {
+func checkPromptSetStable(ctx context.Context, w *World) error {
 	if !w.Declares("prompts") {
 		return w.Undeclared(`the server does not declare the "prompts" capability`)
 	}
@@ -250,16 +250,16 @@ func checkPromptSetStable(ctx context.Context, w *world) error {
 		from := len(w.Exchanges)
 		lt, err := w.ListAll(ctx, "prompts/list", "prompts")
 		if r, ok := err.(*client.ListRefused); ok {
-			return nil, w.setSkip(reports.Untestable, "prompts/list failed "+label+": "+r.Error()+" ("+client.ListRefusalJudges+")")
+			return nil, w.SetSkip(reports.Untestable, "prompts/list failed "+label+": "+r.Error()+" ("+client.ListRefusalJudges+")")
 		}
 		if err := keepTransportErr(ctx, err); err != nil {
 			return nil, err
 		}
 		if lm := (*client.ListMalformed)(nil); errors.As(err, &lm) {
-			return nil, w.setSkip(reports.Untestable, "prompts/list "+label+" could not be followed to its end: "+lm.Mismatch.Error()+" ("+lm.Rule+" judges that)")
+			return nil, w.SetSkip(reports.Untestable, "prompts/list "+label+" could not be followed to its end: "+lm.Mismatch.Error()+" ("+lm.Rule+" judges that)")
 		}
 		if m := (*client.Mismatch)(nil); errors.As(err, &m) {
-			return nil, w.setSkip(reports.Untestable, "prompts/list "+label+" could not be followed to its end: "+err.Error())
+			return nil, w.SetSkip(reports.Untestable, "prompts/list "+label+" could not be followed to its end: "+err.Error())
 		}
 		s := &snapshot{label: label, set: map[string]string{}}
 		for _, ex := range w.Exchanges[from:] {

@@ -25,7 +25,7 @@ func registerServerResourcesSteps(sc *godog.ScenarioContext) {
 	step(sc, `^the client lists every resource template$`, listsEveryResourceTemplate)
 	step(sc, `^the client lists every resource and every resource template it can$`, listsEveryResourceEvery)
 	step(sc, `^every result in this scenario validates as "([^"]+)"$`, func(ctx context.Context, typ string) error {
-		return worldOf(ctx).eachResultValidates(typ, "")
+		return WorldOf(ctx).eachResultValidates(typ, "")
 	})
 
 	// RES-002.
@@ -59,7 +59,7 @@ func registerServerResourcesSteps(sc *godog.ScenarioContext) {
 }
 
 func listsEveryResource(ctx context.Context) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	r := resOf(w)
 	items, err := w.listDeclared(ctx, "resources/list", "resources")
 	r.resources = items
@@ -67,7 +67,7 @@ func listsEveryResource(ctx context.Context) error {
 }
 
 func listsEveryResourceTemplate(ctx context.Context) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	r := resOf(w)
 	items, err := w.listDeclared(ctx, "resources/templates/list", "resourceTemplates")
 	r.templates = items
@@ -75,7 +75,7 @@ func listsEveryResourceTemplate(ctx context.Context) error {
 }
 
 func listsEveryResourceEvery(ctx context.Context) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	r := resOf(w)
 	items, err := w.listDeclared(ctx, "resources/list", "resources")
 	if err != nil {
@@ -93,12 +93,12 @@ func listsEveryResourceEvery(ctx context.Context) error {
 }
 
 func listsResourcesFreshConnection(ctx context.Context) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	return w.listAcrossConnections(ctx, resOf(w))
 }
 
 func everyListingNamedSame(ctx context.Context) error {
-	r := resOf(worldOf(ctx))
+	r := resOf(WorldOf(ctx))
 	for _, l := range r.listings[1:] {
 		if !reflect.DeepEqual(l.uris, r.listings[0].uris) {
 			return &client.Mismatch{Expected: "the same resource set on every connection and after a read (" + r.listings[0].what + ": " + strings.Join(r.listings[0].uris, ", ") + ")",
@@ -109,15 +109,15 @@ func everyListingNamedSame(ctx context.Context) error {
 }
 
 func readsFixtureResourcesElse(ctx context.Context) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	return w.readFixtureResources(ctx, resOf(w))
 }
 
 func readsEveryListedResource(ctx context.Context) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	r := resOf(w)
 	if len(r.resources) == 0 {
-		return w.setSkip(reports.Untestable, "the server lists no resources to read")
+		return w.SetSkip(reports.Untestable, "the server lists no resources to read")
 	}
 	for i, res := range r.resources {
 		if i == maxResourceReads {
@@ -132,17 +132,17 @@ func readsEveryListedResource(ctx context.Context) error {
 }
 
 func everyReadGotResult(ctx context.Context) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	return w.expectReadContents(resOf(w))
 }
 
 func everyReadReturnedSeveral(ctx context.Context) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	return w.expectSeveralContents(resOf(w))
 }
 
 func readsResourcesDoNot(ctx context.Context) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	r := resOf(w)
 	id := randomHex()
 	uris := []string{"mcpconform://missing/" + id}
@@ -163,7 +163,7 @@ func readsResourcesDoNot(ctx context.Context) error {
 }
 
 func eachThoseReadsFailed(ctx context.Context, code int64) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	return w.expectReadErrors(resOf(w), code)
 }
 
@@ -179,7 +179,7 @@ func emptyContents(msg *harness.Message) bool {
 }
 
 func noneThoseReadsReturned(ctx context.Context) error {
-	for _, ex := range resOf(worldOf(ctx)).reads {
+	for _, ex := range resOf(WorldOf(ctx)).reads {
 		msg := client.ResponseOf(ex)
 		if msg == nil || msg.Kind != harness.KindResult {
 			continue
@@ -195,7 +195,7 @@ func noneThoseReadsReturned(ctx context.Context) error {
 }
 
 func everyListedResourceURI(ctx context.Context) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	r := resOf(w)
 	for _, res := range r.resources {
 		u, _ := res["uri"].(string)
@@ -210,13 +210,13 @@ func everyListedResourceURI(ctx context.Context) error {
 		}
 	}
 	if len(r.resources)+len(r.templates) == 0 {
-		return w.setSkip(reports.Untestable, "the server lists no resources and no resource templates")
+		return w.SetSkip(reports.Untestable, "the server lists no resources and no resource templates")
 	}
 	return nil
 }
 
 func readsMalformedResourceURIs(ctx context.Context) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	r := resOf(w)
 	uris := []string{"not a uri", "://", "mcpconform://bad%zz/" + randomHex()}
 	for _, t := range r.templates {
@@ -241,7 +241,7 @@ func readsMalformedResourceURIs(ctx context.Context) error {
 // server that validated the URI by repairing it; the spec does not say whether validation
 // refuses or repairs, so that is info. A malformed percent-escape ("%zz") or a missing scheme
 // has no such repair.
-func eachThoseReadsFailedError(ctx context.Context, w *world) error {
+func eachThoseReadsFailedError(ctx context.Context, w *World) error {
 	var repaired *client.Mismatch
 	for _, ex := range resOf(w).reads {
 		msg := client.ResponseOf(ex)
@@ -306,7 +306,7 @@ func repairedURI(ex *harness.Exchange, msg *harness.Message) string {
 }
 
 func readsFileURIsClimb(ctx context.Context) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	r := resOf(w)
 	var base *url.URL
 	for _, res := range r.resources {
@@ -317,7 +317,7 @@ func readsFileURIsClimb(ctx context.Context) error {
 		}
 	}
 	if base == nil {
-		return w.setSkip(reports.NA, "the server lists no file:// resources")
+		return w.SetSkip(reports.NA, "the server lists no file:// resources")
 	}
 	dir := base.EscapedPath()
 	if i := strings.LastIndexByte(dir, '/'); i >= 0 {
@@ -340,12 +340,12 @@ func readsFileURIsClimb(ctx context.Context) error {
 }
 
 func eachThoseReadsFailedWithout(ctx context.Context) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	for _, ex := range resOf(w).reads {
 		msg := client.ResponseOf(ex)
 		if emptyContents(msg) {
 			// Nothing outside the directory was served; the empty result is RES-005's defect.
-			return w.setSkip(reports.Untestable, fmt.Sprintf("%s got a result with contents: [], which RES-005 judges", readURI(ex)))
+			return w.SetSkip(reports.Untestable, fmt.Sprintf("%s got a result with contents: [], which RES-005 judges", readURI(ex)))
 		}
 		if msg == nil || msg.Kind != harness.KindError {
 			return &client.Mismatch{Expected: "an error for " + readURI(ex) + ", which lies outside the served directory", Actual: client.DescribeExchange(ex), Frames: exchangeSeqs(ex)}
@@ -355,17 +355,17 @@ func eachThoseReadsFailedWithout(ctx context.Context) error {
 }
 
 func listsEveryResourceTemplateOffers(ctx context.Context) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	r := resOf(w)
 	lt, err := w.ListAll(ctx, "resources/templates/list", "resourceTemplates")
 	if lr, ok := err.(*client.ListRefused); ok {
 		if msg := client.ResponseOf(w.Last); msg != nil && msg.Kind == harness.KindError && msg.Error.Code == -32601 {
-			return w.setSkip(reports.NA, "the server does not offer resource templates (resources/templates/list is -32601)")
+			return w.SetSkip(reports.NA, "the server does not offer resource templates (resources/templates/list is -32601)")
 		}
 		if w.Last != nil {
 			for _, f := range w.Last.Frames {
 				if harness.IsBatchReply(f.Raw) {
-					return w.setSkip(reports.Untestable, "the application/json reply to resources/templates/list is a JSON array, not one response object, which HTTP-005 judges")
+					return w.SetSkip(reports.Untestable, "the application/json reply to resources/templates/list is a JSON array, not one response object, which HTTP-005 judges")
 				}
 			}
 		}
@@ -398,7 +398,7 @@ func fillTemplate(tpl, value string) string {
 
 // listDeclared traverses a list of the declared resources capability; a refusal is a
 // Mismatch (a declared capability answers its list requests).
-func (w *world) listDeclared(ctx context.Context, method, member string) ([]map[string]any, error) {
+func (w *World) listDeclared(ctx context.Context, method, member string) ([]map[string]any, error) {
 	lt, err := w.ListAll(ctx, method, member)
 	if lr, ok := err.(*client.ListRefused); ok {
 		return nil, &client.Mismatch{Expected: "a " + method + " result (the resources capability is declared)", Actual: lr.Actual, Frames: lr.Frames}
@@ -411,7 +411,7 @@ func (w *world) listDeclared(ctx context.Context, method, member string) ([]map[
 
 // eachResultValidates validates the result of every exchange of the scenario (whose method is
 // method, when set) against typ.
-func (w *world) eachResultValidates(typ, method string) error {
+func (w *World) eachResultValidates(typ, method string) error {
 	n := 0
 	for _, ex := range w.Exchanges {
 		msg := client.ResponseOf(ex)
@@ -433,7 +433,7 @@ func (w *world) eachResultValidates(typ, method string) error {
 }
 
 // framesOf returns the frames of the scenario's exchanges of method.
-func (w *world) framesOf(method string) []int {
+func (w *World) framesOf(method string) []int {
 	var out []int
 	for _, ex := range w.Exchanges {
 		if ex.Sent != nil && ex.Sent.Method == method {
@@ -443,7 +443,7 @@ func (w *world) framesOf(method string) []int {
 	return out
 }
 
-func (w *world) readResource(ctx context.Context, r *resWorld, uri string) error {
+func (w *World) readResource(ctx context.Context, r *resWorld, uri string) error {
 	req := w.StateRequest("resources/read", map[string]any{"uri": uri}, nil)
 	// Malformed URIs (RES-008) are invalid by the schema's uri format on purpose.
 	req.Intentional = checkURI(uri) != nil
@@ -467,7 +467,7 @@ func readURI(ex *harness.Exchange) string {
 	return fmt.Sprintf("%q", req.Params.URI)
 }
 
-func (w *world) listAcrossConnections(ctx context.Context, r *resWorld) error {
+func (w *World) listAcrossConnections(ctx context.Context, r *resWorld) error {
 	list := func(what string) error {
 		items, err := w.listDeclared(ctx, "resources/list", "resources")
 		if err != nil {
@@ -506,7 +506,7 @@ func (w *world) listAcrossConnections(ctx context.Context, r *resWorld) error {
 	return list("second connection")
 }
 
-func (w *world) readFixtureResources(ctx context.Context, r *resWorld) error {
+func (w *World) readFixtureResources(ctx context.Context, r *resWorld) error {
 	listed := map[string]bool{}
 	for _, res := range r.resources {
 		if u, _ := res["uri"].(string); u != "" {
@@ -521,7 +521,7 @@ func (w *world) readFixtureResources(ctx context.Context, r *resWorld) error {
 	}
 	if len(uris) == 0 {
 		if len(r.resources) == 0 {
-			return w.setSkip(reports.Untestable, `the server lists no resources (fixtures "test://static-text", "test://static-binary")`)
+			return w.SetSkip(reports.Untestable, `the server lists no resources (fixtures "test://static-text", "test://static-binary")`)
 		}
 		u, _ := r.resources[0]["uri"].(string)
 		uris = []string{u}
@@ -534,7 +534,7 @@ func (w *world) readFixtureResources(ctx context.Context, r *resWorld) error {
 	return nil
 }
 
-func (w *world) expectReadContents(r *resWorld) error {
+func (w *World) expectReadContents(r *resWorld) error {
 	for _, ex := range r.reads {
 		msg := client.ResponseOf(ex)
 		if msg == nil || msg.Kind != harness.KindResult {
@@ -552,7 +552,7 @@ func (w *world) expectReadContents(r *resWorld) error {
 
 // validateContents checks every contents item: a TextResourceContents or a
 // BlobResourceContents, never both text and blob.
-func (w *world) validateContents(msg *harness.Message, ex *harness.Exchange) error {
+func (w *World) validateContents(msg *harness.Message, ex *harness.Exchange) error {
 	var res struct {
 		Contents []map[string]json.RawMessage `json:"contents"`
 	}
@@ -579,7 +579,7 @@ func (w *world) validateContents(msg *harness.Message, ex *harness.Exchange) err
 	return nil
 }
 
-func (w *world) expectSeveralContents(r *resWorld) error {
+func (w *World) expectSeveralContents(r *resWorld) error {
 	for _, ex := range r.reads {
 		msg := client.ResponseOf(ex)
 		if msg == nil || msg.Kind != harness.KindResult {
@@ -598,7 +598,7 @@ func (w *world) expectSeveralContents(r *resWorld) error {
 	return nil
 }
 
-func (w *world) expectReadErrors(r *resWorld, code int64) error {
+func (w *World) expectReadErrors(r *resWorld, code int64) error {
 	for _, ex := range r.reads {
 		msg := client.ResponseOf(ex)
 		want := fmt.Sprintf("error %d for %s (no such resource)", code, readURI(ex))
@@ -607,7 +607,7 @@ func (w *world) expectReadErrors(r *resWorld, code int64) error {
 				return err
 			}
 			if emptyContents(msg) {
-				return w.setSkip(reports.Untestable, fmt.Sprintf("%s got a result with contents: [], which RES-005 judges", readURI(ex)))
+				return w.SetSkip(reports.Untestable, fmt.Sprintf("%s got a result with contents: [], which RES-005 judges", readURI(ex)))
 			}
 			return &client.Mismatch{Expected: want, Actual: client.DescribeExchange(ex), Frames: exchangeSeqs(ex)}
 		}

@@ -31,36 +31,36 @@ func registerServerToolsSteps(sc *godog.ScenarioContext) {
 	step(sc, `^every listed tool name uses only ASCII letters, digits, underscore, hyphen and dot$`, everyListedToolNameUses)
 	step(sc, `^no two listed tools have the same name$`, noTwoListedTools)
 	step(sc, `^every listed tool without parameters declares additionalProperties false$`, wc(everyListedToolWithout))
-	step(sc, `^every tool listing has the same names in the same order$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^every tool listing has the same names in the same order$`, wc(func(ctx context.Context, w *World) error {
 		return w.compareListings(ctx, true)
 	}))
-	step(sc, `^every tool listing has the same set of names$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^every tool listing has the same set of names$`, wc(func(ctx context.Context, w *World) error {
 		return w.compareListings(ctx, false)
 	}))
 
 	// Calling.
 	step(sc, `^the client calls each tool it may call( that declares an outputSchema)?$`, callsEachToolMay)
-	step(sc, `^the client calls each tool it may call with arguments its inputSchema rejects$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^the client calls each tool it may call with arguments its inputSchema rejects$`, wc(func(ctx context.Context, w *World) error {
 		return w.callWithInvalidArgs(ctx, toolOf(w))
 	}))
 	step(sc, `^the client calls the fixture tool "([^"]+)" with empty arguments$`, callsFixtureToolEmpty)
-	step(sc, `^the client calls the unknown tool$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^the client calls the unknown tool$`, wc(func(ctx context.Context, w *World) error {
 		return w.Send(ctx, w.Build(w.ToolsCall(unknownToolName, nil, nil)))
 	}))
 	step(sc, `^the client sends a tools/call whose (arguments are a string|name is missing)$`, sendsToolsCallWhose)
 	step(sc, `^the response is the JSON-RPC error -32602 for a malformed tools/call$`, wc(responseJSONRPCError))
 	step(sc, `^every tool call result validates as CallToolResult$`, wc(everyToolCallResult))
-	step(sc, `^every successful result carries structuredContent valid against the tool's outputSchema$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^every successful result carries structuredContent valid against the tool's outputSchema$`, wc(func(ctx context.Context, w *World) error {
 		return w.expectStructured(toolOf(w))
 	}))
-	step(sc, `^every result with structuredContent also carries it serialized in a text block$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^every result with structuredContent also carries it serialized in a text block$`, wc(func(ctx context.Context, w *World) error {
 		return w.expectSerialized(toolOf(w))
 	}))
 	step(sc, `^the tool call result has isError true$`, wc(toolResultIsError))
-	step(sc, `^no call with invalid arguments succeeds$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^no call with invalid arguments succeeds$`, wc(func(ctx context.Context, w *World) error {
 		return w.expectRejected(toolOf(w))
 	}))
-	step(sc, `^if a tool result embeds a resource, the server declares the "resources" capability$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^if a tool result embeds a resource, the server declares the "resources" capability$`, wc(func(ctx context.Context, w *World) error {
 		return w.expectResourcesDeclared(ctx, toolOf(w))
 	}))
 }
@@ -70,7 +70,7 @@ func listsEveryTool(ctx context.Context, times string) error {
 	if times != "" {
 		_, _ = fmt.Sscan(times, &n)
 	}
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	st := toolOf(w)
 	for range n {
 		st.listings = append(st.listings, w.toolListing(ctx))
@@ -79,7 +79,7 @@ func listsEveryTool(ctx context.Context, times string) error {
 }
 
 func listsEveryToolCalls(ctx context.Context) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	st := toolOf(w)
 	first := w.toolListing(ctx)
 	st.listings = append(st.listings, first)
@@ -105,8 +105,8 @@ func listsEveryToolCalls(ctx context.Context) error {
 }
 
 func everyListedToolValid(ctx context.Context) error {
-	return worldOf(ctx).eachListedTool(ctx, true, "every listed tool to be a Tool whose inputSchema is an object of type \"object\"", func(t map[string]any, raw json.RawMessage) string {
-		if err := worldOf(ctx).validateAt(raw, "", "Tool", nil); err != nil {
+	return WorldOf(ctx).eachListedTool(ctx, true, "every listed tool to be a Tool whose inputSchema is an object of type \"object\"", func(t map[string]any, raw json.RawMessage) string {
+		if err := WorldOf(ctx).validateAt(raw, "", "Tool", nil); err != nil {
 			var m *client.Mismatch
 			if errors.As(err, &m) {
 				return m.Actual
@@ -125,7 +125,7 @@ func everyListedToolValid(ctx context.Context) error {
 }
 
 func everyListedToolInputschema(ctx context.Context) error {
-	return worldOf(ctx).eachListedTool(ctx, false, "every inputSchema and outputSchema to compile as JSON Schema of its dialect", func(t map[string]any, raw json.RawMessage) string {
+	return WorldOf(ctx).eachListedTool(ctx, false, "every inputSchema and outputSchema to compile as JSON Schema of its dialect", func(t map[string]any, raw json.RawMessage) string {
 		var members map[string]json.RawMessage
 		_ = json.Unmarshal(raw, &members)
 		for _, key := range []string{"inputSchema", "outputSchema"} {
@@ -142,7 +142,7 @@ func everyListedToolInputschema(ctx context.Context) error {
 }
 
 func everyListedToolName(ctx context.Context) error {
-	return worldOf(ctx).eachListedTool(ctx, false, "every tool name to have 1 to 128 characters", func(t map[string]any, _ json.RawMessage) string {
+	return WorldOf(ctx).eachListedTool(ctx, false, "every tool name to have 1 to 128 characters", func(t map[string]any, _ json.RawMessage) string {
 		name, _ := t["name"].(string)
 		if n := utf8.RuneCountInString(name); n < 1 || n > 128 {
 			return fmt.Sprintf("the name has %d characters", n)
@@ -152,7 +152,7 @@ func everyListedToolName(ctx context.Context) error {
 }
 
 func everyListedToolNameUses(ctx context.Context) error {
-	return worldOf(ctx).eachListedTool(ctx, false, "every tool name to use only A-Z a-z 0-9 _ - .", func(t map[string]any, _ json.RawMessage) string {
+	return WorldOf(ctx).eachListedTool(ctx, false, "every tool name to use only A-Z a-z 0-9 _ - .", func(t map[string]any, _ json.RawMessage) string {
 		name, _ := t["name"].(string)
 		if !toolNameRE.MatchString(name) {
 			return "the name has characters outside A-Z a-z 0-9 _ - ."
@@ -163,7 +163,7 @@ func everyListedToolNameUses(ctx context.Context) error {
 
 func noTwoListedTools(ctx context.Context) error {
 	seen := map[string]bool{}
-	return worldOf(ctx).eachListedTool(ctx, false, "every tool name to be unique", func(t map[string]any, _ json.RawMessage) string {
+	return WorldOf(ctx).eachListedTool(ctx, false, "every tool name to be unique", func(t map[string]any, _ json.RawMessage) string {
 		name, _ := t["name"].(string)
 		if seen[name] {
 			return "the name is listed more than once"
@@ -177,7 +177,7 @@ func noTwoListedTools(ctx context.Context) error {
 // tool without parameters, {"type":"object","additionalProperties":false} ("Recommended", no
 // BCP 14 keyword) and {"type":"object"}: the open form is an observation (info, RULES.md
 // TOOL-019), whichever equivalent shape it takes (see noParameters).
-func everyListedToolWithout(ctx context.Context, w *world) error {
+func everyListedToolWithout(ctx context.Context, w *World) error {
 	err := w.eachListedTool(ctx, false, `the inputSchema of every tool without parameters to be {"type":"object","additionalProperties":false}`, func(t map[string]any, _ json.RawMessage) string {
 		schema, ok := t["inputSchema"].(map[string]any)
 		if !ok || !noParameters(schema) {
@@ -196,12 +196,12 @@ func everyListedToolWithout(ctx context.Context, w *world) error {
 }
 
 func callsEachToolMay(ctx context.Context, withOutput string) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	return w.callEachTool(ctx, toolOf(w), withOutput != "")
 }
 
 func callsFixtureToolEmpty(ctx context.Context, fixture string) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	st := toolOf(w)
 	l := w.toolListing(ctx)
 	if l.err != nil {
@@ -220,7 +220,7 @@ func callsFixtureToolEmpty(ctx context.Context, fixture string) error {
 }
 
 func sendsToolsCallWhose(ctx context.Context, how string) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	st := toolOf(w)
 	if how == "name is missing" {
 		c := w.ToolsCall(nil, nil, nil)
@@ -230,11 +230,11 @@ func sendsToolsCallWhose(ctx context.Context, how string) error {
 	// A server that ignored the malformed arguments would run the tool: name one it may call.
 	l := w.toolListing(ctx)
 	if l.err != nil {
-		return w.setSkip(reports.Untestable, "tools/list failed: "+client.ListFailureReason(l.err))
+		return w.SetSkip(reports.Untestable, "tools/list failed: "+client.ListFailureReason(l.err))
 	}
 	tool, why := w.callableTool(l.lt.Items)
 	if tool == nil {
-		return w.setSkip(reports.Untestable, why)
+		return w.SetSkip(reports.Untestable, why)
 	}
 	st.calls = append(st.calls, toolCall{tool: tool})
 	c := w.ToolsCall(tool["name"], "x", nil)
@@ -242,7 +242,7 @@ func sendsToolsCallWhose(ctx context.Context, how string) error {
 	return w.Send(ctx, w.Build(c))
 }
 
-func responseJSONRPCError(ctx context.Context, w *world) error {
+func responseJSONRPCError(ctx context.Context, w *World) error {
 	msg, err := w.ResponseMessage()
 	if err != nil {
 		return err
@@ -272,7 +272,7 @@ func responseJSONRPCError(ctx context.Context, w *world) error {
 	return &client.Mismatch{Expected: want, Actual: actual, Frames: w.LastSeqs()}
 }
 
-func everyToolCallResult(ctx context.Context, w *world) error {
+func everyToolCallResult(ctx context.Context, w *World) error {
 	st := toolOf(w)
 	judged := 0
 	for _, c := range st.calls {
@@ -289,15 +289,15 @@ func everyToolCallResult(ctx context.Context, w *world) error {
 		}
 	}
 	if judged == 0 {
-		return w.setSkip(reports.Untestable, st.noCalls("no tools/call completed"))
+		return w.SetSkip(reports.Untestable, st.noCalls("no tools/call completed"))
 	}
 	return nil
 }
 
-func toolResultIsError(ctx context.Context, w *world) error {
+func toolResultIsError(ctx context.Context, w *World) error {
 	st := toolOf(w)
 	if len(st.calls) == 0 {
-		return w.setSkip(reports.Untestable, st.noCalls("the tool was not called"))
+		return w.SetSkip(reports.Untestable, st.noCalls("the tool was not called"))
 	}
 	c := st.calls[len(st.calls)-1]
 	msg := client.ResponseOf(c.ex)
@@ -322,34 +322,34 @@ var toolNameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]*$`)
 
 // listingErr turns the error of a listing into the scenario's outcome: strict (the rule is
 // about the listing itself) keeps a Mismatch, otherwise the rule is untestable.
-func (w *world) listingErr(l toolListing, strict bool) error {
+func (w *World) listingErr(l toolListing, strict bool) error {
 	var m *client.Mismatch
 	var lm *client.ListMalformed
 	var refused *client.ListRefused
 	switch {
 	case errors.As(l.err, &lm):
 		// The defect is the judging rule's: this rule reports it only when it is that rule.
-		if strict && lm.Rule == w.rule.ID {
+		if strict && lm.Rule == w.Rule.ID {
 			return lm.Mismatch
 		}
-		return w.setSkip(reports.Untestable, "tools/list did not give a valid list: "+lm.Mismatch.Error()+" ("+lm.Rule+" judges that)")
+		return w.SetSkip(reports.Untestable, "tools/list did not give a valid list: "+lm.Mismatch.Error()+" ("+lm.Rule+" judges that)")
 	case errors.As(l.err, &m):
 		if strict {
 			return m
 		}
-		return w.setSkip(reports.Untestable, "tools/list did not give a valid list: "+m.Error())
+		return w.SetSkip(reports.Untestable, "tools/list did not give a valid list: "+m.Error())
 	case errors.As(l.err, &refused):
 		if strict {
 			return &client.Mismatch{Expected: "a tools/list result (the server declares tools)", Actual: refused.Error(), Frames: refused.Frames}
 		}
-		return w.setSkip(reports.Untestable, "tools/list failed: "+refused.Error()+" ("+client.ListRefusalJudges+")")
+		return w.SetSkip(reports.Untestable, "tools/list failed: "+refused.Error()+" ("+client.ListRefusalJudges+")")
 	}
 	return l.err
 }
 
 // eachListedTool runs check on every tool of the scenario's first listing; the first problem
 // is a Mismatch naming the tool.
-func (w *world) eachListedTool(ctx context.Context, strict bool, expected string, check func(t map[string]any, raw json.RawMessage) string) error {
+func (w *World) eachListedTool(ctx context.Context, strict bool, expected string, check func(t map[string]any, raw json.RawMessage) string) error {
 	st := toolOf(w)
 	if len(st.listings) == 0 {
 		return fmt.Errorf("feature bug: no tools/list before this step")
@@ -394,7 +394,7 @@ func noParameters(schema map[string]any) bool {
 
 // compareListings compares the names of every listing of the scenario: in order (TOOL-007) or
 // as sets (TOOL-008).
-func (w *world) compareListings(ctx context.Context, ordered bool) error {
+func (w *World) compareListings(ctx context.Context, ordered bool) error {
 	st := toolOf(w)
 	if len(st.listings) < 2 {
 		return fmt.Errorf("feature bug: fewer than two tools/list traversals before this step")
@@ -449,7 +449,7 @@ func namesMissing(a, b []string) []string {
 
 // callBlocker says why the suite does not call a listed tool: the call policy, an x-mcp-header
 // parameter over HTTP (the call would need Mcp-Param headers), or "" when it may be called.
-func (w *world) callBlocker(t map[string]any) string {
+func (w *World) callBlocker(t map[string]any) string {
 	if ok, why := w.Opts.MayCall(t); !ok {
 		return why
 	}
@@ -462,7 +462,7 @@ func (w *world) callBlocker(t map[string]any) string {
 }
 
 // callableTool returns the first listed tool the suite may call, or why there is none.
-func (w *world) callableTool(tools []map[string]any) (map[string]any, string) {
+func (w *World) callableTool(tools []map[string]any) (map[string]any, string) {
 	var why []string
 	for _, t := range tools {
 		if b := w.callBlocker(t); b == "" {
@@ -483,7 +483,7 @@ func joinWhy(why []string) string {
 
 // callListedTool calls tool with args (problem: what is wrong with them on purpose, "" when
 // they are meant to be valid) and records the call.
-func (w *world) callListedTool(ctx context.Context, st *toolWorld, tool, args map[string]any, problem string) (*harness.Exchange, error) {
+func (w *World) callListedTool(ctx context.Context, st *toolWorld, tool, args map[string]any, problem string) (*harness.Exchange, error) {
 	if err := w.Send(ctx, w.Build(w.ToolsCall(tool["name"], args, nil))); err != nil {
 		return nil, err
 	}
@@ -493,7 +493,7 @@ func (w *world) callListedTool(ctx context.Context, st *toolWorld, tool, args ma
 
 // callEachTool lists the tools and calls, with arguments filling their required properties,
 // each one the call policy allows (only those declaring an outputSchema when withOutput).
-func (w *world) callEachTool(ctx context.Context, st *toolWorld, withOutput bool) error {
+func (w *World) callEachTool(ctx context.Context, st *toolWorld, withOutput bool) error {
 	l := w.toolListing(ctx)
 	st.listings = append(st.listings, l)
 	if l.err != nil {
@@ -523,7 +523,7 @@ func (w *world) callEachTool(ctx context.Context, st *toolWorld, withOutput bool
 	}
 	switch {
 	case withOutput && candidates == 0:
-		return w.setSkip(reports.NA, "no listed tool declares an outputSchema")
+		return w.SetSkip(reports.NA, "no listed tool declares an outputSchema")
 	case len(st.calls) == 0:
 		if len(why) > 3 {
 			why = append(why[:3], fmt.Sprintf("and %d more", len(why)-3))
@@ -554,7 +554,7 @@ func completedResult(c toolCall) (map[string]json.RawMessage, *harness.Message) 
 // expectStructured is TOOL-010: each successful result of a tool with an outputSchema carries a
 // structuredContent that validates against it. Tool errors (isError) are not judged: the
 // suite's arguments may well be what the tool refused.
-func (w *world) expectStructured(st *toolWorld) error {
+func (w *World) expectStructured(st *toolWorld) error {
 	judged := 0
 	for _, c := range st.calls {
 		r, _ := completedResult(c)
@@ -581,14 +581,14 @@ func (w *world) expectStructured(st *toolWorld) error {
 		}
 	}
 	if judged == 0 {
-		return w.setSkip(reports.Untestable, st.noCalls("no call of a tool with a compilable outputSchema completed without isError"))
+		return w.SetSkip(reports.Untestable, st.noCalls("no call of a tool with a compilable outputSchema completed without isError"))
 	}
 	return nil
 }
 
 // expectSerialized is TOOL-012: a result with structuredContent has a text block whose text is
 // the same JSON value.
-func (w *world) expectSerialized(st *toolWorld) error {
+func (w *World) expectSerialized(st *toolWorld) error {
 	judged, declared := 0, false
 	for _, c := range st.calls {
 		declared = declared || c.tool["outputSchema"] != nil
@@ -619,9 +619,9 @@ func (w *world) expectSerialized(st *toolWorld) error {
 	}
 	if judged == 0 {
 		if !declared && st.why == "" {
-			return w.setSkip(reports.NA, "no tool result the suite obtained carries structuredContent")
+			return w.SetSkip(reports.NA, "no tool result the suite obtained carries structuredContent")
 		}
-		return w.setSkip(reports.Untestable, st.noCalls("no tool result the suite obtained carries structuredContent"))
+		return w.SetSkip(reports.Untestable, st.noCalls("no tool result the suite obtained carries structuredContent"))
 	}
 	return nil
 }
@@ -685,10 +685,10 @@ func invalidArgs(schemaRaw []byte) (args map[string]any, problem string, ok bool
 }
 
 // callWithInvalidArgs calls every tool the policy allows with arguments its inputSchema rejects.
-func (w *world) callWithInvalidArgs(ctx context.Context, st *toolWorld) error {
+func (w *World) callWithInvalidArgs(ctx context.Context, st *toolWorld) error {
 	l := w.toolListing(ctx)
 	if l.err != nil {
-		return w.setSkip(reports.Untestable, "tools/list failed: "+client.ListFailureReason(l.err))
+		return w.SetSkip(reports.Untestable, "tools/list failed: "+client.ListFailureReason(l.err))
 	}
 	var why []string
 	for _, t := range l.lt.Items {
@@ -714,7 +714,7 @@ func (w *world) callWithInvalidArgs(ctx context.Context, st *toolWorld) error {
 		if len(why) > 3 {
 			why = append(why[:3], fmt.Sprintf("and %d more", len(why)-3))
 		}
-		return w.setSkip(reports.Untestable, "no tool could be called with invalid arguments"+joinWhy(why))
+		return w.SetSkip(reports.Untestable, "no tool could be called with invalid arguments"+joinWhy(why))
 	}
 	return nil
 }
@@ -723,7 +723,7 @@ func (w *world) callWithInvalidArgs(ctx context.Context, st *toolWorld) error {
 // inputSchema accepts that) after the call with invalid arguments ex was refused with a tool
 // execution error or a JSON-RPC error other than -32602, and records it as that call's control
 // (TOOL-016: a refusal is evidence of validation only from a tool that serves valid input).
-func (w *world) controlCall(ctx context.Context, st *toolWorld, tool map[string]any, schemaRaw []byte, ex *harness.Exchange) error {
+func (w *World) controlCall(ctx context.Context, st *toolWorld, tool map[string]any, schemaRaw []byte, ex *harness.Exchange) error {
 	msg := client.ResponseOf(ex)
 	if msg == nil || msg.Kind == harness.KindError && msg.Error.Code == codeInvalidParamsTool {
 		return nil
@@ -754,7 +754,7 @@ func (w *world) controlCall(ctx context.Context, st *toolWorld, tool map[string]
 
 // expectResourcesDeclared is TOOL-018: a tool result with an embedded resource block comes from
 // a server declaring resources.
-func (w *world) expectResourcesDeclared(ctx context.Context, st *toolWorld) error {
+func (w *World) expectResourcesDeclared(ctx context.Context, st *toolWorld) error {
 	for _, c := range st.calls {
 		r, _ := completedResult(c)
 		var blocks []struct {
@@ -771,7 +771,7 @@ func (w *world) expectResourcesDeclared(ctx context.Context, st *toolWorld) erro
 					return err
 				}
 				if msg, err := w.ResponseMessage(); err == nil && w.offersUndeclared("resources", msg) != "" {
-					return w.setSkip(reports.Untestable, "the server answers resources/list with resources although it does not declare resources, which CAP-002 judges")
+					return w.SetSkip(reports.Untestable, "the server answers resources/list with resources although it does not declare resources, which CAP-002 judges")
 				}
 				return &client.Mismatch{Expected: "the resources capability declared by a server whose tool " + toolName(c.tool) + " embeds resources",
 					Actual: "capabilities without resources", Frames: exchangeSeqs(c.ex)}
@@ -782,17 +782,17 @@ func (w *world) expectResourcesDeclared(ctx context.Context, st *toolWorld) erro
 	fixture := w.Opts.FixtureName("test_embedded_resource")
 	for _, c := range st.calls {
 		if c.tool["name"] == fixture {
-			return w.setSkip(reports.NA, "no tool result the suite obtained embeds a resource")
+			return w.SetSkip(reports.NA, "no tool result the suite obtained embeds a resource")
 		}
 	}
 	if len(st.listings) > 0 && st.listings[0].lt != nil {
 		for _, t := range st.listings[0].lt.Items {
 			if t["name"] == fixture {
-				return w.setSkip(reports.Untestable, fmt.Sprintf("no tool result the suite obtained embeds a resource, and tool %q was not called%s", fixture, whyClause(st.why)))
+				return w.SetSkip(reports.Untestable, fmt.Sprintf("no tool result the suite obtained embeds a resource, and tool %q was not called%s", fixture, whyClause(st.why)))
 			}
 		}
 	}
-	return w.setSkip(reports.Untestable, fmt.Sprintf("no tool result the suite obtained embeds a resource, and the server has no tool %q", fixture))
+	return w.SetSkip(reports.Untestable, fmt.Sprintf("no tool result the suite obtained embeds a resource, and the server has no tool %q", fixture))
 }
 
 func whyClause(why string) string {

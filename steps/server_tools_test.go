@@ -15,7 +15,7 @@ import (
 )
 
 // replied sets w's last exchange to a malformed tools/call answered with reply.
-func replied(w *world, reply string) {
+func replied(w *World, reply string) {
 	w.Last = &harness.Exchange{
 		Sent:     &harness.Frame{Seq: 1, Raw: []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":"x"}}`)},
 		Response: &harness.Frame{Seq: 2, Raw: []byte(reply)},
@@ -40,7 +40,7 @@ func TestTOOL014GradesTheErrorCode(t *testing.T) {
 }
 
 // listedTools sets w's tools listing to tools, each a JSON object.
-func listedTools(t *testing.T, w *world, tools ...string) {
+func listedTools(t *testing.T, w *World, tools ...string) {
 	t.Helper()
 	lt := &client.ListTraversal{Method: "tools/list"}
 	for _, s := range tools {
@@ -130,9 +130,9 @@ func TestTOOL016NeedsEvidenceOfValidation(t *testing.T) {
 		case reports.Pass:
 			require.NoError(t, err, c.name)
 		case reports.Untestable:
-			require.ErrorIs(t, err, errSkip, c.name)
-			require.Equal(t, reports.Untestable, w.skip.Verdict, c.name)
-			require.Contains(t, w.skip.Reason, "no ", c.name)
+			require.ErrorIs(t, err, ErrSkip, c.name)
+			require.Equal(t, reports.Untestable, w.Skip.Verdict, c.name)
+			require.Contains(t, w.Skip.Reason, "no ", c.name)
 		case reports.Warn:
 			require.ErrorAs(t, err, &m, c.name)
 			require.Equal(t, reports.Warn, m.Grade, c.name)

@@ -29,22 +29,22 @@ func registerServerUtilitiesCompletionSteps(sc *godog.ScenarioContext) {
 }
 
 func requestsCompletionsPromptArgument(ctx context.Context) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	return w.requestCompletions(ctx, resOf(w))
 }
 
 func everyCompletionResultCarries(ctx context.Context) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	return w.expectCompletionShape(resOf(w))
 }
 
 func everyCompletionResultFewer(ctx context.Context) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	return w.expectHasMore(resOf(w))
 }
 
 func everyCompletionRequestGot(ctx context.Context) error {
-	for _, c := range resOf(worldOf(ctx)).completions {
+	for _, c := range resOf(WorldOf(ctx)).completions {
 		if msg := client.ResponseOf(c.ex); msg == nil || msg.Kind != harness.KindResult {
 			return &client.Mismatch{Expected: "a completion result for a " + c.kind + " reference", Actual: client.DescribeExchange(c.ex), Frames: exchangeSeqs(c.ex)}
 		}
@@ -53,7 +53,7 @@ func everyCompletionRequestGot(ctx context.Context) error {
 }
 
 func requestsCompletionsPromptDoes(ctx context.Context) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	return w.Send(ctx, w.StateRequest("completion/complete", map[string]any{
 		"ref":      map[string]any{"type": "ref/prompt", "name": "mcpconform_missing_" + randomHex()},
 		"argument": map[string]any{"name": "arg", "value": ""},
@@ -61,17 +61,17 @@ func requestsCompletionsPromptDoes(ctx context.Context) error {
 }
 
 func doesNotDeclareCapability(ctx context.Context, name string) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	if why := w.Target.CapsUnknown; why != "" {
-		return w.setSkip(reports.Untestable, why)
+		return w.SetSkip(reports.Untestable, why)
 	}
 	if _, ok := w.Target.Caps[name]; ok {
-		return w.setSkip(reports.NA, fmt.Sprintf("the server declares the %q capability", name))
+		return w.SetSkip(reports.NA, fmt.Sprintf("the server declares the %q capability", name))
 	}
 	return nil
 }
 
-func requestsCompletionsFirstPrompt(ctx context.Context, w *world) error {
+func requestsCompletionsFirstPrompt(ctx context.Context, w *World) error {
 	ref, arg, err := w.completionTarget(ctx)
 	if err != nil {
 		return err
@@ -82,7 +82,7 @@ func requestsCompletionsFirstPrompt(ctx context.Context, w *world) error {
 // requestCompletions sends completion/complete with an empty value for a prompt argument
 // (test_prompt_with_arguments, else the first listed prompt with arguments) and for a template
 // variable (test://template/{id}/data, else the first listed template with a variable).
-func (w *world) requestCompletions(ctx context.Context, r *resWorld) error {
+func (w *World) requestCompletions(ctx context.Context, r *resWorld) error {
 	var refs []struct {
 		kind string
 		ref  map[string]any
@@ -131,7 +131,7 @@ func (w *world) requestCompletions(ctx context.Context, r *resWorld) error {
 		}
 	}
 	if len(refs) == 0 {
-		return w.setSkip(reports.Untestable, `the server lists no prompt with arguments and no resource template with a variable (fixtures "test_prompt_with_arguments", "test://template/{id}/data")`)
+		return w.SetSkip(reports.Untestable, `the server lists no prompt with arguments and no resource template with a variable (fixtures "test_prompt_with_arguments", "test://template/{id}/data")`)
 	}
 	for _, c := range refs {
 		if err := w.Send(ctx, w.StateRequest("completion/complete", map[string]any{"ref": c.ref, "argument": map[string]any{"name": c.arg, "value": ""}}, nil)); err != nil {
@@ -159,10 +159,10 @@ func completionResults(r *resWorld) (out []map[string]json.RawMessage, exs []*ha
 	return out, exs
 }
 
-func (w *world) expectCompletionShape(r *resWorld) error {
+func (w *World) expectCompletionShape(r *resWorld) error {
 	comps, exs := completionResults(r)
 	if len(comps) == 0 {
-		return w.setSkip(reports.Untestable, "no completion request got a result to judge (see CMPL-005)")
+		return w.SetSkip(reports.Untestable, "no completion request got a result to judge (see CMPL-005)")
 	}
 	for i, c := range comps {
 		ex := exs[i]
@@ -196,10 +196,10 @@ func (w *world) expectCompletionShape(r *resWorld) error {
 	return nil
 }
 
-func (w *world) expectHasMore(r *resWorld) error {
+func (w *World) expectHasMore(r *resWorld) error {
 	comps, exs := completionResults(r)
 	if len(comps) == 0 {
-		return w.setSkip(reports.Untestable, "no completion request got a result to judge (see CMPL-005)")
+		return w.SetSkip(reports.Untestable, "no completion request got a result to judge (see CMPL-005)")
 	}
 	for i, c := range comps {
 		var values []json.RawMessage

@@ -17,27 +17,27 @@ func init() { bindSteps("server-utilities-logging", registerServerUtilitiesLoggi
 // features/server-utilities-logging.feature uses.
 func registerServerUtilitiesLoggingSteps(sc *godog.ScenarioContext) {
 	// Send.
-	step(sc, `^the client calls the logging fixture tool, if listed, without a log level$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^the client calls the logging fixture tool, if listed, without a log level$`, wc(func(ctx context.Context, w *World) error {
 		return w.callLoggingTool(ctx, "", false, false)
 	}))
 	step(sc, `^the client calls the logging fixture tool with log level "([^"]+)"$`, func(ctx context.Context, level string) error {
-		return worldOf(ctx).callLoggingTool(ctx, level, true, false)
+		return WorldOf(ctx).callLoggingTool(ctx, level, true, false)
 	})
 	step(sc, `^the client calls the logging fixture tool, if listed, with log level "([^"]+)" while a listen stream is open$`, func(ctx context.Context, level string) error {
-		return worldOf(ctx).callLoggingTool(ctx, level, false, true)
+		return WorldOf(ctx).callLoggingTool(ctx, level, false, true)
 	})
 	step(sc, `^the client sends a list request with the log level "([^"]+)"$`, sendsListRequestLog)
 	step(sc, `^the client sets the log level "([^"]+)" in a session of its own$`, setsLevelOwnSession)
 
 	// Observe.
-	step(sc, `^no log message in this run went to a request that did not ask for log messages$`, askJudge("LOG-001"))
-	step(sc, `^every log message in this run is at or above the level its request asked for$`, askJudge("LOG-002"))
-	step(sc, `^every log message in this run travelled with the response of the request that asked for it$`, askJudge("LOG-003"))
-	step(sc, `^every log message the server sent in this run has a known level and data$`, askJudge("LOG-005"))
+	step(sc, `^no log message in this run went to a request that did not ask for log messages$`, AskJudge("LOG-001"))
+	step(sc, `^every log message in this run is at or above the level its request asked for$`, AskJudge("LOG-002"))
+	step(sc, `^every log message in this run travelled with the response of the request that asked for it$`, AskJudge("LOG-003"))
+	step(sc, `^every log message the server sent in this run has a known level and data$`, AskJudge("LOG-005"))
 }
 
 func sendsListRequestLog(ctx context.Context, level string) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	_, known := logLevels[level]
 	return w.SendParams(ctx, w.listOrDiscover(), nil, map[string]any{logLevelMeta: level}, !known)
 }
@@ -48,7 +48,7 @@ func sendsListRequestLog(ctx context.Context, level string) error {
 // under test first; a handshake the server fails is LEG-001's to judge. An unknown level is an
 // intentionally invalid request.
 func setsLevelOwnSession(ctx context.Context, level string) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	if err := w.OpenOwnSession(ctx); err != nil {
 		return err
 	}
@@ -64,10 +64,10 @@ var logLevels = map[string]int{"debug": 0, "info": 1, "notice": 2, "warning": 3,
 // capability or a call the policy forbids end the scenario as untestable; otherwise the step
 // does nothing then, and the run-wide check judges what the run shows. duringListen holds a
 // subscriptions/listen stream open (HTTP) while the tool runs.
-func (w *world) callLoggingTool(ctx context.Context, level string, required, duringListen bool) error {
+func (w *World) callLoggingTool(ctx context.Context, level string, required, duringListen bool) error {
 	skip := func(why string) error {
 		if required {
-			return w.setSkip(reports.Untestable, why)
+			return w.SetSkip(reports.Untestable, why)
 		}
 		return nil
 	}

@@ -21,25 +21,25 @@ func init() { bindSteps("server-utilities-pagination", registerServerUtilitiesPa
 // features/server-utilities-pagination.feature uses.
 func registerServerUtilitiesPaginationSteps(sc *godog.ScenarioContext) {
 	// Pagination (PAGE-001..004) and one cacheScope per traversal (CACHE-005).
-	step(sc, `^the client pages through every list the server declares, twice$`, pageStep(func(ctx context.Context, w *world, st *pageState) error {
+	step(sc, `^the client pages through every list the server declares, twice$`, pageStep(func(ctx context.Context, w *World, st *pageState) error {
 		return w.traverseLists(ctx, st, 2)
 	}))
-	step(sc, `^every list ended on a page without nextCursor$`, pageStep(func(_ context.Context, _ *world, st *pageState) error {
+	step(sc, `^every list ended on a page without nextCursor$`, pageStep(func(_ context.Context, _ *World, st *pageState) error {
 		return st.listsEnded()
 	}))
-	step(sc, `^the client asks twice for the second page of the first declared list that has one$`, pageStep(func(ctx context.Context, w *world, st *pageState) error {
+	step(sc, `^the client asks twice for the second page of the first declared list that has one$`, pageStep(func(ctx context.Context, w *World, st *pageState) error {
 		return w.secondPageTwice(ctx, st)
 	}))
-	step(sc, `^both answers are the same page$`, pageStep(func(_ context.Context, _ *world, st *pageState) error {
+	step(sc, `^both answers are the same page$`, pageStep(func(_ context.Context, _ *World, st *pageState) error {
 		return st.samePage()
 	}))
-	step(sc, `^the client asks every list the server declares for a page with a cursor it never issued$`, pageStep(func(ctx context.Context, w *world, st *pageState) error {
+	step(sc, `^the client asks every list the server declares for a page with a cursor it never issued$`, pageStep(func(ctx context.Context, w *World, st *pageState) error {
 		return w.invalidCursors(ctx, st)
 	}))
-	step(sc, `^every such request was answered with error -32602$`, pageStep(func(_ context.Context, w *world, st *pageState) error {
+	step(sc, `^every such request was answered with error -32602$`, pageStep(func(_ context.Context, w *World, st *pageState) error {
 		return st.invalidCursorsRejected(w)
 	}))
-	step(sc, `^no traversal repeats an item and both traversals list the same items$`, pageStep(func(_ context.Context, _ *world, st *pageState) error {
+	step(sc, `^no traversal repeats an item and both traversals list the same items$`, pageStep(func(_ context.Context, _ *World, st *pageState) error {
 		return st.noDuplicatesNoHoles()
 	}))
 }
@@ -88,7 +88,7 @@ func (st *pageState) noDuplicatesNoHoles() error {
 
 // secondPageTwice is PAGE-002's request: the first page of each declared list until one has a
 // nextCursor, then the page of that cursor twice.
-func (w *world) secondPageTwice(ctx context.Context, st *pageState) error {
+func (w *World) secondPageTwice(ctx context.Context, st *pageState) error {
 	lists := w.declaredLists()
 	if len(lists) == 0 {
 		return w.noLists()
@@ -113,7 +113,7 @@ func (w *world) secondPageTwice(ctx context.Context, st *pageState) error {
 		st.member = l.member
 		return nil
 	}
-	return w.setSkip(reports.Untestable, "no list the server declares returned a nextCursor on its first page (each fits in one page), so no cursor could be presented twice")
+	return w.SetSkip(reports.Untestable, "no list the server declares returned a nextCursor on its first page (each fits in one page), so no cursor could be presented twice")
 }
 
 // samePage is PAGE-002's judgement: both answers to the same cursor are results with equal items.
@@ -139,7 +139,7 @@ func (st *pageState) samePage() error {
 
 // invalidCursors is PAGE-003's request: for each declared list the server serves, a page
 // asked for with a cursor it never issued.
-func (w *world) invalidCursors(ctx context.Context, st *pageState) error {
+func (w *World) invalidCursors(ctx context.Context, st *pageState) error {
 	lists := w.declaredLists()
 	if len(lists) == 0 {
 		return w.noLists()
@@ -159,13 +159,13 @@ func (w *world) invalidCursors(ctx context.Context, st *pageState) error {
 		st.rejects = append(st.rejects, w.Last)
 	}
 	if len(st.rejects) == 0 {
-		return w.setSkip(reports.Untestable, "the server refused every list it declares ("+strings.Join(refused, ", ")+")")
+		return w.SetSkip(reports.Untestable, "the server refused every list it declares ("+strings.Join(refused, ", ")+")")
 	}
 	return nil
 }
 
 // invalidCursorsRejected is PAGE-003's judgement.
-func (st *pageState) invalidCursorsRejected(w *world) error {
+func (st *pageState) invalidCursorsRejected(w *World) error {
 	for _, ex := range st.rejects {
 		msg := client.ResponseOf(ex)
 		if msg != nil && msg.Kind == harness.KindError && msg.Error.Code == codeInvalidParamsPage {

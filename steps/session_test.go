@@ -67,7 +67,7 @@ func (s *sessionServer) requests() []string {
 }
 
 // sessionWorld is a world on a legacy HTTP target whose connection is a new one to srv.
-func sessionWorld(t *testing.T, srv *httptest.Server) (*world, *harness.HTTP) {
+func sessionWorld(t *testing.T, srv *httptest.Server) (*World, *harness.HTTP) {
 	t.Helper()
 	w := clientWorld(harness.TransportHTTP, revisions.LatestLegacy().ID)
 	w.Opts.Timeout, w.Opts.QuietWindow = 10*time.Second, 100*time.Millisecond

@@ -35,14 +35,14 @@ type stateWorld struct {
 
 // stateWorldOf returns the scenario's state for statelessness and capabilities (STATE, CAP,
 // META-007, ERR-008), made on first use (see stateOf).
-func stateWorldOf(w *world) *stateWorld {
+func stateWorldOf(w *World) *stateWorld {
 	return stateOf(w, func() *stateWorld { return &stateWorld{} })
 }
 
 // completionTarget finds something to complete: the first argument of the first prompt that
 // has arguments, else the first variable of the first resource template, else a made-up
 // prompt (a server that offers completions then still answers, if only with -32602).
-func (w *world) completionTarget(ctx context.Context) (map[string]any, string, error) {
+func (w *World) completionTarget(ctx context.Context) (map[string]any, string, error) {
 	lt, err := w.ListAll(ctx, "prompts/list", "prompts")
 	if _, failed := client.ListProblem(err); err != nil && !failed {
 		return nil, "", err
@@ -119,7 +119,7 @@ func fixtureNames() string {
 
 // findFixture lists the tools (following nextCursor) and returns the first capability fixture
 // whose required arguments the suite can fill; why says what is missing otherwise.
-func (w *world) findFixture(ctx context.Context) (*fixtureTool, string, error) {
+func (w *World) findFixture(ctx context.Context) (*fixtureTool, string, error) {
 	type tool struct {
 		Name        string          `json:"name"`
 		InputSchema json.RawMessage `json:"inputSchema"`
@@ -180,7 +180,7 @@ func fixtureArgs(schema json.RawMessage) (map[string]any, bool) {
 // callFixture finds the fixture tool and calls it once per kind, in order, on the scenario's
 // connection: "without" declares no client capability, "others" every other known one,
 // "with" only the one it needs. Without a fixture it records why (the Then step decides).
-func (w *world) callFixture(ctx context.Context, st *stateWorld, kinds ...string) error {
+func (w *World) callFixture(ctx context.Context, st *stateWorld, kinds ...string) error {
 	if !w.Target.Modern {
 		return fmt.Errorf("feature bug: the fixture calls need a %s target", revisions.Modern().ID)
 	}
@@ -262,7 +262,7 @@ type turn struct {
 // readCapabilities asks for the declared capabilities: server/discover (2026-07-28) on the
 // scenario's connection, or initialize (legacy) on a fresh one (a session initializes once).
 // fresh asks for a fresh connection on a modern target too.
-func (w *world) readCapabilities(ctx context.Context, fresh bool) error {
+func (w *World) readCapabilities(ctx context.Context, fresh bool) error {
 	if !w.Target.Modern {
 		if err := freshConnection(ctx, w); err != nil {
 			return err

@@ -36,7 +36,7 @@ type stdioScenario struct {
 
 // stdioOf returns the scenario's state for stdio and versioning (STDIO, VER), made on first use
 // (see stateOf).
-func stdioOf(w *world) *stdioScenario {
+func stdioOf(w *World) *stdioScenario {
 	return stateOf(w, func() *stdioScenario {
 		return &stdioScenario{untriggered: "the scenario triggered no tool list change"}
 	})
@@ -66,7 +66,7 @@ type legacySession struct {
 // openListen sends a subscriptions/listen request for tool list changes that stays in flight
 // in a goroutine, and waits (bounded by the request timeout) for its acknowledgement. required
 // makes a refused listen end the scenario as untestable; otherwise it returns nil, nil.
-func (st *stdioScenario) openListen(ctx context.Context, w *world, required bool) (*openListen, error) {
+func (st *stdioScenario) openListen(ctx context.Context, w *World, required bool) (*openListen, error) {
 	s, err := w.Stdio()
 	if err != nil {
 		return nil, err
@@ -129,7 +129,7 @@ func (st *stdioScenario) openListen(ctx context.Context, w *world, required bool
 	if msg.Kind == harness.KindError {
 		what = "was refused with " + client.Describe(msg) + " (see SUB-001)"
 	}
-	return nil, w.setSkip(reports.Untestable, "the rule needs a request that stays in flight; subscriptions/listen "+what)
+	return nil, w.SetSkip(reports.Untestable, "the rule needs a request that stays in flight; subscriptions/listen "+what)
 }
 
 func rawOf(f *harness.Frame) []byte {

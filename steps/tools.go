@@ -22,7 +22,7 @@ type toolWorld struct {
 }
 
 // toolOf returns the scenario's state for tools (TOOL), made on first use (see stateOf).
-func toolOf(w *world) *toolWorld {
+func toolOf(w *World) *toolWorld {
 	return stateOf(w, func() *toolWorld { return &toolWorld{} })
 }
 
@@ -50,7 +50,7 @@ type toolCall struct {
 const codeInvalidParamsTool = -32602
 
 // toolListing lists every tool on the scenario's connection and keeps the frames it exchanged.
-func (w *world) toolListing(ctx context.Context) toolListing {
+func (w *World) toolListing(ctx context.Context) toolListing {
 	before := len(w.Exchanges)
 	lt, err := w.ListAll(ctx, "tools/list", "tools")
 	var frames []int
@@ -81,7 +81,7 @@ func inputRequired(msg *harness.Message) bool {
 // it is -32602 or the same tool served valid arguments (its control call): a tool that fails
 // for every input (a missing browser, a test_error_handling) shows nothing, and a run without
 // any evidence is untestable, with the reasons.
-func (w *world) expectRejected(st *toolWorld) error {
+func (w *World) expectRejected(st *toolWorld) error {
 	var warn *client.Mismatch
 	var noEvidence []string
 	evidence := 0
@@ -124,12 +124,12 @@ func (w *world) expectRejected(st *toolWorld) error {
 	}
 	if evidence == 0 {
 		if len(noEvidence) == 0 {
-			return w.setSkip(reports.Untestable, "every call with invalid arguments got an interim input_required result, which shows no validation")
+			return w.SetSkip(reports.Untestable, "every call with invalid arguments got an interim input_required result, which shows no validation")
 		}
 		if len(noEvidence) > 3 {
 			noEvidence = append(noEvidence[:3], fmt.Sprintf("and %d more", len(noEvidence)-3))
 		}
-		return w.setSkip(reports.Untestable, "no refusal shows that the server validated the arguments: "+strings.Join(noEvidence, "; "))
+		return w.SetSkip(reports.Untestable, "no refusal shows that the server validated the arguments: "+strings.Join(noEvidence, "; "))
 	}
 	if warn != nil {
 		return warn

@@ -30,68 +30,68 @@ func registerVocabularySteps(sc *godog.ScenarioContext) {
 	step(sc, `^the server declares the "([^"]+)" capability$`, serverDeclaresCapability)
 
 	// Send.
-	step(sc, `^the client sends a harmless request$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^the client sends a harmless request$`, wc(func(ctx context.Context, w *World) error {
 		return w.SendMethod(ctx, w.Harmless(), "", nil, nil)
 	}))
 	step(sc, `^the client sends a "([^"]+)" request$`, func(ctx context.Context, method string) error {
-		return worldOf(ctx).SendMethod(ctx, method, "", nil, nil)
+		return WorldOf(ctx).SendMethod(ctx, method, "", nil, nil)
 	})
 	step(sc, `^the client sends a "([^"]+)" request with protocol version "([^"]+)"$`, func(ctx context.Context, method, v string) error {
-		return worldOf(ctx).SendMethod(ctx, method, v, nil, nil)
+		return WorldOf(ctx).SendMethod(ctx, method, v, nil, nil)
 	})
 	// A control: a server that serves even discover at that version fails DISC-004, and the
 	// rule that probes another method is untestable.
 	step(sc, `^the server rejects a "([^"]+)" request with protocol version "([^"]+)" \(([A-Z]+-\d+) judges that\)$`, func(ctx context.Context, method, v, rule string) error {
-		w := worldOf(ctx)
+		w := WorldOf(ctx)
 		if err := w.SendMethod(ctx, method, v, nil, nil); err != nil {
 			return err
 		}
 		if msg, err := w.ResponseMessage(); err == nil && msg.Kind == harness.KindResult {
-			return w.setSkip(reports.Untestable, fmt.Sprintf("the server served %s at protocol version %s instead of refusing it, which %s judges", method, v, rule))
+			return w.SetSkip(reports.Untestable, fmt.Sprintf("the server served %s at protocol version %s instead of refusing it, which %s judges", method, v, rule))
 		}
 		return nil
 	})
 	step(sc, `^the client sends a list request for a declared capability$`, func(ctx context.Context) error {
-		return worldOf(ctx).SendList(ctx, "")
+		return WorldOf(ctx).SendList(ctx, "")
 	})
 	step(sc, `^the client sends a list request for each declared capability$`, sendListForEachCapability)
 	step(sc, `^the client sends:$`, func(ctx context.Context, doc *godog.DocString) error {
-		return worldOf(ctx).SendDoc(ctx, doc.Content, false, false)
+		return WorldOf(ctx).SendDoc(ctx, doc.Content, false, false)
 	})
 	step(sc, `^the client sends the malformed message:$`, func(ctx context.Context, doc *godog.DocString) error {
-		return worldOf(ctx).SendDoc(ctx, doc.Content, true, false)
+		return WorldOf(ctx).SendDoc(ctx, doc.Content, true, false)
 	})
 	step(sc, `^the client sends the notification:$`, func(ctx context.Context, doc *godog.DocString) error {
-		return worldOf(ctx).SendDoc(ctx, doc.Content, false, true)
+		return WorldOf(ctx).SendDoc(ctx, doc.Content, false, true)
 	})
 	step(sc, `^the client initializes with protocol version "([^"]+)"$`, func(ctx context.Context, v string) error {
-		return worldOf(ctx).Initialize(ctx, v)
+		return WorldOf(ctx).Initialize(ctx, v)
 	})
 
 	// Observe.
 	step(sc, `^the response is a result$`, func(ctx context.Context) error {
-		return worldOf(ctx).expectKind(harness.KindResult, 0)
+		return WorldOf(ctx).expectKind(harness.KindResult, 0)
 	})
 	step(sc, `^the response is an error with code (-?\d+)$`, func(ctx context.Context, code int64) error {
-		return worldOf(ctx).expectCode(code, 0)
+		return WorldOf(ctx).expectCode(code, 0)
 	})
 	// The precondition of a rule about an error: whether the error comes at all is another
 	// rule's, and without it this rule is untestable.
 	step(sc, `^the response is an error with code (-?\d+) \(([A-Z]+-\d+) judges whether it is\)$`, func(ctx context.Context, code int64, rule string) error {
-		w := worldOf(ctx)
+		w := WorldOf(ctx)
 		msg, err := w.ResponseMessage()
 		if err == nil && (msg.Kind != harness.KindError || msg.Error.Code != code) {
-			return w.setSkip(reports.Untestable, fmt.Sprintf("the server answered %s with %s instead of error %d, which %s judges", client.SentMethod(w.Last), client.Describe(msg), code, rule))
+			return w.SetSkip(reports.Untestable, fmt.Sprintf("the server answered %s with %s instead of error %d, which %s judges", client.SentMethod(w.Last), client.Describe(msg), code, rule))
 		}
 		return w.expectCode(code, 0)
 	})
-	step(sc, `^the response id is the request id$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^the response id is the request id$`, wc(func(ctx context.Context, w *World) error {
 		return w.expectID(w.LastID)
 	}))
 	step(sc, `^the HTTP status is (\d+)$`, expectHTTPStatus)
 	step(sc, `^the HTTP status of the rejection is (\d+) \(([A-Z]+-\d+) judges whether the message is rejected\)$`, expectRejectionStatus)
 	step(sc, `^the response is an error \(([A-Z]+-\d+) judges its code\)$`, func(ctx context.Context, rule string) error {
-		w := worldOf(ctx)
+		w := WorldOf(ctx)
 		msg, err := w.ResponseMessage()
 		if err != nil {
 			return err
@@ -105,26 +105,26 @@ func registerVocabularySteps(sc *godog.ScenarioContext) {
 	step(sc, `^no message arrives in reply$`, wc(expectSilence))
 
 	// Provocation: traffic for the run-wide rules to judge.
-	step(sc, `^the client exercises the server's declared features$`, wc(func(ctx context.Context, w *world) error {
+	step(sc, `^the client exercises the server's declared features$`, wc(func(ctx context.Context, w *World) error {
 		return w.oncePerTarget("exercise", func() error { return exerciseFeatures(ctx, w) })
 	}))
 
 	// Pagination (PAGE-001..004) and one cacheScope per traversal (CACHE-005).
-	step(sc, `^the client pages through every list the server declares$`, pageStep(func(ctx context.Context, w *world, st *pageState) error {
+	step(sc, `^the client pages through every list the server declares$`, pageStep(func(ctx context.Context, w *World, st *pageState) error {
 		return w.traverseLists(ctx, st, 1)
 	}))
 }
 
-func connectedServer(ctx context.Context, w *world) error {
+func connectedServer(ctx context.Context, w *World) error {
 	t, err := w.Env.Shared(ctx)
 	w.Conn = t
 	return err
 }
 
 func serverDeclaresCapability(ctx context.Context, name string) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	if why := w.Target.CapsUnknown; why != "" {
-		return w.setSkip(reports.Untestable, why)
+		return w.SetSkip(reports.Untestable, why)
 	}
 	if _, ok := w.Target.Caps[name]; !ok {
 		return w.Undeclared(fmt.Sprintf("the server does not declare the %q capability", name))
@@ -133,7 +133,7 @@ func serverDeclaresCapability(ctx context.Context, name string) error {
 }
 
 func sendListForEachCapability(ctx context.Context) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	for _, lm := range client.ListMethods {
 		if _, ok := w.Target.Caps[lm.Capability]; ok {
 			if err := w.SendMethod(ctx, lm.Method, "", nil, nil); err != nil {
@@ -145,7 +145,7 @@ func sendListForEachCapability(ctx context.Context) error {
 }
 
 func expectHTTPStatus(ctx context.Context, status int) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	if w.Last == nil || w.Last.HTTP == nil {
 		return fmt.Errorf("no HTTP reply to check (transport %s)", w.Opts.Transport)
 	}
@@ -159,15 +159,15 @@ func expectHTTPStatus(ctx context.Context, status int) error {
 // reject; a message the server served (a result) makes the rule untestable, naming rule, which
 // judges whether such a message is rejected: one defect fails one rule.
 func expectRejectionStatus(ctx context.Context, status int, rule string) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	if msg, err := w.ResponseMessage(); err == nil && msg.Kind == harness.KindResult {
-		return w.setSkip(reports.Untestable, fmt.Sprintf("the server served the message (%s) instead of rejecting it, which %s judges", client.Describe(msg), rule))
+		return w.SetSkip(reports.Untestable, fmt.Sprintf("the server served the message (%s) instead of rejecting it, which %s judges", client.Describe(msg), rule))
 	}
 	return expectHTTPStatus(ctx, status)
 }
 
 func valueValidates(ctx context.Context, ptr, typ string) error {
-	w := worldOf(ctx)
+	w := WorldOf(ctx)
 	msg, err := w.ResponseMessage()
 	if err != nil {
 		return err
@@ -188,7 +188,7 @@ var traceMeta = map[string]any{
 // listed resource, a get of the first prompt without required arguments, and a call of the
 // fixture tool test_simple_text with a progress token. Errors and timeouts are recorded, not
 // judged: the run-wide rules judge the frames.
-func exerciseFeatures(ctx context.Context, w *world) error {
+func exerciseFeatures(ctx context.Context, w *World) error {
 	if w.Target.Modern {
 		if err := w.SendParams(ctx, "server/discover", nil, traceMeta, false); err != nil {
 			return err
@@ -291,15 +291,15 @@ func exchangeSeqs(ex *harness.Exchange) []int {
 }
 
 // w and wc adapt world-only step functions to godog's signatures.
-func w(fn func(*world) error) func(context.Context) error {
-	return func(ctx context.Context) error { return fn(worldOf(ctx)) }
+func w(fn func(*World) error) func(context.Context) error {
+	return func(ctx context.Context) error { return fn(WorldOf(ctx)) }
 }
 
-func wc(fn func(context.Context, *world) error) func(context.Context) error {
-	return func(ctx context.Context) error { return fn(ctx, worldOf(ctx)) }
+func wc(fn func(context.Context, *World) error) func(context.Context) error {
+	return func(ctx context.Context) error { return fn(ctx, WorldOf(ctx)) }
 }
 
-func freshConnection(ctx context.Context, w *world) error {
+func freshConnection(ctx context.Context, w *World) error {
 	t, err := w.Env.Dial(ctx, w.Target.Revision)
 	if err != nil {
 		return fmt.Errorf("cannot start a fresh connection: %w", err)
@@ -311,7 +311,7 @@ func freshConnection(ctx context.Context, w *world) error {
 
 // expectKind checks that the last response is a result or an error; an error with code soft
 // (when non-zero) is graded a warning instead of the rule's level.
-func (w *world) expectKind(kind harness.Kind, soft int64) error {
+func (w *World) expectKind(kind harness.Kind, soft int64) error {
 	msg, err := w.ResponseMessage()
 	if err != nil {
 		return err
@@ -330,29 +330,29 @@ func (w *world) expectKind(kind harness.Kind, soft int64) error {
 // codeDefect returns the untestable outcome for msg, a reply that should have been error want
 // (code), when msg itself is a defect of a code rule: a malformed error object (MSG-007) or a
 // code that judge.CodeRule names; nil otherwise.
-func (w *world) codeDefect(msg *harness.Message, code int64, want string) error {
+func (w *World) codeDefect(msg *harness.Message, code int64, want string) error {
 	switch {
 	case msg == nil:
 		return nil
 	case msg.Kind == harness.KindInvalid && strings.HasPrefix(msg.Problem, "error"):
-		return w.setSkip(reports.Untestable, fmt.Sprintf("the reply's error object is malformed (%s), which MSG-007 judges", msg.Problem))
+		return w.SetSkip(reports.Untestable, fmt.Sprintf("the reply's error object is malformed (%s), which MSG-007 judges", msg.Problem))
 	case msg.Kind == harness.KindError && msg.Error.Code == harness.CodeHeaderMismatch && code != harness.CodeHeaderMismatch && w.Opts.Transport == harness.TransportStdio:
-		return w.setSkip(reports.Untestable, fmt.Sprintf("the server answered with %s instead of %s: HeaderMismatch on stdio, which has no headers, is ERR-002's", client.Describe(msg), want))
+		return w.SetSkip(reports.Untestable, fmt.Sprintf("the server answered with %s instead of %s: HeaderMismatch on stdio, which has no headers, is ERR-002's", client.Describe(msg), want))
 	case msg.Kind == harness.KindError && msg.Error.Code != code:
 		if rule := judge.CodeRule(w.Target.Revision, msg.Error.Code); rule != "" {
-			return w.setSkip(reports.Untestable, fmt.Sprintf("the server answered with %s instead of %s; a code of that range is itself a defect, which %s judges", client.Describe(msg), want, rule))
+			return w.SetSkip(reports.Untestable, fmt.Sprintf("the server answered with %s instead of %s; a code of that range is itself a defect, which %s judges", client.Describe(msg), want, rule))
 		}
 	}
 	return nil
 }
 
-func (w *world) expectCode(code, soft int64) error {
+func (w *World) expectCode(code, soft int64) error {
 	msg, err := w.ResponseMessage()
 	if err != nil {
 		if h := w.Last.HTTP; h != nil && h.Status >= 400 && w.Last.Err == nil && w.Target.Modern {
 			// An error status without a JSON-RPC error body is ERR-010's (a 2026-07-28
 			// rule): the code it should carry cannot be judged.
-			return w.setSkip(reports.Untestable, fmt.Sprintf("the reply is HTTP %d without a JSON-RPC error body, which ERR-010 judges", h.Status))
+			return w.SetSkip(reports.Untestable, fmt.Sprintf("the reply is HTTP %d without a JSON-RPC error body, which ERR-010 judges", h.Status))
 		}
 		return err
 	}
@@ -378,7 +378,7 @@ func (w *world) expectCode(code, soft int64) error {
 	return nil
 }
 
-func (w *world) expectID(want json.RawMessage) error {
+func (w *World) expectID(want json.RawMessage) error {
 	msg, err := w.ResponseMessage()
 	if err != nil {
 		return err
@@ -388,7 +388,7 @@ func (w *world) expectID(want json.RawMessage) error {
 	}
 	if harness.IDKey(msg.ID) != harness.IDKey(want) {
 		if why := w.idTypeOnly(want, msg.ID); why != "" {
-			return w.setSkip(reports.Untestable, why)
+			return w.SetSkip(reports.Untestable, why)
 		}
 		return &client.Mismatch{Expected: "id " + harness.IDKey(want), Actual: "id " + harness.IDKey(msg.ID), Frames: w.LastSeqs()}
 	}
@@ -399,15 +399,15 @@ func (w *world) expectID(want json.RawMessage) error {
 // surrounding spaces ("7" for 7) is not the scenario rule's defect but MSG-003's (a response
 // repeats the request id with the same type, basic/index#Responses); "" when the ids differ
 // otherwise, and always for MSG-003 itself.
-func (w *world) idTypeOnly(want, got json.RawMessage) string {
-	if w.rule.ID == "MSG-003" || harness.LooseIDKey(harness.IDKey(want)) != harness.LooseIDKey(harness.IDKey(got)) {
+func (w *World) idTypeOnly(want, got json.RawMessage) string {
+	if w.Rule.ID == "MSG-003" || harness.LooseIDKey(harness.IDKey(want)) != harness.LooseIDKey(harness.IDKey(got)) {
 		return ""
 	}
 	return fmt.Sprintf("the response repeats id %s as %s, in another JSON type, which MSG-003 judges", harness.IDKey(want), harness.IDKey(got))
 }
 
 // valueAt resolves a JSON Pointer (RFC 6901) in the last response.
-func (w *world) valueAt(ptr string) (any, error) {
+func (w *World) valueAt(ptr string) (any, error) {
 	msg, err := w.ResponseMessage()
 	if err != nil {
 		return nil, err
@@ -422,7 +422,7 @@ func (w *world) valueAt(ptr string) (any, error) {
 	return v, nil
 }
 
-func (w *world) compareAt(ptr, lit string, equal bool) error {
+func (w *World) compareAt(ptr, lit string, equal bool) error {
 	want, err := parseLiteral(lit)
 	if err != nil {
 		return err
@@ -441,7 +441,7 @@ func (w *world) compareAt(ptr, lit string, equal bool) error {
 	return nil
 }
 
-func (w *world) containsAt(ptr, lit string, contains bool) error {
+func (w *World) containsAt(ptr, lit string, contains bool) error {
 	want, err := parseLiteral(lit)
 	if err != nil {
 		return err
@@ -470,7 +470,7 @@ func (w *world) containsAt(ptr, lit string, contains bool) error {
 	return nil
 }
 
-func (w *world) validateAt(raw []byte, ptr, typ string, frames []int) error {
+func (w *World) validateAt(raw []byte, ptr, typ string, frames []int) error {
 	val, ok, err := pointer(raw, ptr)
 	if err != nil {
 		return err
@@ -494,7 +494,7 @@ func (w *world) validateAt(raw []byte, ptr, typ string, frames []int) error {
 		// A violation another rule claims (a read result's missing ttlMs is CACHE-001's) is
 		// that rule's to report, and one nobody claims is SCHEMA-001's: one defect fails one
 		// rule (judge.Claim).
-		if !judge.Reports(w.rule.ID, judge.SchemaError{Type: typ, InstancePath: x.InstancePath, SchemaPath: x.SchemaPath, Message: x.Message, Members: x.Members}) {
+		if !judge.Reports(w.Rule.ID, judge.SchemaError{Type: typ, InstancePath: x.InstancePath, SchemaPath: x.SchemaPath, Message: x.Message, Members: x.Members}) {
 			continue
 		}
 		return &client.Mismatch{Expected: "a valid " + typ + atPointer(ptr), Actual: fmt.Sprintf("a message whose %s fails the schema (%s)", describePointer(x.InstancePath), x.Message), Frames: frames}
@@ -519,7 +519,7 @@ func describePointer(ptr string) string {
 	return "member " + ptr
 }
 
-func expectSilence(ctx context.Context, w *world) error {
+func expectSilence(ctx context.Context, w *World) error {
 	if w.Last == nil {
 		return fmt.Errorf("no message was sent before this step")
 	}

@@ -18,7 +18,7 @@ import (
 func TestValidateAtReadsAsASentence(t *testing.T) {
 	w := clientWorld("stdio", revisions.Modern().ID)
 	w.Opts.Schemas = testutil.Schemas(t)
-	w.rule = catalog.Rule{ID: "DISC-002"}
+	w.Rule = catalog.Rule{ID: "DISC-002"}
 	raw := []byte(`{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{},"serverInfo":{"name":"x","version":"1"},"instructions":7}}`)
 	err := w.validateAt(raw, "", "DiscoverResultResponse", []int{2})
 	var m *client.Mismatch

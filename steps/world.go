@@ -15,33 +15,33 @@ import (
 	"github.com/mcp-conform/mcp-conform/reports"
 )
 
-// world is the state of one scenario: the connection it talks to, the exchanges it made and
+// World is the state of one scenario: the connection it talks to, the exchanges it made and
 // what the steps concluded. newWorld makes a new one for every scenario (and Outline row).
-type world struct {
+type World struct {
 	*client.Session
 	// once holds the effects of steps done once per target, shared by every world of the
 	// target (see oncePerTarget).
 	once       *sync.Map
-	rule       catalog.Rule
-	known      bool
-	excluded   bool
-	outlineRow bool
-	started    time.Time
+	Rule       catalog.Rule
+	Known      bool
+	Excluded   bool
+	OutlineRow bool
+	Started    time.Time
 
-	skip  *client.Outcome
-	steps []reports.Step
-	// observed are the one-line records of a PROBE scenario (see registerProbeSteps).
-	observed []string
-	// judgeAsked is set by a step that asks the judge (askJudge) until the step is recorded;
+	Skip  *client.Outcome
+	Steps []reports.Step
+	// Observed are the one-line records of a PROBE scenario (see registerProbeSteps).
+	Observed []string
+	// JudgeAsked is set by a step that asks the judge (askJudge) until the step is recorded;
 	// judgeSteps are the indexes in steps of such steps.
-	judgeAsked bool
-	judgeSteps []int
-	// stopped is set when the run's context had ended (interrupt, --run-timeout) by the time
+	JudgeAsked bool
+	JudgeSteps []int
+	// Stopped is set when the run's context had ended (interrupt, --run-timeout) by the time
 	// the scenario finished (see stoppedByRun).
-	stopped bool
-	// observeOnly, when set, says why this server is not bound by the rule: a broken
+	Stopped bool
+	// ObserveOnly, when set, says why this server is not bound by the rule: a broken
 	// expectation is then recorded as info with this reason (see bindsModernOnly).
-	observeOnly string
+	ObserveOnly string
 
 	// states holds each area's scenario state by type, made on first use (stateOf): an area
 	// declares its state type and accessor (hdrOf, toolOf, ...) in its own file, so adding an
@@ -50,18 +50,18 @@ type world struct {
 	states   map[reflect.Type]any
 }
 
-// newWorld returns the state of a new scenario (or Outline row, when outlineRow) speaking
+// NewWorld returns the state of a new scenario (or Outline row, when outlineRow) speaking
 // through sess; once is its target's record of the effects done once per target. It is the
 // only place a world is made: every scenario starts from the same empty state.
-func newWorld(sess *client.Session, once *sync.Map, outlineRow bool) *world {
-	return &world{
-		Session: sess, once: once, started: time.Now(), outlineRow: outlineRow,
+func NewWorld(sess *client.Session, once *sync.Map, outlineRow bool) *World {
+	return &World{
+		Session: sess, once: once, Started: time.Now(), OutlineRow: outlineRow,
 	}
 }
 
-func (w *world) setSkip(v reports.Verdict, reason string) error {
-	w.skip = &client.Outcome{Verdict: v, Reason: reason}
-	return errSkip
+func (w *World) SetSkip(v reports.Verdict, reason string) error {
+	w.Skip = &client.Outcome{Verdict: v, Reason: reason}
+	return ErrSkip
 }
 
 // onceResult is the outcome of a step effect done once per target.
@@ -74,29 +74,29 @@ type onceResult struct {
 // callers (concurrent ones included) wait for that first call and get its error. Traffic whose
 // only purpose is to give run-wide rules (askJudge) material needs sending once: every such
 // rule judges all frames of the revision.
-func (w *world) oncePerTarget(key string, fn func() error) error {
+func (w *World) oncePerTarget(key string, fn func() error) error {
 	v, _ := w.once.LoadOrStore(key, &onceResult{})
 	r := v.(*onceResult)
 	r.once.Do(func() { r.err = fn() })
 	return r.err
 }
 
-// errSkip ends a scenario early with the outcome recorded in its world.
-var errSkip = godog.ErrSkip
+// ErrSkip ends a scenario early with the outcome recorded in its world.
+var ErrSkip = godog.ErrSkip
 
-type worldKey struct{}
+type WorldKey struct{}
 
-func worldOf(ctx context.Context) *world { return ctx.Value(worldKey{}).(*world) }
+func WorldOf(ctx context.Context) *World { return ctx.Value(WorldKey{}).(*World) }
 
-// discoverUnserved says why a scenario that did not hold cannot be judged on a modern target
+// DiscoverUnserved says why a scenario that did not hold cannot be judged on a modern target
 // whose server/discover gave no DiscoverResult at the era probe (target.capsUnknown): when the
 // scenario itself sent server/discover, as its subject or as the vehicle of another rule
 // (META-001's missing _meta, MSG-003's id, a header rule's request), and got no DiscoverResult
 // back, the unexpected answer is DISC-001's defect (server/index#Discovery: servers MUST
 // implement server/discover), not the scenario rule's. It returns "" otherwise, and always for
 // DISC-001 itself.
-func (w *world) discoverUnserved() string {
-	if w.Target.CapsUnknown == "" || w.rule.ID == "DISC-001" {
+func (w *World) DiscoverUnserved() string {
+	if w.Target.CapsUnknown == "" || w.Rule.ID == "DISC-001" {
 		return ""
 	}
 	for _, ex := range w.Exchanges {
@@ -125,7 +125,7 @@ func step(sc *godog.ScenarioContext, expr string, fn any) {
 	sc.Step(re.(*regexp.Regexp), fn)
 }
 
-// askJudge is the step of a run-wide rule: the rule's verdict comes from the judge (package
+// AskJudge is the step of a run-wide rule: the rule's verdict comes from the judge (package
 // judge) after the run, over every frame of the revision, so a violation provoked by any
 // other scenario (or after this one ran) still turns it. The step itself only checks that
 // the judge's table has the rule: nothing judges mid-run, so whether the rule has a subject
@@ -134,9 +134,9 @@ func step(sc *godog.ScenarioContext, expr string, fn any) {
 // Usage, in a register*Steps function:
 //
 //	step(sc, `^no notification the server sent in this run has an id$`, askJudge("MSG-010"))
-func askJudge(rule string) func(context.Context) error {
-	return wc(func(ctx context.Context, w *world) error {
-		w.judgeAsked = true
+func AskJudge(rule string) func(context.Context) error {
+	return wc(func(ctx context.Context, w *World) error {
+		w.JudgeAsked = true
 		if !judge.Has(rule) {
 			return fmt.Errorf("feature bug: rule %s is not in the judge's table", rule)
 		}

@@ -38,10 +38,10 @@ func (e *testEnv) Shared(context.Context) (client.Conn, error) {
 
 // targetWorld returns the world of a scenario on target t with options o, over the
 // connections conns (none when nil), recording into a recorder of its own.
-func targetWorld(t client.Target, o client.Options, conns ...client.Conn) (*world, *testEnv) {
+func targetWorld(t client.Target, o client.Options, conns ...client.Conn) (*World, *testEnv) {
 	e := &testEnv{rec: harness.NewRecorder(time.Now()), conns: conns, connRev: map[int]string{}}
 	for _, c := range conns {
 		e.connRev[c.Conn()] = t.Revision
 	}
-	return newWorld(client.NewSession(e, t, o), &sync.Map{}, false), e
+	return NewWorld(client.NewSession(e, t, o), &sync.Map{}, false), e
 }

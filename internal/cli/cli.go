@@ -27,8 +27,8 @@ import (
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
 	"github.com/mcp-conform/mcp-conform/revisions"
+	"github.com/mcp-conform/mcp-conform/runner"
 	"github.com/mcp-conform/mcp-conform/schemas"
-	"github.com/mcp-conform/mcp-conform/steps"
 )
 
 // Build metadata, set with -ldflags "-X github.com/mcp-conform/mcp-conform/internal/cli.Version=..."
@@ -140,7 +140,7 @@ func runFlags(name string, o *runOptions, stderr io.Writer) *flag.FlagSet {
 	fs.Var(&o.rules, "rule", "run only rules whose id starts with this prefix (repeatable)")
 	fs.StringVar(&o.tags, "tags", "", "godog tag expression selecting scenarios (e.g. '@MUST && ~@transport:http')")
 	fs.BoolVar(&o.strict, "strict", false, "count warn (SHOULD broken) as a failure")
-	fs.IntVar(&o.concurrency, "concurrency", steps.DefaultConcurrency, fmt.Sprintf("scenarios run at once (1 to %d)", steps.MaxConcurrency))
+	fs.IntVar(&o.concurrency, "concurrency", runner.DefaultConcurrency, fmt.Sprintf("scenarios run at once (1 to %d)", runner.MaxConcurrency))
 	fs.StringVar(&o.baseline, "baseline", "", "YAML file of expected failures: listed failures become xfail; an entry that now passes fails the run as stale")
 	fs.StringVar(&o.writeBaseline, "write-baseline", "", "write the run's failures (fail and warn) as a baseline YAML file")
 	fs.BoolVar(&o.noColor, "no-color", false, "no colour on the console (also when NO_COLOR is set)")
@@ -157,7 +157,7 @@ func usageError(stderr io.Writer, format string, a ...any) int {
 
 // runCmd implements `run`. targetOverride, when non-nil, replaces the target the flags name
 // (used by demo).
-func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer, override *steps.Config) int {
+func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer, override *runner.Config) int {
 	var o runOptions
 	fs := runFlags("run", &o, stderr)
 	if code := parseFlags(fs, args, runUsage, stdout, stderr); code >= 0 {
@@ -171,8 +171,8 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer, overri
 }
 
 // config validates the flags and builds the run configuration; code is -1 when all is well.
-func (o *runOptions) config(rest []string, stderr io.Writer, override *steps.Config) (steps.Config, int) {
-	cfg := steps.Config{
+func (o *runOptions) config(rest []string, stderr io.Writer, override *runner.Config) (runner.Config, int) {
+	cfg := runner.Config{
 		Revision: o.revision, StartupTimeout: o.startupTimeout, Timeout: o.timeout, QuietWindow: o.quietWindow,
 		RunTimeout: o.runTimeout, MaxFrame: o.maxFrame, Rules: o.rules, Tags: o.tags, Concurrency: o.concurrency,
 		Tool: toolInfo(),
@@ -193,8 +193,8 @@ func (o *runOptions) config(rest []string, stderr io.Writer, override *steps.Con
 		return cfg, usageError(stderr, "--quiet-window must be positive")
 	case o.maxFrame < 1024:
 		return cfg, usageError(stderr, "--max-frame must be at least 1024 bytes")
-	case o.concurrency < 1 || o.concurrency > steps.MaxConcurrency:
-		return cfg, usageError(stderr, "--concurrency must be from 1 to %d", steps.MaxConcurrency)
+	case o.concurrency < 1 || o.concurrency > runner.MaxConcurrency:
+		return cfg, usageError(stderr, "--concurrency must be from 1 to %d", runner.MaxConcurrency)
 	}
 	if err := client.ValidateCallTools(o.callTools); err != nil {
 		return cfg, usageError(stderr, "%v", err)
@@ -291,7 +291,7 @@ func (o *runOptions) config(rest []string, stderr io.Writer, override *steps.Con
 }
 
 // execute resolves the schemas, runs the suite, writes the outputs and returns the exit code.
-func execute(ctx context.Context, cfg steps.Config, o runOptions, stdout, stderr io.Writer) int {
+func execute(ctx context.Context, cfg runner.Config, o runOptions, stdout, stderr io.Writer) int {
 	run, code := runOnce(ctx, cfg, o, stderr)
 	if run == nil {
 		return code
@@ -301,7 +301,7 @@ func execute(ctx context.Context, cfg steps.Config, o runOptions, stdout, stderr
 
 // runOnce resolves the schemas and runs the suite once; it returns a nil run and the exit code
 // when the run could not start.
-func runOnce(ctx context.Context, cfg steps.Config, o runOptions, stderr io.Writer) (*reports.Run, int) {
+func runOnce(ctx context.Context, cfg runner.Config, o runOptions, stderr io.Writer) (*reports.Run, int) {
 	set, code := loadSchemas(o, stderr)
 	if set == nil {
 		return nil, code
@@ -324,15 +324,15 @@ func loadSchemas(o runOptions, stderr io.Writer) (*schemas.Set, int) {
 
 // runTarget runs the suite on cfg's target with the compiled schemas set, drawing on progress
 // (which several runs may share), and returns the run or nil and the exit code.
-func runTarget(ctx context.Context, cfg steps.Config, set *schemas.Set, progress *reports.Progress, stderr io.Writer) (*reports.Run, int) {
+func runTarget(ctx context.Context, cfg runner.Config, set *schemas.Set, progress *reports.Progress, stderr io.Writer) (*reports.Run, int) {
 	cfg.Schemas = set
 	cfg.Progress = progress
 	progress.Logf("mcp-conform %s: testing %s", cfg.Tool.Version, describeTarget(cfg))
-	run, err := steps.Run(ctx, cfg)
+	run, err := runner.Run(ctx, cfg)
 	progress.Clear()
 	if err != nil {
 		progress.Logf("mcp-conform: %v", err)
-		if na := (*steps.NothingAppliesError)(nil); errors.As(err, &na) {
+		if na := (*runner.NothingAppliesError)(nil); errors.As(err, &na) {
 			return nil, reports.ExitUsage
 		}
 		return nil, reports.ExitError
@@ -506,7 +506,7 @@ func checkWritable(dir string) error {
 	return os.Remove(name)
 }
 
-func describeTarget(cfg steps.Config) string {
+func describeTarget(cfg runner.Config) string {
 	if cfg.Transport == harness.TransportHTTP {
 		return "Streamable HTTP endpoint " + cfg.URL
 	}

@@ -15,7 +15,7 @@ import (
 	"github.com/mcp-conform/mcp-conform/fixtures/refserver"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
-	"github.com/mcp-conform/mcp-conform/steps"
+	"github.com/mcp-conform/mcp-conform/runner"
 )
 
 // referenceServerCmd is the hidden subcommand through which `demo` runs the built-in reference
@@ -77,8 +77,8 @@ func demoCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	url := "http://" + ln.Addr().String() + "/mcp"
 
 	// The two transports run at once, on one compiled schema set and one progress line.
-	var cfgs []steps.Config
-	for _, target := range []steps.Config{
+	var cfgs []runner.Config
+	for _, target := range []runner.Config{
 		{Transport: harness.TransportStdio, Command: []string{self, referenceServerCmd}},
 		{Transport: harness.TransportHTTP, URL: url},
 	} {

@@ -1,4 +1,4 @@
-package steps
+package runner
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
+	"github.com/mcp-conform/mcp-conform/steps"
 )
 
 // IDs is the run's side of Env.
@@ -61,6 +62,6 @@ func newSession(s *suiteRun) *client.Session {
 
 // scenarioWorld returns the world of a new scenario (or Outline row, when outlineRow) of the
 // run s.
-func scenarioWorld(s *suiteRun, outlineRow bool) *world {
-	return newWorld(newSession(s), &s.t.once, outlineRow)
+func scenarioWorld(s *suiteRun, outlineRow bool) *steps.World {
+	return steps.NewWorld(newSession(s), &s.t.once, outlineRow)
 }

@@ -1,4 +1,4 @@
-package steps_test
+package runner_test
 
 import (
 	"bytes"
@@ -19,7 +19,7 @@ import (
 	"github.com/mcp-conform/mcp-conform/fixtures/refserver"
 	"github.com/mcp-conform/mcp-conform/internal/testutil"
 	"github.com/mcp-conform/mcp-conform/reports"
-	"github.com/mcp-conform/mcp-conform/steps"
+	"github.com/mcp-conform/mcp-conform/runner"
 )
 
 // The reference fixture is built once per test binary.
@@ -31,7 +31,7 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "mcp-conform-steps-")
+	dir, err := os.MkdirTemp("", "mcp-conform-runner-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
@@ -83,7 +83,7 @@ func runReferenceSeed(t testing.TB, transport string, revision string, seed int6
 // runReferenceWith is runReferenceSeed with concurrency scenarios at once.
 func runReferenceWith(t testing.TB, transport string, revision string, seed int64, concurrency int, breaks ...string) *reports.Run {
 	t.Helper()
-	cfg := steps.Config{
+	cfg := runner.Config{
 		Transport: transport, Revision: revision, StartupTimeout: 30 * time.Second, Timeout: 5 * time.Second,
 		QuietWindow: 300 * time.Millisecond, ShutdownGrace: 500 * time.Millisecond, RunTimeout: 3 * time.Minute, MaxFrame: 1 << 20, Schemas: testutil.Schemas(t),
 		Concurrency: concurrency, Randomize: seed, Tool: reports.Tool{Name: "mcp-conform", Version: "test", Commit: "test"},
@@ -100,7 +100,7 @@ func runReferenceWith(t testing.TB, transport string, revision string, seed int6
 	case "http":
 		cfg.URL = startHTTP(t, breaks...)
 	}
-	run, err := steps.Run(context.Background(), cfg)
+	run, err := runner.Run(context.Background(), cfg)
 	require.NoError(t, err)
 	require.Empty(t, run.Aborted, "run aborted; notes: %v", run.Notes)
 	var doc bytes.Buffer
@@ -356,7 +356,7 @@ func TestReferenceVerdictsIndependentOfConcurrency(t *testing.T) {
 			}
 			for i := 0; i < 10; i++ {
 				seed := time.Now().UnixNano() + int64(i)
-				run := runReferenceWith(t, transport, "", seed, steps.DefaultConcurrency)
+				run := runReferenceWith(t, transport, "", seed, runner.DefaultConcurrency)
 				require.Equal(t, want, verdicts(run), "seed %d:\n%s", seed, describeRun(run))
 				require.Equal(t, order(one), order(run), "seed %d", seed)
 			}

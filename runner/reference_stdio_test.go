@@ -1,4 +1,4 @@
-package steps_test
+package runner_test
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 
 	"github.com/mcp-conform/mcp-conform/internal/testutil"
 	"github.com/mcp-conform/mcp-conform/reports"
-	"github.com/mcp-conform/mcp-conform/steps"
+	"github.com/mcp-conform/mcp-conform/runner"
 )
 
 // TestReferenceModernOnly: with -modern-only the reference fixture is a 2026-07-28-only server;
@@ -19,7 +19,7 @@ func TestReferenceModernOnly(t *testing.T) {
 		t.Run(transport, func(t *testing.T) {
 			t.Parallel()
 			argv := []string{referenceBinary(t), "-modern-only"}
-			cfg := steps.Config{
+			cfg := runner.Config{
 				Transport: transport, Revision: "auto", StartupTimeout: 30 * time.Second, Timeout: 5 * time.Second,
 				QuietWindow: 300 * time.Millisecond, ShutdownGrace: 500 * time.Millisecond, RunTimeout: 3 * time.Minute, MaxFrame: 1 << 20,
 				Schemas: testutil.Schemas(t), Concurrency: 4, Randomize: time.Now().UnixNano(),
@@ -30,7 +30,7 @@ func TestReferenceModernOnly(t *testing.T) {
 			} else {
 				cfg.URL = testutil.StartHTTPServer(t, 30*time.Second, append(argv, "-transport", "http")...)
 			}
-			run, err := steps.Run(context.Background(), cfg)
+			run, err := runner.Run(context.Background(), cfg)
 			require.NoError(t, err)
 			require.Empty(t, run.Aborted, "run aborted; notes: %v", run.Notes)
 			require.Equal(t, []string{"2026-07-28"}, run.Revisions)
@@ -58,13 +58,13 @@ func TestModernOnlyBreaks(t *testing.T) {
 		t.Run(rule, func(t *testing.T) {
 			t.Parallel()
 			url := testutil.StartHTTPServer(t, 30*time.Second, referenceBinary(t), "-modern-only", "-transport", "http", "-break", rule)
-			cfg := steps.Config{
+			cfg := runner.Config{
 				Transport: "http", URL: url, Revision: "auto", StartupTimeout: 30 * time.Second, Timeout: 5 * time.Second,
 				QuietWindow: 300 * time.Millisecond, RunTimeout: 3 * time.Minute, MaxFrame: 1 << 20,
 				Schemas: testutil.Schemas(t), Concurrency: 4, Rules: []string{rule},
 				Tool: reports.Tool{Name: "mcp-conform", Version: "test", Commit: "test"},
 			}
-			run, err := steps.Run(context.Background(), cfg)
+			run, err := runner.Run(context.Background(), cfg)
 			require.NoError(t, err)
 			require.Equal(t, want, verdicts(run)[rule+"@2026-07-28"], "%s", describeRun(run))
 		})

@@ -1,4 +1,4 @@
-package steps
+package runner
 
 import (
 	"bufio"
@@ -351,4 +351,3 @@ func TestModernVersions(t *testing.T) {
 		assert.Equal(t, c.want, modernVersions(table, &c.probe, newer, c.forced), c.name)
 	}
 }
-

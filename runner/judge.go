@@ -1,4 +1,4 @@
-package steps
+package runner
 
 import (
 	"fmt"
@@ -14,7 +14,7 @@ import (
 // revision its connection speaks (known for every connection once the run is over), gathers
 // what the verdict pass needs for each result (the judge's outcome, the suite's faults among
 // the frames it cites, a late reply to an absence it concluded, whether the revision's
-// capabilities are unknown) and settles every result once (see settle, steps/verdict.go).
+// capabilities are unknown) and settles every result once (see settle, runner/verdict.go).
 // Schema errors are attached to every result citing a server frame that has them.
 func (e *env) judgeRun(run *reports.Run, capsUnknown map[string]string) {
 	e.mu.Lock()

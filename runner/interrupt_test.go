@@ -1,4 +1,4 @@
-package steps_test
+package runner_test
 
 import (
 	"bytes"
@@ -13,7 +13,7 @@ import (
 	"github.com/mcp-conform/mcp-conform/internal/testutil"
 	"github.com/mcp-conform/mcp-conform/reports"
 	"github.com/mcp-conform/mcp-conform/revisions"
-	"github.com/mcp-conform/mcp-conform/steps"
+	"github.com/mcp-conform/mcp-conform/runner"
 )
 
 // cancelOnWrite cancels the run the first time the progress writes (a feature file is done):
@@ -34,14 +34,14 @@ func (c *cancelOnWrite) Write(p []byte) (int, error) {
 func TestInterruptedRunCountsRulesNotRun(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	cfg := steps.Config{
+	cfg := runner.Config{
 		Transport: "stdio", Command: []string{referenceBinary(t)}, Revision: revisions.Modern().ID,
 		StartupTimeout: 30 * time.Second, Timeout: 5 * time.Second, QuietWindow: 300 * time.Millisecond,
 		ShutdownGrace: 500 * time.Millisecond, RunTimeout: 3 * time.Minute, MaxFrame: 1 << 20, Schemas: testutil.Schemas(t),
 		Tool:     reports.Tool{Name: "mcp-conform", Version: "test", Commit: "test"},
 		Progress: reports.NewProgress(&cancelOnWrite{cancel: cancel}, 0, reports.ConsoleOptions{}),
 	}
-	run, err := steps.Run(ctx, cfg)
+	run, err := runner.Run(ctx, cfg)
 	require.NoError(t, err)
 	require.Equal(t, "the run was interrupted", run.Aborted)
 	require.NotZero(t, run.Summary.NotRun, "the rules the interrupt kept from running are not run")

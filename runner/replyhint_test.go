@@ -1,4 +1,4 @@
-package steps_test
+package runner_test
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcp-conform/mcp-conform/internal/testutil"
-	"github.com/mcp-conform/mcp-conform/steps"
+	"github.com/mcp-conform/mcp-conform/runner"
 )
 
 // abortedAgainst runs the suite against a loopback endpoint served by h at path and returns
@@ -21,14 +21,14 @@ func abortedAgainst(t *testing.T, h http.HandlerFunc, path string, header ...str
 	t.Helper()
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
-	cfg := steps.Config{
+	cfg := runner.Config{
 		Transport: "http", URL: srv.URL + path, Revision: "auto", StartupTimeout: 5 * time.Second, Timeout: 5 * time.Second,
 		QuietWindow: 100 * time.Millisecond, RunTimeout: 30 * time.Second, MaxFrame: 1 << 20, Schemas: testutil.Schemas(t),
 	}
 	if len(header) == 2 {
 		cfg.Header = http.Header{header[0]: {header[1]}}
 	}
-	run, err := steps.Run(context.Background(), cfg)
+	run, err := runner.Run(context.Background(), cfg)
 	require.NoError(t, err)
 	require.NotEmpty(t, run.Aborted)
 	return run.Aborted

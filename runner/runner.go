@@ -1,4 +1,4 @@
-package steps
+package runner
 
 import (
 	"context"
@@ -21,6 +21,7 @@ import (
 	"github.com/mcp-conform/mcp-conform/reports"
 	"github.com/mcp-conform/mcp-conform/revisions"
 	"github.com/mcp-conform/mcp-conform/schemas"
+	"github.com/mcp-conform/mcp-conform/steps"
 )
 
 // Config is everything one run needs. Transport is "stdio" (Command is the argv, run without
@@ -428,86 +429,86 @@ func (s *suiteRun) initScenario(sc *godog.ScenarioContext) {
 	sc.Before(func(ctx context.Context, p *godog.Scenario) (context.Context, error) {
 		// A pickle made from a Scenario Outline row names the scenario and the row.
 		w := scenarioWorld(s, len(p.AstNodeIds) > 1)
-		ctx = context.WithValue(ctx, worldKey{}, w)
+		ctx = context.WithValue(ctx, steps.WorldKey{}, w)
 		for _, tag := range p.Tags {
 			if id, ok := strings.CutPrefix(tag.Name, "@rule:"); ok {
-				w.rule, w.known = s.env.rules[id]
+				w.Rule, w.Known = s.env.rules[id]
 			}
 		}
-		if !w.known {
+		if !w.Known {
 			return ctx, fmt.Errorf("scenario %q has no known @rule: tag", p.Name)
 		}
-		if !catalog.Selected(w.rule.ID, s.env.cfg.Rules) {
-			w.excluded = true
-			return ctx, errSkip
+		if !catalog.Selected(w.Rule.ID, s.env.cfg.Rules) {
+			w.Excluded = true
+			return ctx, steps.ErrSkip
 		}
-		s.env.cfg.Progress.Start(w.rule.Feature, w.rule.ID)
-		if ok, why := w.rule.AppliesTo(s.t.revision, s.env.cfg.Transport); !ok {
-			return ctx, w.setSkip(reports.NA, why)
+		s.env.cfg.Progress.Start(w.Rule.Feature, w.Rule.ID)
+		if ok, why := w.Rule.AppliesTo(s.t.revision, s.env.cfg.Transport); !ok {
+			return ctx, w.SetSkip(reports.NA, why)
 		}
 		if ctx.Err() != nil {
-			return ctx, w.setSkip(reports.NotRun, reports.NotRunReason(s.env.stopped()))
+			return ctx, w.SetSkip(reports.NotRun, reports.NotRunReason(s.env.stopped()))
 		}
 		return ctx, nil
 	})
 	sc.StepContext().After(func(ctx context.Context, st *godog.Step, status godog.StepResultStatus, err error) (context.Context, error) {
-		w := worldOf(ctx)
-		if w.judgeAsked {
-			w.judgeSteps = append(w.judgeSteps, len(w.steps))
-			w.judgeAsked = false
+		w := steps.WorldOf(ctx)
+		if w.JudgeAsked {
+			w.JudgeSteps = append(w.JudgeSteps, len(w.Steps))
+			w.JudgeAsked = false
 		}
 		var o *client.Outcome
 		if errors.As(err, &o) {
 			// A step ended the scenario with na or untestable (a skip): record the outcome and
 			// tell godog to skip the rest.
-			if w.skip == nil {
-				w.skip = o
+			if w.Skip == nil {
+				w.Skip = o
 			}
-			w.steps = append(w.steps, reports.Step{Text: st.Text, Status: godog.StepSkipped.String()})
-			return ctx, errSkip
+			w.Steps = append(w.Steps, reports.Step{Text: st.Text, Status: godog.StepSkipped.String()})
+			return ctx, steps.ErrSkip
 		}
-		w.steps = append(w.steps, reports.Step{Text: st.Text, Status: status.String()})
+		w.Steps = append(w.Steps, reports.Step{Text: st.Text, Status: status.String()})
 		return ctx, nil
 	})
 	sc.After(func(ctx context.Context, p *godog.Scenario, err error) (context.Context, error) {
-		w, ok := ctx.Value(worldKey{}).(*world)
-		if !ok || w.excluded {
+		w, ok := ctx.Value(steps.WorldKey{}).(*steps.World)
+		if !ok || w.Excluded {
 			return ctx, nil
 		}
 		for _, t := range w.Own {
 			s.env.release(t)
 		}
-		w.stopped = ctx.Err() != nil
+		w.Stopped = ctx.Err() != nil
 		s.record(w, err)
-		w.stopStates() // what the areas hold open (the listens the stdio steps left)
+		w.StopStates() // what the areas hold open (the listens the stdio steps left)
 		return ctx, nil
 	})
-	BindAll(sc)
+	steps.BindAll(sc)
 }
 
 // record folds a finished scenario (or Outline row) into its rule's result: the scenario's
 // outcome is the worst row's. The result's final verdict is decided after the run, by the one
 // verdict pass (settle).
-func (s *suiteRun) record(w *world, err error) {
+func (s *suiteRun) record(w *steps.World, err error) {
 	v, reason, expected, actual := s.verdict(w, err)
-	if w.stopped && stoppedByRun(v, reason, err) {
+	if w.Stopped && stoppedByRun(v, reason, err) {
 		// The run stopped this scenario (interrupt, --run-timeout): the rule was not judged.
 		v, reason, expected, actual = reports.NotRun, s.env.stopped()+" before this rule finished", "", ""
 	}
-	key := w.rule.ID
+	key := w.Rule.ID
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	res, ok := s.results[key]
 	if !ok {
 		res = &reports.Result{
-			Rule: w.rule.ID, Level: w.rule.Level, Revision: s.t.revision, Transport: s.env.cfg.Transport,
-			Verdict: v, Title: w.rule.Title, Feature: w.rule.Feature,
-			Spec:   s.spec(w.rule),
+			Rule: w.Rule.ID, Level: w.Rule.Level, Revision: s.t.revision, Transport: s.env.cfg.Transport,
+			Verdict: v, Title: w.Rule.Title, Feature: w.Rule.Feature,
+			Spec:   s.spec(w.Rule),
 			Reason: reason, Expected: expected, Actual: actual, Steps: []reports.Step{}, Frames: []int{},
 		}
 		s.results[key] = res
 		s.order = append(s.order, key)
-	} else if w.rule.Level == catalog.ProbeLevel && res.Verdict == reports.Info && v == reports.Info {
+	} else if w.Rule.Level == catalog.ProbeLevel && res.Verdict == reports.Info && v == reports.Info {
 		// A probe's rows are records, not verdicts: keep every row's observation.
 		res.Actual += "; " + actual
 		res.Reason = "observed: " + res.Actual
@@ -516,7 +517,7 @@ func (s *suiteRun) record(w *world, err error) {
 	}
 	s.rows[key]++
 	prefix := ""
-	if w.outlineRow {
+	if w.OutlineRow {
 		prefix = fmt.Sprintf("[case %d] ", s.rows[key])
 	}
 	if len(w.Absent) > 0 && v != reports.Untestable && v != reports.Error && v != reports.NotRun {
@@ -528,24 +529,24 @@ func (s *suiteRun) record(w *world, err error) {
 		s.env.absences[k] = append(s.env.absences[k], w.Absent...)
 		s.env.mu.Unlock()
 	}
-	if len(w.judgeSteps) > 0 {
+	if len(w.JudgeSteps) > 0 {
 		s.env.mu.Lock()
 		if s.env.judgeSteps == nil {
 			s.env.judgeSteps = map[string][]int{}
 		}
 		k := key + "@" + s.t.revision
-		for _, i := range w.judgeSteps {
+		for _, i := range w.JudgeSteps {
 			s.env.judgeSteps[k] = append(s.env.judgeSteps[k], len(res.Steps)+i)
 		}
 		s.env.mu.Unlock()
 	}
-	for _, st := range w.steps {
+	for _, st := range w.Steps {
 		res.Steps = append(res.Steps, reports.Step{Text: prefix + st.Text, Status: st.Status})
 	}
 	res.Frames = append(res.Frames, w.Frames()...)
-	res.DurationMs += time.Since(w.started).Milliseconds()
+	res.DurationMs += time.Since(w.Started).Milliseconds()
 	if s.rows[key] == 1 {
-		s.env.cfg.Progress.Done(w.rule.Feature, w.rule.ID)
+		s.env.cfg.Progress.Done(w.Rule.Feature, w.Rule.ID)
 	}
 }
 
@@ -594,19 +595,19 @@ func stoppedByRun(v reports.Verdict, reason string, err error) bool {
 
 // verdict maps the godog outcome of one scenario row to a verdict (the scenario's outcome, an
 // input of settle).
-func (s *suiteRun) verdict(w *world, err error) (v reports.Verdict, reason, expected, actual string) {
-	if (w.skip != nil && w.skip.Verdict == reports.Untestable) || (w.skip == nil && err != nil) {
-		if why := w.discoverUnserved(); why != "" {
+func (s *suiteRun) verdict(w *steps.World, err error) (v reports.Verdict, reason, expected, actual string) {
+	if (w.Skip != nil && w.Skip.Verdict == reports.Untestable) || (w.Skip == nil && err != nil) {
+		if why := w.DiscoverUnserved(); why != "" {
 			return reports.Untestable, why, "", ""
 		}
 	}
-	if w.skip != nil {
-		return w.skip.Verdict, w.skip.Reason, "", ""
+	if w.Skip != nil {
+		return w.Skip.Verdict, w.Skip.Reason, "", ""
 	}
-	if err == nil && w.rule.Level == catalog.ProbeLevel {
-		obs := strings.Join(w.observed, "; ")
-		if w.outlineRow {
-			for _, st := range w.steps {
+	if err == nil && w.Rule.Level == catalog.ProbeLevel {
+		obs := strings.Join(w.Observed, "; ")
+		if w.OutlineRow {
+			for _, st := range w.Steps {
 				if sent, ok := strings.CutPrefix(st.Text, "the client sends "); ok {
 					obs = "(" + sent + ") " + obs
 					break
@@ -626,10 +627,10 @@ func (s *suiteRun) verdict(w *world, err error) (v reports.Verdict, reason, expe
 	if errors.As(err, &m) {
 		v = m.Grade
 		if v == "" {
-			v = levelVerdict(w.rule.Level)
+			v = levelVerdict(w.Rule.Level)
 		}
-		if w.observeOnly != "" && (v == reports.Fail || v == reports.Warn) {
-			return reports.Info, m.Error() + " (" + w.observeOnly + ")", m.Expected, m.Actual
+		if w.ObserveOnly != "" && (v == reports.Fail || v == reports.Warn) {
+			return reports.Info, m.Error() + " (" + w.ObserveOnly + ")", m.Expected, m.Actual
 		}
 		return v, m.Error(), m.Expected, m.Actual
 	}

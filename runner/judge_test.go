@@ -1,4 +1,4 @@
-package steps
+package runner
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 	"github.com/mcp-conform/mcp-conform/judge"
 	"github.com/mcp-conform/mcp-conform/reports"
 	"github.com/mcp-conform/mcp-conform/revisions"
+	"github.com/mcp-conform/mcp-conform/steps"
 )
 
 // A client frame that violates the schema by mistake makes the results citing it error, but
@@ -102,8 +103,8 @@ func TestNoSubjectRuleDoesNotTurnNAMidRun(t *testing.T) {
 	s.env.rec, s.env.connRev = rec, map[int]string{conn: modern}
 	require.NotEmpty(t, judge.None("CONT-003"))
 
-	require.NoError(t, askJudge("CONT-003")(context.WithValue(context.Background(), worldKey{}, w)))
-	require.Nil(t, w.skip, "the step must not decide na from what the run recorded so far")
+	require.NoError(t, steps.AskJudge("CONT-003")(context.WithValue(context.Background(), steps.WorldKey{}, w)))
+	require.Nil(t, w.Skip, "the step must not decide na from what the run recorded so far")
 
 	rec.Record(&harness.Frame{Dir: harness.DirClientToServer, Transport: harness.TransportStdio, Conn: conn, Method: "tools/call",
 		Raw: []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}`)})
@@ -182,7 +183,7 @@ func TestDroppedFramesAreNamedOnRunWideResults(t *testing.T) {
 
 // clientWorldRun is a world on a target of revision rev over transport, with the run it
 // belongs to.
-func clientWorldRun(transport, rev string) (*world, *suiteRun) {
+func clientWorldRun(transport, rev string) (*steps.World, *suiteRun) {
 	e := &env{cfg: Config{Transport: transport, FixtureMap: map[string]string{"test_echo": "echo"}}}
 	s := &suiteRun{env: e, t: &target{revision: rev, modern: revisions.IsModern(rev)}}
 	return scenarioWorld(s, false), s
@@ -190,7 +191,7 @@ func clientWorldRun(transport, rev string) (*world, *suiteRun) {
 
 func TestPreconditionFailedIsUntestableNamingTheRule(t *testing.T) {
 	s := &suiteRun{t: &target{}}
-	w := &world{Session: &client.Session{}, rule: catalog.Rule{ID: "CAP-008", Level: "MUST"}}
+	w := &steps.World{Session: &client.Session{}, Rule: catalog.Rule{ID: "CAP-008", Level: "MUST"}}
 	err := client.ListPrecondition(&client.ListRefused{Method: "tools/list", Page: 1, Actual: "error -32603 (boom)"}, "TOOL-001")
 	v, reason, _, _ := s.verdict(w, err)
 	require.Equal(t, reports.Untestable, v)

@@ -1,4 +1,4 @@
-package steps_test
+package runner_test
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package steps_test
+package runner_test
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 
 	"github.com/mcp-conform/mcp-conform/internal/testutil"
 	"github.com/mcp-conform/mcp-conform/reports"
-	"github.com/mcp-conform/mcp-conform/steps"
+	"github.com/mcp-conform/mcp-conform/runner"
 )
 
 // TestReferenceBehindCRLFRelay runs the suite against the reference fixture behind
@@ -23,13 +23,13 @@ func TestReferenceBehindCRLFRelay(t *testing.T) {
 	out, err := exec.Command("go", "build", "-o", relay, "../fixtures/hostile/crlf-stdout").CombinedOutput()
 	require.NoError(t, err, "building fixtures/hostile/crlf-stdout: %s", out)
 	plain := verdicts(runReference(t, "stdio", ""))
-	cfg := steps.Config{
+	cfg := runner.Config{
 		Transport: "stdio", Revision: "auto", Command: []string{relay, referenceBinary(t)},
 		StartupTimeout: 30 * time.Second, Timeout: 5 * time.Second, QuietWindow: 300 * time.Millisecond,
 		ShutdownGrace: 500 * time.Millisecond, RunTimeout: 3 * time.Minute, MaxFrame: 1 << 20,
 		Schemas: testutil.Schemas(t), Concurrency: 2, Tool: reports.Tool{Name: "mcp-conform", Version: "test", Commit: "test"},
 	}
-	run, err := steps.Run(context.Background(), cfg)
+	run, err := runner.Run(context.Background(), cfg)
 	require.NoError(t, err)
 	require.Empty(t, run.Aborted, "run aborted; notes: %v", run.Notes)
 	require.Equal(t, []string{"2026-07-28", "2025-11-25"}, run.Revisions)
