@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"regexp"
-	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -317,9 +315,6 @@ func toolResultIsError(ctx context.Context, w *World) error {
 	return nil
 }
 
-// toolNameRE is the character set server/tools#Tool Names recommends (TOOL-005).
-var toolNameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]*$`)
-
 // listingErr turns the error of a listing into the scenario's outcome: strict (the rule is
 // about the listing itself) keeps a Mismatch, otherwise the rule is untestable.
 func (w *World) listingErr(l toolListing, strict bool) error {
@@ -366,32 +361,6 @@ func (w *World) eachListedTool(ctx context.Context, strict bool, expected string
 	return nil
 }
 
-// noParameters reports whether an inputSchema declares no parameters: no properties (or an
-// empty object), nothing required, and no composition or pattern keywords that could admit some.
-func noParameters(schema map[string]any) bool {
-	if props, ok := schema["properties"]; ok {
-		if m, isObj := props.(map[string]any); !isObj || len(m) > 0 {
-			return false
-		}
-	}
-	// additionalProperties true or a schema: the tool takes open-ended parameters.
-	if ap, ok := schema["additionalProperties"]; ok && ap != false {
-		return false
-	}
-	// An empty required list requires nothing: {"type":"object","required":[]} is {"type":"object"}.
-	if req, ok := schema["required"]; ok {
-		if list, isList := req.([]any); !isList || len(list) > 0 {
-			return false
-		}
-	}
-	for _, k := range []string{"patternProperties", "allOf", "anyOf", "oneOf", "$ref", "if", "dependentSchemas", "unevaluatedProperties"} {
-		if _, ok := schema[k]; ok {
-			return false
-		}
-	}
-	return true
-}
-
 // compareListings compares the names of every listing of the scenario: in order (TOOL-007) or
 // as sets (TOOL-008).
 func (w *World) compareListings(ctx context.Context, ordered bool) error {
@@ -423,30 +392,6 @@ func (w *World) compareListings(ctx context.Context, ordered bool) error {
 	return nil
 }
 
-func listingNames(lt *client.ListTraversal) []string {
-	out := make([]string, 0, len(lt.Items))
-	for _, t := range lt.Items {
-		out = append(out, toolName(t))
-	}
-	return out
-}
-
-// namesMissing returns the names in a that are not in b, sorted.
-func namesMissing(a, b []string) []string {
-	in := map[string]bool{}
-	for _, n := range b {
-		in[n] = true
-	}
-	var out []string
-	for _, n := range a {
-		if !in[n] {
-			out = append(out, n)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
 // callBlocker says why the suite does not call a listed tool: the call policy, an x-mcp-header
 // parameter over HTTP (the call would need Mcp-Param headers), or "" when it may be called.
 func (w *World) callBlocker(t map[string]any) string {
@@ -472,13 +417,6 @@ func (w *World) callableTool(tools []map[string]any) (map[string]any, string) {
 		}
 	}
 	return nil, "no listed tool may be called (fixture tools: " + strings.Join(client.FixtureTools, ", ") + ")" + joinWhy(why)
-}
-
-func joinWhy(why []string) string {
-	if len(why) == 0 {
-		return ""
-	}
-	return ": " + strings.Join(why, "; ")
 }
 
 // callListedTool calls tool with args (problem: what is wrong with them on purpose, "" when
@@ -538,17 +476,6 @@ func (st *toolWorld) noCalls(fallback string) string {
 		return st.why
 	}
 	return fallback
-}
-
-// completedResult returns the members of a call's result, nil when it was no completed result.
-func completedResult(c toolCall) (map[string]json.RawMessage, *harness.Message) {
-	msg := client.ResponseOf(c.ex)
-	if msg == nil || msg.Kind != harness.KindResult || inputRequired(msg) {
-		return nil, msg
-	}
-	var r map[string]json.RawMessage
-	_ = json.Unmarshal(msg.Result, &r)
-	return r, msg
 }
 
 // expectStructured is TOOL-010: each successful result of a tool with an outputSchema carries a
@@ -624,64 +551,6 @@ func (w *World) expectSerialized(st *toolWorld) error {
 		return w.SetSkip(reports.Untestable, st.noCalls("no tool result the suite obtained carries structuredContent"))
 	}
 	return nil
-}
-
-// invalidArgs builds arguments that the tool's compiled inputSchema rejects: a required
-// argument missing, a property of the wrong type, or an unexpected property, in that order of
-// preference after the wrong type. problem says what is wrong; ok is false when none is found.
-func invalidArgs(schemaRaw []byte) (args map[string]any, problem string, ok bool) {
-	schema, err := compileToolSchema(schemaRaw)
-	if err != nil {
-		return nil, "", false
-	}
-	var s struct {
-		Properties map[string]struct {
-			Type any `json:"type"`
-		} `json:"properties"`
-	}
-	_ = json.Unmarshal(schemaRaw, &s)
-	base, filled := fixtureArgs(schemaRaw)
-	rejects := func(a map[string]any) bool {
-		b, _ := json.Marshal(a)
-		return validateAgainst(schema, b) != ""
-	}
-	if filled {
-		names := make([]string, 0, len(s.Properties))
-		for n := range s.Properties {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		for _, n := range names {
-			var wrong any
-			switch s.Properties[n].Type {
-			case "string":
-				wrong = 42
-			case "integer", "number", "boolean", "object", "array":
-				wrong = "mcp-conform"
-			default:
-				continue
-			}
-			a := map[string]any{}
-			for k, v := range base {
-				a[k] = v
-			}
-			a[n] = wrong
-			if rejects(a) {
-				return a, fmt.Sprintf("argument %q has the wrong type", n), true
-			}
-		}
-	}
-	if empty := map[string]any{}; rejects(empty) {
-		return empty, "a required argument is missing", true
-	}
-	extra := map[string]any{"mcpconform_unexpected": true}
-	for k, v := range base {
-		extra[k] = v
-	}
-	if rejects(extra) {
-		return extra, "an argument the inputSchema does not allow", true
-	}
-	return nil, "", false
 }
 
 // callWithInvalidArgs calls every tool the policy allows with arguments its inputSchema rejects.
@@ -793,11 +662,4 @@ func (w *World) expectResourcesDeclared(ctx context.Context, st *toolWorld) erro
 		}
 	}
 	return w.SetSkip(reports.Untestable, fmt.Sprintf("no tool result the suite obtained embeds a resource, and the server has no tool %q", fixture))
-}
-
-func whyClause(why string) string {
-	if why == "" {
-		return ""
-	}
-	return " (" + why + ")"
 }

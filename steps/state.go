@@ -151,32 +151,6 @@ func (w *World) findFixture(ctx context.Context) (*fixtureTool, string, error) {
 	return nil, "the server lists none of the fixture tools that need a client capability (" + fixtureNames() + ")", nil
 }
 
-// fixtureArgs fills the required properties of a tool's inputSchema: strings with
-// "mcp-conform", numbers with 1, booleans with true. ok is false for any other required type.
-func fixtureArgs(schema json.RawMessage) (map[string]any, bool) {
-	var s struct {
-		Properties map[string]struct {
-			Type any `json:"type"`
-		} `json:"properties"`
-		Required []string `json:"required"`
-	}
-	_ = json.Unmarshal(schema, &s)
-	args := map[string]any{}
-	for _, name := range s.Required {
-		switch s.Properties[name].Type {
-		case "string":
-			args[name] = "mcp-conform"
-		case "integer", "number":
-			args[name] = 1
-		case "boolean":
-			args[name] = true
-		default:
-			return nil, false
-		}
-	}
-	return args, true
-}
-
 // callFixture finds the fixture tool and calls it once per kind, in order, on the scenario's
 // connection: "without" declares no client capability, "others" every other known one,
 // "with" only the one it needs. Without a fixture it records why (the Then step decides).

@@ -32,19 +32,6 @@ type toolListing struct {
 	frames []int
 }
 
-// toolCall is one tools/call the scenario made: the listed tool, the arguments sent, the
-// problem the arguments have on purpose (TOOL-016, "" when valid) and the exchange. control,
-// for a call with invalid arguments that was refused with a tool execution error or a code
-// other than -32602, is a call of the same tool with valid arguments (nil when none could be
-// built): TOOL-016's evidence that the refusal came from validation.
-type toolCall struct {
-	tool    map[string]any
-	args    map[string]any
-	problem string
-	ex      *harness.Exchange
-	control *harness.Exchange
-}
-
 // codeInvalidParamsTool is JSON-RPC Invalid params, the spec's example code for an unknown
 // tool and a malformed tools/call.
 const codeInvalidParamsTool = -32602
@@ -58,21 +45,6 @@ func (w *World) toolListing(ctx context.Context) toolListing {
 		frames = append(frames, exchangeSeqs(ex)...)
 	}
 	return toolListing{lt: lt, err: err, frames: frames}
-}
-
-func toolName(t map[string]any) string {
-	if name, ok := t["name"].(string); ok {
-		return fmt.Sprintf("%q", name)
-	}
-	return jsonText(t["name"])
-}
-
-func inputRequired(msg *harness.Message) bool {
-	var r struct {
-		ResultType string `json:"resultType"`
-	}
-	_ = json.Unmarshal(msg.Result, &r)
-	return r.ResultType == "input_required"
 }
 
 // expectRejected is TOOL-016 (server/tools#Security Considerations: "Servers MUST validate all

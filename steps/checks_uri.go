@@ -6,14 +6,10 @@ import (
 	"strings"
 )
 
-// RFC 3986 character classes (section 2).
-const (
-	uriUnreserved = "-._~"
-	uriSubDelims  = "!$&'()*+,;="
-)
-
 func isAlpha(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
 func isHexDigit(c byte) bool {
 	return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
@@ -357,3 +353,9 @@ func checkVarname(name string) error {
 	}
 	return nil
 }
+
+// RFC 3986 character classes (section 2).
+const (
+	uriUnreserved = "-._~"
+	uriSubDelims  = "!$&'()*+,;="
+)

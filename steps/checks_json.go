@@ -1,0 +1,114 @@
+package steps
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"mime"
+	"strconv"
+	"strings"
+
+	"github.com/mcp-conform/mcp-conform/client"
+	"github.com/mcp-conform/mcp-conform/harness"
+)
+
+// traceMeta is a valid W3C trace context the client sends, so that a server propagating trace
+// context has a reason to emit its own.
+var traceMeta = map[string]any{
+	"traceparent": "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
+	"tracestate":  "mcpconform=t61rcWkgMzE",
+	"baggage":     "mcpconform.run=1",
+}
+
+// jsonLiteral matches a JSON literal written in a step: a string, a number, true, false, null,
+// an object or an array.
+const jsonLiteral = `("(?:[^"\\]|\\.)*"|-?[0-9][0-9.eE+-]*|true|false|null|\{.*\}|\[.*\])`
+
+// mediaType returns the media type of a Content-Type value, lower case, without parameters.
+func mediaType(ct string) string {
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil {
+		return strings.ToLower(strings.TrimSpace(ct))
+	}
+	return mt
+}
+
+// exchangeSeqs returns the frame numbers of one exchange.
+func exchangeSeqs(ex *harness.Exchange) []int {
+	var out []int
+	if ex.Sent != nil {
+		out = append(out, ex.Sent.Seq)
+	}
+	for _, f := range ex.Frames {
+		out = append(out, f.Seq)
+	}
+	return out
+}
+
+// atPointer is " at PTR" for a JSON pointer into the message, "" for the whole message ("").
+func atPointer(ptr string) string {
+	if ptr == "" {
+		return ""
+	}
+	return " at " + ptr
+}
+
+// describePointer names the member a schema violation's instance path points at: "member
+// /result/instructions", or "top level" for "".
+func describePointer(ptr string) string {
+	if ptr == "" {
+		return "top level"
+	}
+	return "member " + ptr
+}
+
+// pointer resolves the RFC 6901 JSON Pointer ptr in the JSON document raw.
+func pointer(raw []byte, ptr string) (any, bool, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, false, nil
+	}
+	if ptr == "" {
+		return v, true, nil
+	}
+	if !strings.HasPrefix(ptr, "/") {
+		return nil, false, fmt.Errorf("feature bug: JSON Pointer %q must start with /", ptr)
+	}
+	for _, tok := range strings.Split(ptr[1:], "/") {
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		switch c := v.(type) {
+		case map[string]any:
+			x, ok := c[tok]
+			if !ok {
+				return nil, false, nil
+			}
+			v = x
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(c) {
+				return nil, false, nil
+			}
+			v = c[i]
+		default:
+			return nil, false, nil
+		}
+	}
+	return v, true, nil
+}
+
+func parseLiteral(lit string) (any, error) {
+	dec := json.NewDecoder(strings.NewReader(lit))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, fmt.Errorf("feature bug: %s is not a JSON literal", lit)
+	}
+	return v, nil
+}
+
+func jsonText(v any) string {
+	b, _ := json.Marshal(v)
+	return client.Short(b)
+}
