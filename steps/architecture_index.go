@@ -8,6 +8,7 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/mcp-conform/mcp-conform/checks"
 	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 )
@@ -50,7 +51,7 @@ func (w *World) expectSameCapabilities() error {
 		}
 		msg := client.ResponseOf(ex)
 		if msg == nil || msg.Kind != harness.KindResult {
-			return &client.Mismatch{Expected: "a result to " + client.SentMethod(ex), Actual: client.DescribeExchange(ex), Frames: exchangeSeqs(ex)}
+			return &client.Mismatch{Expected: "a result to " + client.SentMethod(ex), Actual: client.DescribeExchange(ex), Frames: checks.ExchangeSeqs(ex)}
 		}
 		var r struct {
 			Capabilities map[string]any `json:"capabilities"`
@@ -61,7 +62,7 @@ func (w *World) expectSameCapabilities() error {
 		}
 		n++
 		if !reflect.DeepEqual(base, r.Capabilities) {
-			return &client.Mismatch{Expected: "the capabilities declared when the run began: " + jsonText(base), Actual: jsonText(r.Capabilities), Frames: exchangeSeqs(ex)}
+			return &client.Mismatch{Expected: "the capabilities declared when the run began: " + checks.JSONText(base), Actual: checks.JSONText(r.Capabilities), Frames: checks.ExchangeSeqs(ex)}
 		}
 	}
 	if n == 0 {

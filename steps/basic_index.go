@@ -12,6 +12,7 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/mcp-conform/mcp-conform/checks"
 	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
@@ -140,7 +141,7 @@ func everyResultHasString(ctx context.Context, ptr string) error {
 }
 
 func everyResultHasValueThere(ctx context.Context, ptr, lit string) error {
-	want, err := parseLiteral(lit)
+	want, err := checks.ParseLiteral(lit)
 	if err != nil {
 		return err
 	}
@@ -241,14 +242,14 @@ func (w *World) eachResult(ptr string, check func(v any, present bool) string) e
 			continue
 		}
 		n++
-		v, present, err := pointer(msg.Raw, ptr)
+		v, present, err := checks.Pointer(msg.Raw, ptr)
 		if err != nil {
 			return err
 		}
 		if want := check(v, present); want != "" {
 			actual := "nothing there"
 			if present {
-				actual = jsonText(v)
+				actual = checks.JSONText(v)
 			}
 			return &client.Mismatch{Expected: want + " in the response to " + ex.Response.Method, Actual: actual, Frames: []int{ex.Sent.Seq, ex.Response.Seq}}
 		}
@@ -379,7 +380,7 @@ func (w *World) expectResponseEach() error {
 			if ex.Err != nil {
 				actual += ": " + ex.Err.Error()
 			}
-			return &client.Mismatch{Expected: "a response to request id " + id, Actual: actual, Frames: exchangeSeqs(ex)}
+			return &client.Mismatch{Expected: "a response to request id " + id, Actual: actual, Frames: checks.ExchangeSeqs(ex)}
 		}
 		msg, _ := harness.ParseMessage(ex.Response.Body())
 		if msg.HasID && harness.IDKey(msg.ID) != id {
@@ -392,7 +393,7 @@ func (w *World) expectResponseEach() error {
 			if msg.HasID {
 				got = "id " + harness.IDKey(msg.ID)
 			}
-			return &client.Mismatch{Expected: "the response to request id " + id + " to carry that id", Actual: got, Frames: exchangeSeqs(ex)}
+			return &client.Mismatch{Expected: "the response to request id " + id + " to carry that id", Actual: got, Frames: checks.ExchangeSeqs(ex)}
 		}
 	}
 	if n == 0 {
@@ -413,7 +414,7 @@ func (w *World) expectRequiredCapabilities(st *stateWorld) error {
 	if msg == nil || msg.Kind != harness.KindError || msg.Error.Code != -32021 {
 		return w.SetSkip(reports.NA, fmt.Sprintf("%s called without client capabilities got %s, not -32021", st.fixture.name, client.DescribeExchange(c.ex)))
 	}
-	if err := w.validateAt(msg.Raw, "", "MissingRequiredClientCapabilityError", exchangeSeqs(c.ex)); err != nil {
+	if err := w.validateAt(msg.Raw, "", "MissingRequiredClientCapabilityError", checks.ExchangeSeqs(c.ex)); err != nil {
 		return err
 	}
 	var e struct {
@@ -422,7 +423,7 @@ func (w *World) expectRequiredCapabilities(st *stateWorld) error {
 	_ = json.Unmarshal(msg.Error.Data, &e)
 	if _, ok := e.RequiredCapabilities[st.fixture.needs]; !ok {
 		return &client.Mismatch{Expected: fmt.Sprintf("data.requiredCapabilities naming %s, which %s needs", st.fixture.needs, st.fixture.name),
-			Actual: "data " + client.Short(msg.Error.Data), Frames: exchangeSeqs(c.ex)}
+			Actual: "data " + client.Short(msg.Error.Data), Frames: checks.ExchangeSeqs(c.ex)}
 	}
 	return nil
 }
@@ -462,7 +463,7 @@ func (w *World) expectNoCarryOver(st *stateWorld) error {
 		refused := strings.HasPrefix(control, "error") || strings.HasPrefix(control, "no JSON-RPC response")
 		if refused && replyOutcome(last) == "a result" {
 			return &client.Mismatch{Expected: fmt.Sprintf("the protocol version %s refused again (%s), as it was before a %s request was served", unsupportedVersion, control, revisions.Modern().ID),
-				Actual: "a result", Frames: append(exchangeSeqs(first), exchangeSeqs(last)...)}
+				Actual: "a result", Frames: append(checks.ExchangeSeqs(first), checks.ExchangeSeqs(last)...)}
 		}
 		return nil
 	}
@@ -479,7 +480,7 @@ func (w *World) expectNoCarryOver(st *stateWorld) error {
 	}
 	if r := reliance(last); r != "" {
 		return &client.Mismatch{Expected: fmt.Sprintf("%s without %s answered as on a fresh connection (%s), although an earlier request declared it", st.fixture.name, st.fixture.needs, client.DescribeExchange(control.ex)),
-			Actual: r, Frames: append(exchangeSeqs(with.ex), exchangeSeqs(last.ex)...)}
+			Actual: r, Frames: append(checks.ExchangeSeqs(with.ex), checks.ExchangeSeqs(last.ex)...)}
 	}
 	return nil
 }
@@ -585,9 +586,9 @@ func (w *World) expectOwnAnswers(st *stateWorld) error {
 		got := replyOutcome(t.ex)
 		switch {
 		case t.want == "" && got != "a result":
-			return &client.Mismatch{Expected: "a DiscoverResult for " + t.client + ", whose _meta is valid on its own", Actual: client.DescribeExchange(t.ex), Frames: exchangeSeqs(t.ex)}
+			return &client.Mismatch{Expected: "a DiscoverResult for " + t.client + ", whose _meta is valid on its own", Actual: client.DescribeExchange(t.ex), Frames: checks.ExchangeSeqs(t.ex)}
 		case t.want != "" && got != t.want:
-			return &client.Mismatch{Expected: fmt.Sprintf("%s for %s, as the same request got on a connection of its own", t.want, t.client), Actual: got, Frames: exchangeSeqs(t.ex)}
+			return &client.Mismatch{Expected: fmt.Sprintf("%s for %s, as the same request got on a connection of its own", t.want, t.client), Actual: got, Frames: checks.ExchangeSeqs(t.ex)}
 		}
 	}
 	return nil
@@ -664,13 +665,13 @@ func (w *World) expectSameResults(st *stateWorld) error {
 		a, b := comparable(p[0]), comparable(p[1])
 		if a == nil || b == nil {
 			return &client.Mismatch{Expected: "a response to " + client.SentMethod(p[0]) + " for both clients", Actual: client.DescribeExchange(p[0]) + " / " + client.DescribeExchange(p[1]),
-				Frames: append(exchangeSeqs(p[0]), exchangeSeqs(p[1])...)}
+				Frames: append(checks.ExchangeSeqs(p[0]), checks.ExchangeSeqs(p[1])...)}
 		}
 		if !reflect.DeepEqual(a, b) {
 			return &client.Mismatch{
 				Expected: fmt.Sprintf("the same %s reply for clientInfo %q and %q (apart from id and _meta)", client.SentMethod(p[0]), st.names[0], st.names[1]),
-				Actual:   fmt.Sprintf("%s: %s; %s: %s", st.names[0], jsonText(a), st.names[1], jsonText(b)),
-				Frames:   append(exchangeSeqs(p[0]), exchangeSeqs(p[1])...),
+				Actual:   fmt.Sprintf("%s: %s; %s: %s", st.names[0], checks.JSONText(a), st.names[1], checks.JSONText(b)),
+				Frames:   append(checks.ExchangeSeqs(p[0]), checks.ExchangeSeqs(p[1])...),
 			}
 		}
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/mcp-conform/mcp-conform/checks"
 	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 )
@@ -42,7 +43,7 @@ func (w *World) listenAcknowledged(ctx context.Context) error {
 		if lr == nil || lr.Ex == nil || lr.Ex.Sent == nil {
 			return fmt.Errorf("feature bug: no subscriptions/listen stream was opened")
 		}
-		seqs = exchangeSeqs(lr.Ex)
+		seqs = checks.ExchangeSeqs(lr.Ex)
 		if lr.Ex.HTTP != nil && lr.Ex.HTTP.Status == http.StatusNotFound {
 			return &client.Mismatch{Expected: "subscriptions/listen supported (an acknowledged subscription)", Actual: "HTTP 404: " + client.DescribeExchange(lr.Ex), Frames: seqs}
 		}
@@ -73,7 +74,7 @@ func (w *World) listenAcknowledged(ctx context.Context) error {
 			defer func() { _ = st.cancelListens(ctx, w, false) }()
 		case w.Last != nil:
 			// The request was answered at once (openListen took it back): judge that reply.
-			frames, seqs = w.Last.Frames, exchangeSeqs(w.Last)
+			frames, seqs = w.Last.Frames, checks.ExchangeSeqs(w.Last)
 			if sent, err := harness.ParseMessage(w.Last.Sent.Raw); err == nil {
 				key = harness.IDKey(sent.ID)
 			}

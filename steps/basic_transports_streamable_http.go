@@ -14,6 +14,7 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/mcp-conform/mcp-conform/checks"
 	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
@@ -146,9 +147,9 @@ func everyReplyHasContentType(ctx context.Context, w *World) error {
 		}
 		n++
 		ct := ex.HTTP.Headers.Get("Content-Type")
-		if mt := mediaType(ct); mt != "application/json" && mt != "text/event-stream" {
+		if mt := checks.MediaType(ct); mt != "application/json" && mt != "text/event-stream" {
 			return &client.Mismatch{Expected: "Content-Type application/json or text/event-stream",
-				Actual: fmt.Sprintf("HTTP %d with Content-Type %q in reply to %s", ex.HTTP.Status, ct, client.SentMethod(ex)), Frames: exchangeSeqs(ex)}
+				Actual: fmt.Sprintf("HTTP %d with Content-Type %q in reply to %s", ex.HTTP.Status, ct, client.SentMethod(ex)), Frames: checks.ExchangeSeqs(ex)}
 		}
 	}
 	if n == 0 {
@@ -160,7 +161,7 @@ func everyReplyHasContentType(ctx context.Context, w *World) error {
 func everyJSONReplyIsOneResponse(ctx context.Context, w *World) error {
 	n := 0
 	for _, ex := range w.Exchanges {
-		if ex.HTTP == nil || ex.Sent == nil || mediaType(ex.HTTP.Headers.Get("Content-Type")) != "application/json" {
+		if ex.HTTP == nil || ex.Sent == nil || checks.MediaType(ex.HTTP.Headers.Get("Content-Type")) != "application/json" {
 			continue
 		}
 		sent, err := harness.ParseMessage(ex.Sent.Raw)
@@ -175,15 +176,15 @@ func everyJSONReplyIsOneResponse(ctx context.Context, w *World) error {
 		msg, err := harness.ParseMessage(body)
 		switch {
 		case len(bytes.TrimSpace(body)) == 0 || bytes.TrimSpace(body)[0] != '{' || err != nil:
-			return &client.Mismatch{Expected: "one JSON-RPC response object", Actual: "body " + client.Short(body), Frames: exchangeSeqs(ex)}
+			return &client.Mismatch{Expected: "one JSON-RPC response object", Actual: "body " + client.Short(body), Frames: checks.ExchangeSeqs(ex)}
 		case msg.Kind != harness.KindResult && msg.Kind != harness.KindError:
-			return &client.Mismatch{Expected: "one JSON-RPC response object", Actual: client.Describe(msg), Frames: exchangeSeqs(ex)}
+			return &client.Mismatch{Expected: "one JSON-RPC response object", Actual: client.Describe(msg), Frames: checks.ExchangeSeqs(ex)}
 		case !msg.HasID || harness.IDKey(msg.ID) != harness.IDKey(sent.ID):
 			actual := "no id member"
 			if msg.HasID {
 				actual = "id " + harness.IDKey(msg.ID)
 			}
-			return &client.Mismatch{Expected: "the request's id " + harness.IDKey(sent.ID), Actual: actual, Frames: exchangeSeqs(ex)}
+			return &client.Mismatch{Expected: "the request's id " + harness.IDKey(sent.ID), Actual: actual, Frames: checks.ExchangeSeqs(ex)}
 		}
 	}
 	if n == 0 {
@@ -199,7 +200,7 @@ func noReplyHasHeader(ctx context.Context, name string) error {
 			continue
 		}
 		if vs := ex.HTTP.Headers.Values(name); len(vs) > 0 {
-			return &client.Mismatch{Expected: "no " + name + " response header", Actual: fmt.Sprintf("%s: %s", name, strings.Join(vs, ", ")), Frames: exchangeSeqs(ex)}
+			return &client.Mismatch{Expected: "no " + name + " response header", Actual: fmt.Sprintf("%s: %s", name, strings.Join(vs, ", ")), Frames: checks.ExchangeSeqs(ex)}
 		}
 	}
 	return nil
@@ -236,7 +237,7 @@ func errorCodesCameWithStatus(ctx context.Context, codes string, status int) err
 		n++
 		if ex.HTTP.Status != status {
 			return &client.Mismatch{Expected: fmt.Sprintf("HTTP status %d with error %d", status, msg.Error.Code),
-				Actual: fmt.Sprintf("HTTP status %d", ex.HTTP.Status), Frames: exchangeSeqs(ex)}
+				Actual: fmt.Sprintf("HTTP status %d", ex.HTTP.Status), Frames: checks.ExchangeSeqs(ex)}
 		}
 	}
 	if n == 0 {
@@ -283,7 +284,7 @@ func eachRequestGotOwnPOST(ctx context.Context) error {
 			if ex.Err != nil {
 				actual += ": " + ex.Err.Error()
 			}
-			return &client.Mismatch{Expected: "the response to " + client.SentMethod(ex) + " on the reply to its own POST", Actual: actual, Frames: exchangeSeqs(ex)}
+			return &client.Mismatch{Expected: "the response to " + client.SentMethod(ex) + " on the reply to its own POST", Actual: actual, Frames: checks.ExchangeSeqs(ex)}
 		}
 	}
 	return nil
@@ -370,33 +371,33 @@ func callSafeToolSentinelParam(ctx context.Context, w *World, st *hdrState) erro
 		return err
 	}
 	value := st.sample(false)
-	if st.param.typ == "string" {
+	if st.param.Typ == "string" {
 		value = "mcp-conform-\u00e9" // not header-safe: a conforming client encodes it
 	}
-	header := "=?base64?" + base64.StdEncoding.EncodeToString([]byte(headerText(value))) + "?="
-	return w.hdrCall(ctx, st, map[string]any{st.param.key(): value}, st.param.name(), header, "a sentinel-encoded "+st.param.name())
+	header := "=?base64?" + base64.StdEncoding.EncodeToString([]byte(checks.HeaderText(value))) + "?="
+	return w.hdrCall(ctx, st, map[string]any{st.param.Key(): value}, st.param.Name(), header, "a sentinel-encoded "+st.param.Name())
 }
 
 func callToolMirroringEveryArg(ctx context.Context, w *World, st *hdrState) error {
 	args := map[string]any{}
-	for _, p := range st.tool.params {
-		args[p.key()] = p.sample(false)
+	for _, p := range st.tool.Params {
+		args[p.Key()] = p.Sample(false)
 	}
 	return w.hdrCall(ctx, st, args, "", "", "every x-mcp-header argument with its header")
 }
 
 func callToolHeaderDiffers(ctx context.Context, w *World, st *hdrState) error {
-	return w.hdrCall(ctx, st, map[string]any{st.param.key(): st.sample(false)}, st.param.name(), headerText(st.sample(true)),
-		st.param.name()+" differing from the argument")
+	return w.hdrCall(ctx, st, map[string]any{st.param.Key(): st.sample(false)}, st.param.Name(), checks.HeaderText(st.sample(true)),
+		st.param.Name()+" differing from the argument")
 }
 
 func callToolHeaderRawBytes(ctx context.Context, w *World, st *hdrState) error {
 	value := st.sample(false)
-	header := headerText(value) + "\u00e9"
-	if st.param.typ == "string" {
+	header := checks.HeaderText(value) + "\u00e9"
+	if st.param.Typ == "string" {
 		value, header = "mcp-conform-\u00e9", "mcp-conform-\u00e9" // equal but for the encoding
 	}
-	return w.hdrCall(ctx, st, map[string]any{st.param.key(): value}, st.param.name(), header, st.param.name()+" with raw UTF-8 bytes")
+	return w.hdrCall(ctx, st, map[string]any{st.param.Key(): value}, st.param.Name(), header, st.param.Name()+" with raw UTF-8 bytes")
 }
 
 func callToolIntegerSpelling(ctx context.Context, body, header string) error {
@@ -408,8 +409,8 @@ func callToolIntegerSpelling(ctx context.Context, body, header string) error {
 			}
 			return strconv.FormatInt(n, 10)
 		}
-		return w.hdrCall(ctx, st, map[string]any{st.param.key(): json.RawMessage(form(body))}, st.param.name(), form(header),
-			fmt.Sprintf("%s %s in the body and %s in the header", strings.Join(st.param.path, "."), form(body), form(header)))
+		return w.hdrCall(ctx, st, map[string]any{st.param.Key(): json.RawMessage(form(body))}, st.param.Name(), form(header),
+			fmt.Sprintf("%s %s in the body and %s in the header", strings.Join(st.param.Path, "."), form(body), form(header)))
 	})(ctx)
 }
 
@@ -430,7 +431,7 @@ func expect405(ctx context.Context, w *World) error {
 			legacy = append(legacy, v)
 		}
 	}
-	sse := h.Status/100 == 2 && mediaType(h.Headers.Get("Content-Type")) == "text/event-stream"
+	sse := h.Status/100 == 2 && checks.MediaType(h.Headers.Get("Content-Type")) == "text/event-stream"
 	if len(legacy) > 0 && (sse || h.Status == http.StatusBadRequest || h.Status == http.StatusNotFound) {
 		return w.SetSkip(reports.NA, fmt.Sprintf("the server also speaks %s and answered HTTP %d as that transport may", strings.Join(legacy, ", "), h.Status))
 	}
@@ -476,7 +477,7 @@ func (w *World) streamsEnded() error {
 			if info.EventsAfterResponse > 0 {
 				actual = fmt.Sprintf("%d events after the response", info.EventsAfterResponse)
 			}
-			return &client.Mismatch{Expected: "the final response to end the SSE stream", Actual: actual, Frames: exchangeSeqs(ex)}
+			return &client.Mismatch{Expected: "the final response to end the SSE stream", Actual: actual, Frames: checks.ExchangeSeqs(ex)}
 		}
 	}
 	if n == 0 {
@@ -493,7 +494,7 @@ func (w *World) listenOffered() (*client.ListenRun, error) {
 		return nil, fmt.Errorf("feature bug: no subscriptions/listen stream was opened")
 	}
 	if lr.Ex.HTTP == nil {
-		return nil, &client.Mismatch{Expected: "an HTTP reply to subscriptions/listen", Actual: fmt.Sprint(lr.Ex.Err), Frames: exchangeSeqs(lr.Ex)}
+		return nil, &client.Mismatch{Expected: "an HTTP reply to subscriptions/listen", Actual: fmt.Sprint(lr.Ex.Err), Frames: checks.ExchangeSeqs(lr.Ex)}
 	}
 	if lr.Ex.HTTP.Status == http.StatusNotFound {
 		return nil, w.SetSkip(reports.NA, noListenDeclared+" (HTTP 404)")
@@ -518,9 +519,9 @@ func (w *World) listenStaysOpen() error {
 		return err
 	}
 	ex := lr.Ex
-	seqs := exchangeSeqs(ex)
+	seqs := checks.ExchangeSeqs(ex)
 	ct := ex.HTTP.Headers.Get("Content-Type")
-	if ex.HTTP.Status != http.StatusOK || mediaType(ct) != "text/event-stream" {
+	if ex.HTTP.Status != http.StatusOK || checks.MediaType(ct) != "text/event-stream" {
 		return &client.Mismatch{Expected: "HTTP 200 with an SSE stream (text/event-stream)", Actual: fmt.Sprintf("HTTP %d with Content-Type %q", ex.HTTP.Status, ct), Frames: seqs}
 	}
 	var firstMsg *harness.Message
@@ -611,14 +612,14 @@ func judgeRefusedNotifications(ctx context.Context, w *World) error {
 				if body.HasID {
 					actual += " with \"id\": " + string(body.ID)
 				}
-				return &client.Mismatch{Expected: "a refusal body that is a JSON-RPC error without id", Actual: actual, Frames: exchangeSeqs(ex)}
+				return &client.Mismatch{Expected: "a refusal body that is a JSON-RPC error without id", Actual: actual, Frames: checks.ExchangeSeqs(ex)}
 			}
 		case status >= 200 && status < 300:
 			if isRPC && body.Kind == harness.KindError {
-				return &client.Mismatch{Expected: "an HTTP error status (4xx/5xx) for a refused notification", Actual: fmt.Sprintf("HTTP %d with %s", status, client.Short(raw)), Frames: exchangeSeqs(ex)}
+				return &client.Mismatch{Expected: "an HTTP error status (4xx/5xx) for a refused notification", Actual: fmt.Sprintf("HTTP %d with %s", status, client.Short(raw)), Frames: checks.ExchangeSeqs(ex)}
 			}
 		default:
-			return &client.Mismatch{Expected: "202 Accepted or an HTTP error status", Actual: fmt.Sprintf("HTTP %d", status), Frames: exchangeSeqs(ex)}
+			return &client.Mismatch{Expected: "202 Accepted or an HTTP error status", Actual: fmt.Sprintf("HTTP %d", status), Frames: checks.ExchangeSeqs(ex)}
 		}
 	}
 	if refused == 0 {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/mcp-conform/mcp-conform/checks"
 	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
@@ -29,10 +30,10 @@ func registerBasicVersioningSteps(sc *godog.ScenarioContext) {
 	})
 
 	// Observe.
-	step(sc, `^the value at "([^"]*)" is `+jsonLiteral+`$`, func(ctx context.Context, ptr, lit string) error {
+	step(sc, `^the value at "([^"]*)" is `+checks.JSONLiteral+`$`, func(ctx context.Context, ptr, lit string) error {
 		return WorldOf(ctx).compareAt(ptr, lit, true)
 	})
-	step(sc, `^the value at "([^"]*)" does not contain `+jsonLiteral+`$`, func(ctx context.Context, ptr, lit string) error {
+	step(sc, `^the value at "([^"]*)" does not contain `+checks.JSONLiteral+`$`, func(ctx context.Context, ptr, lit string) error {
 		return WorldOf(ctx).containsAt(ptr, lit, false)
 	})
 	step(sc, `^the value at "([^"]*)" is a non-empty array of strings$`, valueIsNonEmptyStringArray)
@@ -88,7 +89,7 @@ func valueIsNonEmptyStringArray(ctx context.Context, ptr string) error {
 		}
 	}
 	if bad {
-		return &client.Mismatch{Expected: fmt.Sprintf("a non-empty array of strings at %s", ptr), Actual: jsonText(v), Frames: w.LastSeqs()}
+		return &client.Mismatch{Expected: fmt.Sprintf("a non-empty array of strings at %s", ptr), Actual: checks.JSONText(v), Frames: w.LastSeqs()}
 	}
 	return nil
 }
@@ -293,7 +294,7 @@ func judgeHeaderless(w *World, st *httpState) error {
 	}
 	seqs := w.LastSeqs()
 	if st.oldInit != nil {
-		seqs = append(seqs, exchangeSeqs(st.oldInit)...)
+		seqs = append(seqs, checks.ExchangeSeqs(st.oldInit)...)
 	}
 	headerless := strings.Join(revisions.HeaderlessIDs(), " or ")
 	return &client.Mismatch{Expected: "a request without MCP-Protocol-Version served only by a server supporting " + headerless,

@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcp-conform/mcp-conform/checks"
 	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/revisions"
@@ -37,7 +38,7 @@ func TestBuildModernRequestCarriesDefaultMetaAndDerivedHeaders(t *testing.T) {
 	require.Equal(t, revisions.Modern().ID, meta[harness.MetaProtocolVersion])
 	require.Contains(t, meta, harness.MetaClientCapabilities)
 	require.Equal(t, "debug", meta["io.modelcontextprotocol/logLevel"])
-	require.Equal(t, string(req.ID), jsonText(m["id"]))
+	require.Equal(t, string(req.ID), checks.JSONText(m["id"]))
 	require.Equal(t, revisions.Modern().ID, req.Header.Get(harness.HeaderProtocolVersion))
 	require.Equal(t, "tools/list", req.Header.Get("Mcp-Method"))
 	require.False(t, req.Intentional)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/mcp-conform/mcp-conform/checks"
 	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
@@ -103,7 +104,7 @@ func judgeRemovedMethods(ctx context.Context, w *World) error {
 			actual = client.Describe(msg)
 		}
 		m := &client.Mismatch{Expected: fmt.Sprintf("%s, removed in %s, to be refused with -32601 (HTTP 404)", o.method, revisions.Modern().ID),
-			Actual: actual, Frames: exchangeSeqs(o.ex)}
+			Actual: actual, Frames: checks.ExchangeSeqs(o.ex)}
 		if legacy := w.legacyRevisions(); len(legacy) > 0 {
 			m.Grade = reports.Info
 			m.Actual += " (the server also serves " + strings.Join(legacy, ", ") + ")"
@@ -152,7 +153,7 @@ func judgeLegacySSE(ctx context.Context, w *World) error {
 		if f.Dir == harness.DirServerToClient && f.SSE != nil {
 			if f.SSE.Event == "endpoint" {
 				return &client.Mismatch{Expected: "no deprecated HTTP+SSE transport (GET answered with an endpoint event) in a new implementation",
-					Actual: fmt.Sprintf("an SSE stream whose first event is endpoint: %s", client.Short(f.Raw)), Frames: exchangeSeqs(ex)}
+					Actual: fmt.Sprintf("an SSE stream whose first event is endpoint: %s", client.Short(f.Raw)), Frames: checks.ExchangeSeqs(ex)}
 			}
 			break
 		}

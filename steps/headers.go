@@ -11,6 +11,7 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/mcp-conform/mcp-conform/checks"
 	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
@@ -19,11 +20,11 @@ import (
 // hdrState is what the hdr steps of one scenario share: the targets found, the x-mcp-header
 // tool and parameter chosen, the probes sent, and the tools listed for the static checks.
 type hdrState struct {
-	targets []hdrTarget
-	tool    *hdrTool
-	param   *hdrParam
-	probes  []hdrProbe
-	listed  []*hdrTool
+	targets []checks.HdrTarget
+	tool    *checks.HdrTool
+	param   *checks.HdrParam
+	probes  []checks.HdrProbe
+	listed  []*checks.HdrTool
 }
 
 // hdrOf returns the scenario's state for HTTP headers and x-mcp-header (HDR-005..019), made on
@@ -69,13 +70,13 @@ func registerHdrSteps(sc *godog.ScenarioContext) {
 	step(sc, `^the client calls that tool with every x-mcp-header argument mirrored into its header$`, hdrToolStep(callToolMirroringEveryArg))
 	step(sc, `^the client calls that tool with the header of that argument set to a different value$`, hdrToolStep(callToolHeaderDiffers))
 	step(sc, `^the client calls that tool with that argument but without its header$`, hdrToolStep(func(ctx context.Context, w *World, st *hdrState) error {
-		return w.hdrCall(ctx, st, map[string]any{st.param.key(): st.sample(false)}, st.param.name(), hdrOmit, "the argument without "+st.param.name())
+		return w.hdrCall(ctx, st, map[string]any{st.param.Key(): st.sample(false)}, st.param.Name(), checks.HdrOmit, "the argument without "+st.param.Name())
 	}))
 	step(sc, `^the client calls that tool without that argument$`, hdrToolStep(func(ctx context.Context, w *World, st *hdrState) error {
-		return w.hdrCall(ctx, st, map[string]any{}, "", "", "no "+strings.Join(st.param.path, ".")+" argument")
+		return w.hdrCall(ctx, st, map[string]any{}, "", "", "no "+strings.Join(st.param.Path, ".")+" argument")
 	}))
 	step(sc, `^the client calls that tool with that argument set to null$`, hdrToolStep(func(ctx context.Context, w *World, st *hdrState) error {
-		return w.hdrCall(ctx, st, map[string]any{st.param.key(): nil}, "", "", strings.Join(st.param.path, ".")+" null")
+		return w.hdrCall(ctx, st, map[string]any{st.param.Key(): nil}, "", "", strings.Join(st.param.Path, ".")+" null")
 	}))
 	step(sc, `^the client calls that tool with the header of that argument carrying raw non-ASCII bytes$`, hdrToolStep(callToolHeaderRawBytes))
 	step(sc, `^the client calls that tool with that integer argument written (with a fraction|as an integer) in the body and (with a fraction|as an integer) in its header$`, callToolIntegerSpelling)
@@ -85,19 +86,19 @@ func registerHdrSteps(sc *godog.ScenarioContext) {
 		return w.hdrScan(ctx, st)
 	}))
 	step(sc, `^every x-mcp-header value is a non-empty HTTP token$`, hdrStep(func(_ context.Context, _ *World, st *hdrState) error {
-		return st.judge(checkToken)
+		return st.judge(checks.CheckToken)
 	}))
 	step(sc, `^no two x-mcp-header values of one inputSchema differ only in letter case$`, hdrStep(func(_ context.Context, _ *World, st *hdrState) error {
-		return st.judgeTools(checkUnique)
+		return st.judgeTools(checks.CheckUnique)
 	}))
 	step(sc, `^every x-mcp-header annotation sits on a string, integer or boolean parameter within the safe integer range$`, hdrStep(func(_ context.Context, _ *World, st *hdrState) error {
-		return st.judge(checkType)
+		return st.judge(checks.CheckType)
 	}))
 	step(sc, `^every x-mcp-header annotation is reachable from the root through properties alone$`, hdrStep(func(_ context.Context, _ *World, st *hdrState) error {
-		return st.judge(checkReachable)
+		return st.judge(checks.CheckReachable)
 	}))
 	step(sc, `^no x-mcp-header annotation mirrors a sensitive-looking parameter$`, hdrStep(func(_ context.Context, _ *World, st *hdrState) error {
-		return st.judge(checkSensitive)
+		return st.judge(checks.CheckSensitive)
 	}))
 }
 
@@ -119,7 +120,7 @@ func hdrToolStep(fn func(context.Context, *World, *hdrState) error) func(context
 	})
 }
 
-func (st *hdrState) sample(alt bool) any { return st.param.sample(alt) }
+func (st *hdrState) sample(alt bool) any { return st.param.Sample(alt) }
 
 // hdrList traverses method (a list request) with the one pager (listAll) and returns the
 // entries under key, numbers kept as json.Number, with the frames of the page that carried
@@ -134,7 +135,7 @@ func (w *World) hdrList(ctx context.Context, method, key string) (items []map[st
 	}
 	for i, raw := range lt.Raw {
 		var item map[string]any
-		if decodeNumbers(raw, &item) == nil && item != nil {
+		if checks.DecodeNumbers(raw, &item) == nil && item != nil {
 			items = append(items, item)
 			frames = append(frames, lt.ItemFrames[i])
 		}
@@ -175,7 +176,7 @@ func (w *World) hdrFindTargets(ctx context.Context, st *hdrState) error {
 			missing = append(missing, problem)
 			continue
 		}
-		best, bestScore := hdrTarget{}, -1
+		best, bestScore := checks.HdrTarget{}, -1
 		for _, it := range items {
 			field := "name"
 			if k.method == "resources/read" {
@@ -189,14 +190,14 @@ func (w *World) hdrFindTargets(ctx context.Context, st *hdrState) error {
 				continue
 			}
 			score := 1
-			if !hasRequired(it) {
+			if !checks.HasRequired(it) {
 				score++
 			}
 			if harness.EncodeHeaderValue(name) != name {
 				score += 2
 			}
 			if score > bestScore {
-				best, bestScore = hdrTarget{method: k.method, name: name, params: map[string]any{field: name}}, score
+				best, bestScore = checks.HdrTarget{Method: k.method, Name: name, Params: map[string]any{field: name}}, score
 			}
 		}
 		if bestScore < 0 {
@@ -209,7 +210,7 @@ func (w *World) hdrFindTargets(ctx context.Context, st *hdrState) error {
 			continue
 		}
 		if k.method == "tools/call" {
-			best.params = w.ToolsCall(best.name, nil, nil).Params
+			best.Params = w.ToolsCall(best.Name, nil, nil).Params
 		}
 		st.targets = append(st.targets, best)
 	}
@@ -232,17 +233,17 @@ func (w *World) toolSafe(tool map[string]any) bool {
 // hdrSendTargets sends the request of every target with its Mcp-Name header changed as how says.
 func (w *World) hdrSendTargets(ctx context.Context, st *hdrState, how string) error {
 	for _, t := range st.targets {
-		b64 := base64.StdEncoding.EncodeToString([]byte(t.name))
+		b64 := base64.StdEncoding.EncodeToString([]byte(t.Name))
 		var value, what string
 		switch how {
 		case "omitted":
-			value, what = hdrOmit, "without Mcp-Name"
+			value, what = checks.HdrOmit, "without Mcp-Name"
 		case "naming something else":
 			value = "mcp-conform-other"
-			if t.method == "resources/read" {
+			if t.Method == "resources/read" {
 				value = "mcp-conform:other"
 			}
-			if value == t.name {
+			if value == t.Name {
 				value += "-2"
 			}
 			what = "with Mcp-Name " + strconv.Quote(value)
@@ -253,16 +254,16 @@ func (w *World) hdrSendTargets(ctx context.Context, st *hdrState, how string) er
 			value = "=?BASE64?" + b64 + "?="
 			what = "with Mcp-Name " + value
 		case "as raw non-ASCII bytes":
-			value = t.name
-			if harness.EncodeHeaderValue(t.name) == t.name {
+			value = t.Name
+			if harness.EncodeHeaderValue(t.Name) == t.Name {
 				value += "\u00e9"
 			}
 			what = "with Mcp-Name " + strconv.Quote(value) + " as raw UTF-8"
 		}
-		if err := w.hdrSend(ctx, t.method, t.params, setOrOmit(harness.HeaderName, value), how != "sentinel-encoded"); err != nil {
+		if err := w.hdrSend(ctx, t.Method, t.Params, checks.SetOrOmit(harness.HeaderName, value), how != "sentinel-encoded"); err != nil {
 			return err
 		}
-		st.probes = append(st.probes, hdrProbe{what: fmt.Sprintf("%s %q %s", t.method, t.name, what), ex: w.Last})
+		st.probes = append(st.probes, checks.HdrProbe{What: fmt.Sprintf("%s %q %s", t.Method, t.Name, what), Ex: w.Last})
 	}
 	return nil
 }
@@ -272,16 +273,16 @@ func (st *hdrState) expectRejected() error {
 		return fmt.Errorf("feature bug: no request was sent before this step")
 	}
 	for _, p := range st.probes {
-		if p.ex.HTTP == nil {
-			return fmt.Errorf("%s: no HTTP reply: %v", p.what, p.ex.Err)
+		if p.Ex.HTTP == nil {
+			return fmt.Errorf("%s: no HTTP reply: %v", p.What, p.Ex.Err)
 		}
-		ok := p.ex.HTTP.Status == http.StatusBadRequest && p.ex.Response != nil
+		ok := p.Ex.HTTP.Status == http.StatusBadRequest && p.Ex.Response != nil
 		if ok {
-			msg, _ := harness.ParseMessage(p.ex.Response.Body())
+			msg, _ := harness.ParseMessage(p.Ex.Response.Body())
 			ok = msg.Kind == harness.KindError && msg.Error.CodeRaw == "-32020"
 		}
 		if !ok {
-			return &client.Mismatch{Expected: "HTTP 400 with error -32020 for " + p.what, Actual: outcomeOf(p.ex), Frames: exchangeSeqs(p.ex)}
+			return &client.Mismatch{Expected: "HTTP 400 with error -32020 for " + p.What, Actual: checks.OutcomeOf(p.Ex), Frames: checks.ExchangeSeqs(p.Ex)}
 		}
 	}
 	return nil
@@ -292,12 +293,12 @@ func (st *hdrState) expectAccepted() error {
 		return fmt.Errorf("feature bug: no request was sent before this step")
 	}
 	for _, p := range st.probes {
-		if p.ex.HTTP == nil && p.ex.Response == nil {
-			return fmt.Errorf("%s: no reply: %v", p.what, p.ex.Err)
+		if p.Ex.HTTP == nil && p.Ex.Response == nil {
+			return fmt.Errorf("%s: no reply: %v", p.What, p.Ex.Err)
 		}
-		if rejectedForHeaders(p.ex) {
-			return &client.Mismatch{Expected: "the request served (any reply but a header rejection) for " + p.what,
-				Actual: outcomeOf(p.ex), Frames: exchangeSeqs(p.ex)}
+		if checks.RejectedForHeaders(p.Ex) {
+			return &client.Mismatch{Expected: "the request served (any reply but a header rejection) for " + p.What,
+				Actual: checks.OutcomeOf(p.Ex), Frames: checks.ExchangeSeqs(p.Ex)}
 		}
 	}
 	return nil
@@ -329,14 +330,14 @@ func (w *World) hdrFindTool(ctx context.Context, st *hdrState, typ string, skip 
 	}
 	var unsafe, invalid []string
 	for _, t := range st.listed {
-		p := t.pick(typ)
+		p := t.Pick(typ)
 		switch {
-		case p == nil && !t.hasAnnotationOf(typ):
+		case p == nil && !t.HasAnnotationOf(typ):
 			continue
 		case p == nil:
-			invalid = append(invalid, t.name)
-		case !t.safe:
-			unsafe = append(unsafe, t.name)
+			invalid = append(invalid, t.Name)
+		case !t.Safe:
+			unsafe = append(unsafe, t.Name)
 		default:
 			st.tool, st.param = t, p
 			return nil
@@ -368,24 +369,24 @@ func (w *World) hdrListTools(ctx context.Context, st *hdrState) (problem string,
 	if err != nil || problem != "" {
 		return problem, err
 	}
-	st.listed = []*hdrTool{}
+	st.listed = []*checks.HdrTool{}
 	for i, it := range items {
 		name, _ := it["name"].(string)
-		t := &hdrTool{name: name, safe: w.toolSafe(it), anns: xmcpAnnotations(it["inputSchema"]), frames: frames[i]}
+		t := &checks.HdrTool{Name: name, Safe: w.toolSafe(it), Anns: checks.XmcpAnnotations(it["inputSchema"]), Frames: frames[i]}
 		valid := true
-		for _, a := range t.anns {
-			for _, check := range []xmcpCheck{checkToken, checkType, checkReachable} {
+		for _, a := range t.Anns {
+			for _, check := range []checks.XmcpCheck{checks.CheckToken, checks.CheckType, checks.CheckReachable} {
 				if check(a) != "" {
 					valid = false
 				}
 			}
 		}
-		if checkUnique(t) != "" {
+		if checks.CheckUnique(t) != "" {
 			valid = false
 		}
 		if valid {
-			for _, a := range t.anns {
-				t.params = append(t.params, &hdrParam{path: a.path, header: a.value.(string), typ: a.typ(), schema: a.schema})
+			for _, a := range t.Anns {
+				t.Params = append(t.Params, &checks.HdrParam{Path: a.Path, Header: a.Value.(string), Typ: a.Typ(), Schema: a.Schema})
 			}
 		}
 		st.listed = append(st.listed, t)
@@ -402,14 +403,14 @@ func (w *World) hdrCall(ctx context.Context, st *hdrState, args map[string]any, 
 	}
 	nested := map[string]any{}
 	mirrored := http.Header{}
-	for _, p := range st.tool.params {
-		v, ok := args[p.key()]
+	for _, p := range st.tool.Params {
+		v, ok := args[p.Key()]
 		if !ok {
 			continue
 		}
-		setPath(nested, p.path, v)
+		checks.SetPath(nested, p.Path, v)
 		if v != nil {
-			mirrored.Set(p.name(), harness.EncodeHeaderValue(headerText(v)))
+			mirrored.Set(p.Name(), harness.EncodeHeaderValue(checks.HeaderText(v)))
 		}
 	}
 	edit := func(h http.Header) {
@@ -417,15 +418,15 @@ func (w *World) hdrCall(ctx context.Context, st *hdrState, args map[string]any, 
 			h[k] = vs
 		}
 		if header != "" {
-			setOrOmit(header, value)(h)
+			checks.SetOrOmit(header, value)(h)
 		}
 	}
-	c := w.ToolsCall(st.tool.name, nested, nil)
+	c := w.ToolsCall(st.tool.Name, nested, nil)
 	c.Era, c.EditHeaders, c.Intentional = client.EraModern, edit, header != ""
 	if err := w.Send(ctx, w.Build(c)); err != nil {
 		return err
 	}
-	st.probes = append(st.probes, hdrProbe{what: fmt.Sprintf("tools/call %q with %s", st.tool.name, what), ex: w.Last})
+	st.probes = append(st.probes, checks.HdrProbe{What: fmt.Sprintf("tools/call %q with %s", st.tool.Name, what), Ex: w.Last})
 	return nil
 }
 
@@ -443,7 +444,7 @@ func (w *World) hdrScan(ctx context.Context, st *hdrState) error {
 		return w.SetSkip(reports.Untestable, "cannot read the tools: "+problem)
 	}
 	for _, t := range st.listed {
-		if len(t.anns) > 0 {
+		if len(t.Anns) > 0 {
 			return nil
 		}
 	}
@@ -451,10 +452,10 @@ func (w *World) hdrScan(ctx context.Context, st *hdrState) error {
 }
 
 // judge applies check to every annotation of every listed tool.
-func (st *hdrState) judge(check xmcpCheck) error {
-	return st.judgeTools(func(t *hdrTool) string {
+func (st *hdrState) judge(check checks.XmcpCheck) error {
+	return st.judgeTools(func(t *checks.HdrTool) string {
 		var bad []string
-		for _, a := range t.anns {
+		for _, a := range t.Anns {
 			if why := check(a); why != "" {
 				bad = append(bad, why)
 			}
@@ -464,13 +465,13 @@ func (st *hdrState) judge(check xmcpCheck) error {
 }
 
 // judgeTools applies check to every listed tool and reports the offenders.
-func (st *hdrState) judgeTools(check func(*hdrTool) string) error {
+func (st *hdrState) judgeTools(check func(*checks.HdrTool) string) error {
 	var bad []string
 	var frames []int
 	for _, t := range st.listed {
 		if why := check(t); why != "" {
-			bad = append(bad, fmt.Sprintf("tool %q: %s", t.name, why))
-			frames = append(frames, t.frames...)
+			bad = append(bad, fmt.Sprintf("tool %q: %s", t.Name, why))
+			frames = append(frames, t.Frames...)
 		}
 	}
 	if len(bad) == 0 {
@@ -479,5 +480,3 @@ func (st *hdrState) judgeTools(check func(*hdrTool) string) error {
 	return &client.Mismatch{Expected: "every x-mcp-header annotation within the constraints of server/tools#x-mcp-header",
 		Actual: strings.Join(bad, "; "), Frames: dedupe(frames)}
 }
-
-

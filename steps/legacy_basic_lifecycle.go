@@ -9,6 +9,7 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/mcp-conform/mcp-conform/checks"
 	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/judge"
@@ -30,7 +31,7 @@ func registerLegacyBasicLifecycleSteps(sc *godog.ScenarioContext) {
 	step(sc, `^the response is a result \(an error with code (-?\d+) is a warning\)$`, func(ctx context.Context, soft int64) error {
 		return WorldOf(ctx).expectKind(harness.KindResult, soft)
 	})
-	step(sc, `^the value at "([^"]*)" is not `+jsonLiteral+`$`, func(ctx context.Context, ptr, lit string) error {
+	step(sc, `^the value at "([^"]*)" is not `+checks.JSONLiteral+`$`, func(ctx context.Context, ptr, lit string) error {
 		return WorldOf(ctx).compareAt(ptr, lit, false)
 	})
 	step(sc, `^the value at "([^"]*)" is a known protocol revision$`, valueIsKnownRevision)
@@ -66,7 +67,7 @@ func valueIsKnownRevision(ctx context.Context, ptr string) error {
 		return err
 	}
 	if s, ok := v.(string); !ok || !revisions.Known(s) {
-		return &client.Mismatch{Expected: "one of " + strings.Join(revisions.IDs(), ", "), Actual: jsonText(v), Frames: w.LastSeqs()}
+		return &client.Mismatch{Expected: "one of " + strings.Join(revisions.IDs(), ", "), Actual: checks.JSONText(v), Frames: w.LastSeqs()}
 	}
 	return nil
 }
@@ -101,7 +102,7 @@ func eachInitializeResultEchoes(ctx context.Context, w *World) error {
 	}
 	for _, in := range w.Inits {
 		if in.Ex.Response == nil {
-			return &client.Mismatch{Expected: "an InitializeResult for " + in.Requested, Actual: client.DescribeExchange(in.Ex), Frames: exchangeSeqs(in.Ex)}
+			return &client.Mismatch{Expected: "an InitializeResult for " + in.Requested, Actual: client.DescribeExchange(in.Ex), Frames: checks.ExchangeSeqs(in.Ex)}
 		}
 		msg, _ := harness.ParseMessage(in.Ex.Response.Body())
 		var got struct {

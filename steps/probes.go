@@ -8,6 +8,7 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/mcp-conform/mcp-conform/checks"
 	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 )
@@ -91,7 +92,7 @@ func observe(ex *harness.Exchange) string {
 	if ex.HTTP != nil {
 		s := fmt.Sprintf("HTTP %d", ex.HTTP.Status)
 		if ct := ex.HTTP.Headers.Get("Content-Type"); ct != "" {
-			s += " " + mediaType(ct)
+			s += " " + checks.MediaType(ct)
 		}
 		parts = append(parts, s)
 	}

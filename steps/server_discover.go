@@ -6,6 +6,7 @@ import (
 	"regexp"
 
 	"github.com/cucumber/godog"
+	"github.com/mcp-conform/mcp-conform/checks"
 	"github.com/mcp-conform/mcp-conform/client"
 )
 
@@ -14,7 +15,7 @@ func init() { bindSteps("server-discover", registerServerDiscoverSteps) }
 // registerServerDiscoverSteps binds the steps that only features/server-discover.feature uses.
 func registerServerDiscoverSteps(sc *godog.ScenarioContext) {
 	// Observe.
-	step(sc, `^the value at "([^"]*)" contains `+jsonLiteral+`$`, func(ctx context.Context, ptr, lit string) error {
+	step(sc, `^the value at "([^"]*)" contains `+checks.JSONLiteral+`$`, func(ctx context.Context, ptr, lit string) error {
 		return WorldOf(ctx).containsAt(ptr, lit, true)
 	})
 	step(sc, `^every entry at "([^"]*)" matches "([^"]+)"$`, everyEntryMatches)
@@ -34,7 +35,7 @@ func everyEntryMatches(ctx context.Context, ptr, expr string) error {
 	arr, _ := v.([]any)
 	for _, x := range arr {
 		if s, ok := x.(string); !ok || !re.MatchString(s) {
-			return &client.Mismatch{Expected: fmt.Sprintf("every entry at %s to match %s", ptr, expr), Actual: "entry " + jsonText(x), Frames: w.LastSeqs()}
+			return &client.Mismatch{Expected: fmt.Sprintf("every entry at %s to match %s", ptr, expr), Actual: "entry " + checks.JSONText(x), Frames: w.LastSeqs()}
 		}
 	}
 	return nil

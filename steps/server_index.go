@@ -9,6 +9,7 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/mcp-conform/mcp-conform/checks"
 	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
@@ -243,13 +244,13 @@ func (w *World) expectMethodNotFound(st *stateWorld) error {
 		want += " for " + client.SentMethod(ex) + " (its capability is not declared; " + cite + ")"
 		switch {
 		case msg == nil || msg.Kind != harness.KindError || msg.Error.Code != -32601:
-			return &client.Mismatch{Expected: want, Actual: client.DescribeExchange(ex), Grade: grade, Frames: exchangeSeqs(ex)}
+			return &client.Mismatch{Expected: want, Actual: client.DescribeExchange(ex), Grade: grade, Frames: checks.ExchangeSeqs(ex)}
 		case status && (ex.HTTP == nil || ex.HTTP.Status != 404):
 			got := "no HTTP status"
 			if ex.HTTP != nil {
 				got = fmt.Sprintf("HTTP %d", ex.HTTP.Status)
 			}
-			return &client.Mismatch{Expected: want, Actual: "-32601 with " + got, Grade: grade, Frames: exchangeSeqs(ex)}
+			return &client.Mismatch{Expected: want, Actual: "-32601 with " + got, Grade: grade, Frames: checks.ExchangeSeqs(ex)}
 		}
 	}
 	if len(offered) == len(st.probes) && len(offered) > 0 {
@@ -304,12 +305,12 @@ func (w *World) expectNoReliance(st *stateWorld) error {
 		}
 		if r := reliance(c); r != "" {
 			return &client.Mismatch{Expected: fmt.Sprintf("-32021, or a result asking for nothing undeclared, for %s called with clientCapabilities %s", st.fixture.name, declaredText(c.declared)),
-				Actual: r, Frames: exchangeSeqs(c.ex)}
+				Actual: r, Frames: checks.ExchangeSeqs(c.ex)}
 		}
 		msg := client.ResponseOf(c.ex)
 		if msg == nil || msg.Kind == harness.KindResult || (msg.Kind == harness.KindError && msg.Error.Code == -32021) {
 			if msg == nil {
-				return &client.Mismatch{Expected: "a response to " + st.fixture.name, Actual: client.DescribeExchange(c.ex), Frames: exchangeSeqs(c.ex)}
+				return &client.Mismatch{Expected: "a response to " + st.fixture.name, Actual: client.DescribeExchange(c.ex), Frames: checks.ExchangeSeqs(c.ex)}
 			}
 			continue
 		}
@@ -318,7 +319,7 @@ func (w *World) expectNoReliance(st *stateWorld) error {
 				st.fixture.name, st.fixture.needs, client.DescribeExchange(with.ex)))
 		}
 		return &client.Mismatch{Expected: fmt.Sprintf("-32021 (MissingRequiredClientCapability) for %s called with clientCapabilities %s; it succeeds when %s is declared", st.fixture.name, declaredText(c.declared), st.fixture.needs),
-			Actual: client.Describe(msg), Frames: exchangeSeqs(c.ex)}
+			Actual: client.Describe(msg), Frames: checks.ExchangeSeqs(c.ex)}
 	}
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/mcp-conform/mcp-conform/checks"
 	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
@@ -142,7 +143,7 @@ func checkPromptPages(ctx context.Context, w *World) error {
 			continue
 		}
 		pages++
-		seqs := exchangeSeqs(ex)
+		seqs := checks.ExchangeSeqs(ex)
 		if ex.Response == nil {
 			return &client.Mismatch{Expected: "a prompts/list result", Actual: "no response", Frames: seqs}
 		}
@@ -165,7 +166,7 @@ func checkPromptPages(ctx context.Context, w *World) error {
 		for i, e := range list {
 			p, _ := e.(map[string]any)
 			if _, ok := p["name"].(string); !ok {
-				return &client.Mismatch{Expected: "every prompt to have a string name", Actual: fmt.Sprintf("prompts[%d] is %s", i, jsonText(e)), Frames: seqs}
+				return &client.Mismatch{Expected: "every prompt to have a string name", Actual: fmt.Sprintf("prompts[%d] is %s", i, checks.JSONText(e)), Frames: seqs}
 			}
 			args, present := p["arguments"]
 			if !present {
@@ -173,16 +174,16 @@ func checkPromptPages(ctx context.Context, w *World) error {
 			}
 			arr, ok := args.([]any)
 			if !ok {
-				return &client.Mismatch{Expected: "prompt arguments to be an array", Actual: fmt.Sprintf("prompts[%d].arguments is %s", i, jsonText(args)), Frames: seqs}
+				return &client.Mismatch{Expected: "prompt arguments to be an array", Actual: fmt.Sprintf("prompts[%d].arguments is %s", i, checks.JSONText(args)), Frames: seqs}
 			}
 			for j, a := range arr {
 				am, _ := a.(map[string]any)
 				if _, ok := am["name"].(string); !ok {
-					return &client.Mismatch{Expected: "every prompt argument to have a string name", Actual: fmt.Sprintf("prompts[%d].arguments[%d] is %s", i, j, jsonText(a)), Frames: seqs}
+					return &client.Mismatch{Expected: "every prompt argument to have a string name", Actual: fmt.Sprintf("prompts[%d].arguments[%d] is %s", i, j, checks.JSONText(a)), Frames: seqs}
 				}
 				if v, ok := am["required"]; ok {
 					if _, isBool := v.(bool); !isBool {
-						return &client.Mismatch{Expected: "argument required to be a boolean", Actual: fmt.Sprintf("prompts[%d].arguments[%d].required is %s", i, j, jsonText(v)), Frames: seqs}
+						return &client.Mismatch{Expected: "argument required to be a boolean", Actual: fmt.Sprintf("prompts[%d].arguments[%d].required is %s", i, j, checks.JSONText(v)), Frames: seqs}
 					}
 				}
 			}
@@ -224,11 +225,11 @@ func checkPromptResult(ctx context.Context, w *World) error {
 	for i, m := range msgs {
 		mm, _ := m.(map[string]any)
 		if r := mm["role"]; r != "user" && r != "assistant" {
-			return &client.Mismatch{Expected: `every message role "user" or "assistant"`, Actual: fmt.Sprintf("messages[%d].role %s", i, jsonText(r)), Frames: w.LastSeqs()}
+			return &client.Mismatch{Expected: `every message role "user" or "assistant"`, Actual: fmt.Sprintf("messages[%d].role %s", i, checks.JSONText(r)), Frames: w.LastSeqs()}
 		}
 		c, ok := mm["content"].(map[string]any)
 		if t, _ := c["type"].(string); !ok || !contentTypes[t] {
-			return &client.Mismatch{Expected: "every message to carry one content block", Actual: fmt.Sprintf("messages[%d].content %s", i, jsonText(mm["content"])), Frames: w.LastSeqs()}
+			return &client.Mismatch{Expected: "every message to carry one content block", Actual: fmt.Sprintf("messages[%d].content %s", i, checks.JSONText(mm["content"])), Frames: w.LastSeqs()}
 		}
 	}
 	return nil
@@ -263,7 +264,7 @@ func checkPromptSetStable(ctx context.Context, w *World) error {
 		}
 		s := &snapshot{label: label, set: map[string]string{}}
 		for _, ex := range w.Exchanges[from:] {
-			s.seqs = append(s.seqs, exchangeSeqs(ex)...)
+			s.seqs = append(s.seqs, checks.ExchangeSeqs(ex)...)
 		}
 		for _, p := range lt.Items {
 			name, _ := p["name"].(string)

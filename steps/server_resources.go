@@ -11,6 +11,7 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/mcp-conform/mcp-conform/checks"
 	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
@@ -188,7 +189,7 @@ func noneThoseReadsReturned(ctx context.Context) error {
 			Contents []json.RawMessage `json:"contents"`
 		}
 		if json.Unmarshal(msg.Result, &res) == nil && res.Contents != nil && len(res.Contents) == 0 {
-			return &client.Mismatch{Expected: "an error for " + readURI(ex) + " (it does not exist)", Actual: "a result with contents: []", Frames: exchangeSeqs(ex)}
+			return &client.Mismatch{Expected: "an error for " + readURI(ex) + " (it does not exist)", Actual: "a result with contents: []", Frames: checks.ExchangeSeqs(ex)}
 		}
 	}
 	return nil
@@ -199,13 +200,13 @@ func everyListedResourceURI(ctx context.Context) error {
 	r := resOf(w)
 	for _, res := range r.resources {
 		u, _ := res["uri"].(string)
-		if err := checkURI(u); err != nil {
+		if err := checks.CheckURI(u); err != nil {
 			return &client.Mismatch{Expected: "resource URIs that conform to RFC 3986", Actual: fmt.Sprintf("%q: %v", u, err), Frames: w.framesOf("resources/list")}
 		}
 	}
 	for _, t := range r.templates {
 		u, _ := t["uriTemplate"].(string)
-		if err := checkURITemplate(u); err != nil {
+		if err := checks.CheckURITemplate(u); err != nil {
 			return &client.Mismatch{Expected: "URI templates that conform to RFC 6570", Actual: fmt.Sprintf("%q: %v", u, err), Frames: w.framesOf("resources/templates/list")}
 		}
 	}
@@ -248,7 +249,7 @@ func eachThoseReadsFailedError(ctx context.Context, w *World) error {
 		if msg != nil && msg.Kind == harness.KindError {
 			continue
 		}
-		m := &client.Mismatch{Expected: "a JSON-RPC error for the malformed URI " + readURI(ex), Actual: client.DescribeExchange(ex), Frames: exchangeSeqs(ex)}
+		m := &client.Mismatch{Expected: "a JSON-RPC error for the malformed URI " + readURI(ex), Actual: client.DescribeExchange(ex), Frames: checks.ExchangeSeqs(ex)}
 		if uri := repairedURI(ex, msg); uri != "" {
 			if repaired == nil {
 				m.Grade = reports.Info
@@ -286,7 +287,7 @@ func repairedURI(ex *harness.Exchange, msg *harness.Message) string {
 		b.WriteByte(c)
 	}
 	uri := b.String()
-	if uri == req.Params.URI || checkURI(uri) != nil {
+	if uri == req.Params.URI || checks.CheckURI(uri) != nil {
 		return ""
 	}
 	var res struct {
@@ -348,7 +349,7 @@ func eachThoseReadsFailedWithout(ctx context.Context) error {
 			return w.SetSkip(reports.Untestable, fmt.Sprintf("%s got a result with contents: [], which RES-005 judges", readURI(ex)))
 		}
 		if msg == nil || msg.Kind != harness.KindError {
-			return &client.Mismatch{Expected: "an error for " + readURI(ex) + ", which lies outside the served directory", Actual: client.DescribeExchange(ex), Frames: exchangeSeqs(ex)}
+			return &client.Mismatch{Expected: "an error for " + readURI(ex) + ", which lies outside the served directory", Actual: client.DescribeExchange(ex), Frames: checks.ExchangeSeqs(ex)}
 		}
 	}
 	return nil
@@ -419,7 +420,7 @@ func (w *World) eachResultValidates(typ, method string) error {
 			continue
 		}
 		n++
-		if err := w.validateAt(msg.Raw, "/result", typ, exchangeSeqs(ex)); err != nil {
+		if err := w.validateAt(msg.Raw, "/result", typ, checks.ExchangeSeqs(ex)); err != nil {
 			if m, ok := err.(*client.Mismatch); ok {
 				m.Actual = "response to " + client.SentMethod(ex) + ": " + m.Actual
 			}
@@ -437,7 +438,7 @@ func (w *World) framesOf(method string) []int {
 	var out []int
 	for _, ex := range w.Exchanges {
 		if ex.Sent != nil && ex.Sent.Method == method {
-			out = append(out, exchangeSeqs(ex)...)
+			out = append(out, checks.ExchangeSeqs(ex)...)
 		}
 	}
 	return out
@@ -446,7 +447,7 @@ func (w *World) framesOf(method string) []int {
 func (w *World) readResource(ctx context.Context, r *resWorld, uri string) error {
 	req := w.StateRequest("resources/read", map[string]any{"uri": uri}, nil)
 	// Malformed URIs (RES-008) are invalid by the schema's uri format on purpose.
-	req.Intentional = checkURI(uri) != nil
+	req.Intentional = checks.CheckURI(uri) != nil
 	if err := w.Send(ctx, req); err != nil {
 		return err
 	}
@@ -538,9 +539,9 @@ func (w *World) expectReadContents(r *resWorld) error {
 	for _, ex := range r.reads {
 		msg := client.ResponseOf(ex)
 		if msg == nil || msg.Kind != harness.KindResult {
-			return &client.Mismatch{Expected: "a resources/read result for the listed resource " + readURI(ex), Actual: client.DescribeExchange(ex), Frames: exchangeSeqs(ex)}
+			return &client.Mismatch{Expected: "a resources/read result for the listed resource " + readURI(ex), Actual: client.DescribeExchange(ex), Frames: checks.ExchangeSeqs(ex)}
 		}
-		if err := w.validateAt(msg.Raw, "/result", "ReadResourceResult", exchangeSeqs(ex)); err != nil {
+		if err := w.validateAt(msg.Raw, "/result", "ReadResourceResult", checks.ExchangeSeqs(ex)); err != nil {
 			return err
 		}
 		if err := w.validateContents(msg, ex); err != nil {
@@ -563,17 +564,17 @@ func (w *World) validateContents(msg *harness.Message, ex *harness.Exchange) err
 		typ := "TextResourceContents"
 		switch {
 		case text && blob:
-			return &client.Mismatch{Expected: "each contents item to be text or blob", Actual: fmt.Sprintf("item %d of %s has both", i, readURI(ex)), Frames: exchangeSeqs(ex)}
+			return &client.Mismatch{Expected: "each contents item to be text or blob", Actual: fmt.Sprintf("item %d of %s has both", i, readURI(ex)), Frames: checks.ExchangeSeqs(ex)}
 		case blob:
 			typ = "BlobResourceContents"
 		}
-		if err := w.validateAt(msg.Raw, fmt.Sprintf("/result/contents/%d", i), typ, exchangeSeqs(ex)); err != nil {
+		if err := w.validateAt(msg.Raw, fmt.Sprintf("/result/contents/%d", i), typ, checks.ExchangeSeqs(ex)); err != nil {
 			return err
 		}
 		var uri string
 		_ = json.Unmarshal(c["uri"], &uri)
-		if err := checkURI(uri); err != nil {
-			return &client.Mismatch{Expected: "each contents item's uri to be a URI", Actual: fmt.Sprintf("item %d: %q: %v", i, uri, err), Frames: exchangeSeqs(ex)}
+		if err := checks.CheckURI(uri); err != nil {
+			return &client.Mismatch{Expected: "each contents item's uri to be a URI", Actual: fmt.Sprintf("item %d: %q: %v", i, uri, err), Frames: checks.ExchangeSeqs(ex)}
 		}
 	}
 	return nil
@@ -609,7 +610,7 @@ func (w *World) expectReadErrors(r *resWorld, code int64) error {
 			if emptyContents(msg) {
 				return w.SetSkip(reports.Untestable, fmt.Sprintf("%s got a result with contents: [], which RES-005 judges", readURI(ex)))
 			}
-			return &client.Mismatch{Expected: want, Actual: client.DescribeExchange(ex), Frames: exchangeSeqs(ex)}
+			return &client.Mismatch{Expected: want, Actual: client.DescribeExchange(ex), Frames: checks.ExchangeSeqs(ex)}
 		}
 	}
 	return nil

@@ -11,6 +11,7 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/mcp-conform/mcp-conform/checks"
 	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
@@ -113,10 +114,10 @@ func everyListedToolValid(ctx context.Context) error {
 		}
 		schema, ok := t["inputSchema"].(map[string]any)
 		if !ok {
-			return "inputSchema " + jsonText(t["inputSchema"]) + " is not an object"
+			return "inputSchema " + checks.JSONText(t["inputSchema"]) + " is not an object"
 		}
 		if schema["type"] != "object" {
-			return `inputSchema has type ` + jsonText(schema["type"]) + `, not "object"`
+			return `inputSchema has type ` + checks.JSONText(schema["type"]) + `, not "object"`
 		}
 		return ""
 	})
@@ -131,7 +132,7 @@ func everyListedToolInputschema(ctx context.Context) error {
 			if !ok || (key == "outputSchema" && string(s) == "null") {
 				continue
 			}
-			if _, err := compileToolSchema(s); err != nil {
+			if _, err := checks.CompileToolSchema(s); err != nil {
 				return key + " does not compile: " + err.Error()
 			}
 		}
@@ -152,7 +153,7 @@ func everyListedToolName(ctx context.Context) error {
 func everyListedToolNameUses(ctx context.Context) error {
 	return WorldOf(ctx).eachListedTool(ctx, false, "every tool name to use only A-Z a-z 0-9 _ - .", func(t map[string]any, _ json.RawMessage) string {
 		name, _ := t["name"].(string)
-		if !toolNameRE.MatchString(name) {
+		if !checks.ToolNameRE.MatchString(name) {
 			return "the name has characters outside A-Z a-z 0-9 _ - ."
 		}
 		return ""
@@ -178,11 +179,11 @@ func noTwoListedTools(ctx context.Context) error {
 func everyListedToolWithout(ctx context.Context, w *World) error {
 	err := w.eachListedTool(ctx, false, `the inputSchema of every tool without parameters to be {"type":"object","additionalProperties":false}`, func(t map[string]any, _ json.RawMessage) string {
 		schema, ok := t["inputSchema"].(map[string]any)
-		if !ok || !noParameters(schema) {
+		if !ok || !checks.NoParameters(schema) {
 			return ""
 		}
 		if schema["additionalProperties"] != false {
-			return "it takes no parameters and its inputSchema is " + jsonText(schema) + ", which server/tools#Tool calls valid (additionalProperties false is only recommended)"
+			return "it takes no parameters and its inputSchema is " + checks.JSONText(schema) + ", which server/tools#Tool calls valid (additionalProperties false is only recommended)"
 		}
 		return ""
 	})
@@ -234,7 +235,7 @@ func sendsToolsCallWhose(ctx context.Context, how string) error {
 	if tool == nil {
 		return w.SetSkip(reports.Untestable, why)
 	}
-	st.calls = append(st.calls, toolCall{tool: tool})
+	st.calls = append(st.calls, checks.ToolCall{Tool: tool})
 	c := w.ToolsCall(tool["name"], "x", nil)
 	c.Intentional = true
 	return w.Send(ctx, w.Build(c))
@@ -274,14 +275,14 @@ func everyToolCallResult(ctx context.Context, w *World) error {
 	st := toolOf(w)
 	judged := 0
 	for _, c := range st.calls {
-		msg := client.ResponseOf(c.ex)
-		if msg == nil || msg.Kind != harness.KindResult || inputRequired(msg) {
+		msg := client.ResponseOf(c.Ex)
+		if msg == nil || msg.Kind != harness.KindResult || checks.InputRequired(msg) {
 			continue
 		}
 		judged++
-		if err := w.validateAt(msg.Raw, "/result", "CallToolResult", exchangeSeqs(c.ex)); err != nil {
+		if err := w.validateAt(msg.Raw, "/result", "CallToolResult", checks.ExchangeSeqs(c.Ex)); err != nil {
 			if m, ok := err.(*client.Mismatch); ok {
-				m.Expected += " (tool " + toolName(c.tool) + ")"
+				m.Expected += " (tool " + checks.ToolName(c.Tool) + ")"
 			}
 			return err
 		}
@@ -298,19 +299,19 @@ func toolResultIsError(ctx context.Context, w *World) error {
 		return w.SetSkip(reports.Untestable, st.noCalls("the tool was not called"))
 	}
 	c := st.calls[len(st.calls)-1]
-	msg := client.ResponseOf(c.ex)
+	msg := client.ResponseOf(c.Ex)
 	switch {
 	case msg == nil:
-		return &client.Mismatch{Expected: "a result with isError: true", Actual: client.DescribeExchange(c.ex), Frames: exchangeSeqs(c.ex)}
+		return &client.Mismatch{Expected: "a result with isError: true", Actual: client.DescribeExchange(c.Ex), Frames: checks.ExchangeSeqs(c.Ex)}
 	case msg.Kind != harness.KindResult:
-		return &client.Mismatch{Expected: "a tool execution error (a result with isError: true)", Actual: client.Describe(msg), Frames: exchangeSeqs(c.ex)}
+		return &client.Mismatch{Expected: "a tool execution error (a result with isError: true)", Actual: client.Describe(msg), Frames: checks.ExchangeSeqs(c.Ex)}
 	}
 	var r struct {
 		IsError any `json:"isError"`
 	}
 	_ = json.Unmarshal(msg.Result, &r)
 	if r.IsError != true {
-		return &client.Mismatch{Expected: "a result with isError: true", Actual: "isError " + jsonText(r.IsError), Frames: exchangeSeqs(c.ex)}
+		return &client.Mismatch{Expected: "a result with isError: true", Actual: "isError " + checks.JSONText(r.IsError), Frames: checks.ExchangeSeqs(c.Ex)}
 	}
 	return nil
 }
@@ -355,7 +356,7 @@ func (w *World) eachListedTool(ctx context.Context, strict bool, expected string
 	}
 	for i, t := range l.lt.Items {
 		if problem := check(t, l.lt.Raw[i]); problem != "" {
-			return &client.Mismatch{Expected: expected, Actual: fmt.Sprintf("tool %s: %s", toolName(t), problem), Frames: l.frames}
+			return &client.Mismatch{Expected: expected, Actual: fmt.Sprintf("tool %s: %s", checks.ToolName(t), problem), Frames: l.frames}
 		}
 	}
 	return nil
@@ -371,12 +372,12 @@ func (w *World) compareListings(ctx context.Context, ordered bool) error {
 	if st.listings[0].err != nil {
 		return w.listingErr(st.listings[0], false)
 	}
-	first := listingNames(st.listings[0].lt)
+	first := checks.ListingNames(st.listings[0].lt)
 	for i, l := range st.listings[1:] {
 		if l.err != nil {
 			return w.listingErr(l, true)
 		}
-		names := listingNames(l.lt)
+		names := checks.ListingNames(l.lt)
 		frames := append(append([]int{}, st.listings[0].frames...), l.frames...)
 		if ordered {
 			if !reflect.DeepEqual(first, names) {
@@ -384,7 +385,7 @@ func (w *World) compareListings(ctx context.Context, ordered bool) error {
 			}
 			continue
 		}
-		if only1, only2 := namesMissing(first, names), namesMissing(names, first); len(only1)+len(only2) > 0 {
+		if only1, only2 := checks.NamesMissing(first, names), checks.NamesMissing(names, first); len(only1)+len(only2) > 0 {
 			return &client.Mismatch{Expected: "the same set of tools in every listing (same connection after a call, and a fresh connection)",
 				Actual: fmt.Sprintf("listing %d lacks [%s] and adds [%s]", i+2, strings.Join(only1, ", "), strings.Join(only2, ", ")), Frames: frames}
 		}
@@ -400,7 +401,7 @@ func (w *World) callBlocker(t map[string]any) string {
 	}
 	if w.Opts.Transport == harness.TransportHTTP {
 		if b, _ := json.Marshal(t["inputSchema"]); strings.Contains(string(b), `"x-mcp-header"`) {
-			return fmt.Sprintf("tool %s has x-mcp-header parameters", toolName(t))
+			return fmt.Sprintf("tool %s has x-mcp-header parameters", checks.ToolName(t))
 		}
 	}
 	return ""
@@ -416,7 +417,7 @@ func (w *World) callableTool(tools []map[string]any) (map[string]any, string) {
 			why = append(why, b)
 		}
 	}
-	return nil, "no listed tool may be called (fixture tools: " + strings.Join(client.FixtureTools, ", ") + ")" + joinWhy(why)
+	return nil, "no listed tool may be called (fixture tools: " + strings.Join(client.FixtureTools, ", ") + ")" + checks.JoinWhy(why)
 }
 
 // callListedTool calls tool with args (problem: what is wrong with them on purpose, "" when
@@ -425,7 +426,7 @@ func (w *World) callListedTool(ctx context.Context, st *toolWorld, tool, args ma
 	if err := w.Send(ctx, w.Build(w.ToolsCall(tool["name"], args, nil))); err != nil {
 		return nil, err
 	}
-	st.calls = append(st.calls, toolCall{tool: tool, args: args, problem: problem, ex: w.Last})
+	st.calls = append(st.calls, checks.ToolCall{Tool: tool, Args: args, Problem: problem, Ex: w.Last})
 	return w.Last, nil
 }
 
@@ -450,9 +451,9 @@ func (w *World) callEachTool(ctx context.Context, st *toolWorld, withOutput bool
 			continue
 		}
 		raw, _ := json.Marshal(t["inputSchema"])
-		args, ok := fixtureArgs(raw)
+		args, ok := checks.FixtureArgs(raw)
 		if !ok {
-			why = append(why, fmt.Sprintf("tool %s has required arguments the suite cannot fill", toolName(t)))
+			why = append(why, fmt.Sprintf("tool %s has required arguments the suite cannot fill", checks.ToolName(t)))
 			continue
 		}
 		if _, err := w.callListedTool(ctx, st, t, args, ""); err != nil {
@@ -466,7 +467,7 @@ func (w *World) callEachTool(ctx context.Context, st *toolWorld, withOutput bool
 		if len(why) > 3 {
 			why = append(why[:3], fmt.Sprintf("and %d more", len(why)-3))
 		}
-		st.why = "no listed tool was called" + joinWhy(why)
+		st.why = "no listed tool was called" + checks.JoinWhy(why)
 	}
 	return nil
 }
@@ -484,12 +485,12 @@ func (st *toolWorld) noCalls(fallback string) string {
 func (w *World) expectStructured(st *toolWorld) error {
 	judged := 0
 	for _, c := range st.calls {
-		r, _ := completedResult(c)
+		r, _ := checks.CompletedResult(c)
 		if r == nil {
 			continue
 		}
-		raw, _ := json.Marshal(c.tool["outputSchema"])
-		schema, err := compileToolSchema(raw)
+		raw, _ := json.Marshal(c.Tool["outputSchema"])
+		schema, err := checks.CompileToolSchema(raw)
 		if err != nil {
 			continue // TOOL-002 judges the schema
 		}
@@ -500,10 +501,10 @@ func (w *World) expectStructured(st *toolWorld) error {
 		sc, present := r["structuredContent"]
 		switch {
 		case !present:
-			return &client.Mismatch{Expected: "structuredContent in the result of tool " + toolName(c.tool) + ", which declares an outputSchema", Actual: "no structuredContent", Frames: exchangeSeqs(c.ex)}
+			return &client.Mismatch{Expected: "structuredContent in the result of tool " + checks.ToolName(c.Tool) + ", which declares an outputSchema", Actual: "no structuredContent", Frames: checks.ExchangeSeqs(c.Ex)}
 		default:
-			if problem := validateAgainst(schema, sc); problem != "" {
-				return &client.Mismatch{Expected: "structuredContent valid against the outputSchema of tool " + toolName(c.tool), Actual: client.Short(sc) + ": " + problem, Frames: exchangeSeqs(c.ex)}
+			if problem := checks.ValidateAgainst(schema, sc); problem != "" {
+				return &client.Mismatch{Expected: "structuredContent valid against the outputSchema of tool " + checks.ToolName(c.Tool), Actual: client.Short(sc) + ": " + problem, Frames: checks.ExchangeSeqs(c.Ex)}
 			}
 		}
 	}
@@ -518,8 +519,8 @@ func (w *World) expectStructured(st *toolWorld) error {
 func (w *World) expectSerialized(st *toolWorld) error {
 	judged, declared := 0, false
 	for _, c := range st.calls {
-		declared = declared || c.tool["outputSchema"] != nil
-		r, _ := completedResult(c)
+		declared = declared || c.Tool["outputSchema"] != nil
+		r, _ := checks.CompletedResult(c)
 		sc, ok := r["structuredContent"]
 		if !ok {
 			continue
@@ -541,7 +542,7 @@ func (w *World) expectSerialized(st *toolWorld) error {
 			}
 		}
 		if !found {
-			return &client.Mismatch{Expected: "a text block holding the serialized structuredContent of tool " + toolName(c.tool), Actual: "content " + client.Short(r["content"]), Frames: exchangeSeqs(c.ex)}
+			return &client.Mismatch{Expected: "a text block holding the serialized structuredContent of tool " + checks.ToolName(c.Tool), Actual: "content " + client.Short(r["content"]), Frames: checks.ExchangeSeqs(c.Ex)}
 		}
 	}
 	if judged == 0 {
@@ -566,9 +567,9 @@ func (w *World) callWithInvalidArgs(ctx context.Context, st *toolWorld) error {
 			continue
 		}
 		raw, _ := json.Marshal(t["inputSchema"])
-		args, problem, ok := invalidArgs(raw)
+		args, problem, ok := checks.InvalidArgs(raw)
 		if !ok {
-			why = append(why, fmt.Sprintf("the inputSchema of tool %s accepts every argument set the suite tries", toolName(t)))
+			why = append(why, fmt.Sprintf("the inputSchema of tool %s accepts every argument set the suite tries", checks.ToolName(t)))
 			continue
 		}
 		ex, err := w.callListedTool(ctx, st, t, args, problem)
@@ -583,7 +584,7 @@ func (w *World) callWithInvalidArgs(ctx context.Context, st *toolWorld) error {
 		if len(why) > 3 {
 			why = append(why[:3], fmt.Sprintf("and %d more", len(why)-3))
 		}
-		return w.SetSkip(reports.Untestable, "no tool could be called with invalid arguments"+joinWhy(why))
+		return w.SetSkip(reports.Untestable, "no tool could be called with invalid arguments"+checks.JoinWhy(why))
 	}
 	return nil
 }
@@ -606,18 +607,18 @@ func (w *World) controlCall(ctx context.Context, st *toolWorld, tool map[string]
 			return nil
 		}
 	}
-	args, filled := fixtureArgs(schemaRaw)
-	schema, err := compileToolSchema(schemaRaw)
+	args, filled := checks.FixtureArgs(schemaRaw)
+	schema, err := checks.CompileToolSchema(schemaRaw)
 	if !filled || err != nil {
 		return nil
 	}
-	if b, _ := json.Marshal(args); validateAgainst(schema, b) != "" {
+	if b, _ := json.Marshal(args); checks.ValidateAgainst(schema, b) != "" {
 		return nil
 	}
 	if err := w.Send(ctx, w.Build(w.ToolsCall(tool["name"], args, nil))); err != nil {
 		return err
 	}
-	st.calls[len(st.calls)-1].control = w.Last
+	st.calls[len(st.calls)-1].Control = w.Last
 	return nil
 }
 
@@ -625,7 +626,7 @@ func (w *World) controlCall(ctx context.Context, st *toolWorld, tool map[string]
 // a server declaring resources.
 func (w *World) expectResourcesDeclared(ctx context.Context, st *toolWorld) error {
 	for _, c := range st.calls {
-		r, _ := completedResult(c)
+		r, _ := checks.CompletedResult(c)
 		var blocks []struct {
 			Type string `json:"type"`
 		}
@@ -642,22 +643,22 @@ func (w *World) expectResourcesDeclared(ctx context.Context, st *toolWorld) erro
 				if msg, err := w.ResponseMessage(); err == nil && w.offersUndeclared("resources", msg) != "" {
 					return w.SetSkip(reports.Untestable, "the server answers resources/list with resources although it does not declare resources, which CAP-002 judges")
 				}
-				return &client.Mismatch{Expected: "the resources capability declared by a server whose tool " + toolName(c.tool) + " embeds resources",
-					Actual: "capabilities without resources", Frames: exchangeSeqs(c.ex)}
+				return &client.Mismatch{Expected: "the resources capability declared by a server whose tool " + checks.ToolName(c.Tool) + " embeds resources",
+					Actual: "capabilities without resources", Frames: checks.ExchangeSeqs(c.Ex)}
 			}
 			return nil
 		}
 	}
 	fixture := w.Opts.FixtureName("test_embedded_resource")
 	for _, c := range st.calls {
-		if c.tool["name"] == fixture {
+		if c.Tool["name"] == fixture {
 			return w.SetSkip(reports.NA, "no tool result the suite obtained embeds a resource")
 		}
 	}
 	if len(st.listings) > 0 && st.listings[0].lt != nil {
 		for _, t := range st.listings[0].lt.Items {
 			if t["name"] == fixture {
-				return w.SetSkip(reports.Untestable, fmt.Sprintf("no tool result the suite obtained embeds a resource, and tool %q was not called%s", fixture, whyClause(st.why)))
+				return w.SetSkip(reports.Untestable, fmt.Sprintf("no tool result the suite obtained embeds a resource, and tool %q was not called%s", fixture, checks.WhyClause(st.why)))
 			}
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcp-conform/mcp-conform/checks"
 	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
@@ -117,10 +118,10 @@ func TestTOOL016NeedsEvidenceOfValidation(t *testing.T) {
 		w := clientWorld(harness.TransportStdio, revisions.Modern().ID)
 		for i, call := range c.calls {
 			name := fmt.Sprintf("tool%d", i)
-			tcall := toolCall{tool: map[string]any{"name": name}, args: map[string]any{"x": 42}, problem: "argument \"x\" has the wrong type",
-				ex: toolExchange(t, 10*i+1, name, map[string]any{"x": 42}, call.reply)}
+			tcall := checks.ToolCall{Tool: map[string]any{"name": name}, Args: map[string]any{"x": 42}, Problem: "argument \"x\" has the wrong type",
+				Ex: toolExchange(t, 10*i+1, name, map[string]any{"x": 42}, call.reply)}
 			if call.control != "" {
-				tcall.control = toolExchange(t, 10*i+3, name, map[string]any{"x": "mcp-conform"}, call.control)
+				tcall.Control = toolExchange(t, 10*i+3, name, map[string]any{"x": "mcp-conform"}, call.control)
 			}
 			toolOf(w).calls = append(toolOf(w).calls, tcall)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/mcp-conform/mcp-conform/checks"
 	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
@@ -117,7 +118,7 @@ func (w *World) callInputRequired(ctx context.Context) error {
 	if !found {
 		return w.SetSkip(reports.Untestable, fmt.Sprintf("no tool %q (the fixture that answers input_required), so no interim result could be judged", name))
 	}
-	args, ok := fixtureArgs(schema)
+	args, ok := checks.FixtureArgs(schema)
 	if !ok {
 		return w.SetSkip(reports.Untestable, fmt.Sprintf("the fixture tool %q has required arguments the suite cannot fill (only strings, numbers and booleans)", name))
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/mcp-conform/mcp-conform/checks"
 	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
@@ -46,7 +47,7 @@ func everyCompletionResultFewer(ctx context.Context) error {
 func everyCompletionRequestGot(ctx context.Context) error {
 	for _, c := range resOf(WorldOf(ctx)).completions {
 		if msg := client.ResponseOf(c.ex); msg == nil || msg.Kind != harness.KindResult {
-			return &client.Mismatch{Expected: "a completion result for a " + c.kind + " reference", Actual: client.DescribeExchange(c.ex), Frames: exchangeSeqs(c.ex)}
+			return &client.Mismatch{Expected: "a completion result for a " + c.kind + " reference", Actual: client.DescribeExchange(c.ex), Frames: checks.ExchangeSeqs(c.ex)}
 		}
 	}
 	return nil
@@ -166,30 +167,30 @@ func (w *World) expectCompletionShape(r *resWorld) error {
 	}
 	for i, c := range comps {
 		ex := exs[i]
-		if err := w.validateAt(ex.Response.Body(), "/result", "CompleteResult", exchangeSeqs(ex)); err != nil {
+		if err := w.validateAt(ex.Response.Body(), "/result", "CompleteResult", checks.ExchangeSeqs(ex)); err != nil {
 			return err
 		}
 		var values []any
 		if err := json.Unmarshal(c["values"], &values); err != nil || values == nil {
-			return &client.Mismatch{Expected: "completion.values to be an array", Actual: client.Short(c["values"]), Frames: exchangeSeqs(ex)}
+			return &client.Mismatch{Expected: "completion.values to be an array", Actual: client.Short(c["values"]), Frames: checks.ExchangeSeqs(ex)}
 		}
 		for _, v := range values {
 			if _, ok := v.(string); !ok {
-				return &client.Mismatch{Expected: "completion.values to hold strings", Actual: jsonText(v), Frames: exchangeSeqs(ex)}
+				return &client.Mismatch{Expected: "completion.values to hold strings", Actual: checks.JSONText(v), Frames: checks.ExchangeSeqs(ex)}
 			}
 		}
 		if len(values) > 100 {
-			return &client.Mismatch{Expected: "at most 100 completion values", Actual: fmt.Sprintf("%d values", len(values)), Frames: exchangeSeqs(ex)}
+			return &client.Mismatch{Expected: "at most 100 completion values", Actual: fmt.Sprintf("%d values", len(values)), Frames: checks.ExchangeSeqs(ex)}
 		}
 		if raw, ok := c["total"]; ok {
 			var n json.Number
 			if d := json.NewDecoder(strings.NewReader(string(raw))); d.Decode(&n) != nil || strings.ContainsAny(n.String(), ".eE") {
-				return &client.Mismatch{Expected: "completion.total to be an integer", Actual: client.Short(raw), Frames: exchangeSeqs(ex)}
+				return &client.Mismatch{Expected: "completion.total to be an integer", Actual: client.Short(raw), Frames: checks.ExchangeSeqs(ex)}
 			}
 		}
 		if raw, ok := c["hasMore"]; ok {
 			if s := strings.TrimSpace(string(raw)); s != "true" && s != "false" {
-				return &client.Mismatch{Expected: "completion.hasMore to be a boolean", Actual: client.Short(raw), Frames: exchangeSeqs(ex)}
+				return &client.Mismatch{Expected: "completion.hasMore to be a boolean", Actual: client.Short(raw), Frames: checks.ExchangeSeqs(ex)}
 			}
 		}
 	}
@@ -213,9 +214,9 @@ func (w *World) expectHasMore(r *resWorld) error {
 		}
 		switch {
 		case *total < int64(len(values)):
-			return &client.Mismatch{Expected: "completion.total to count at least the values returned", Actual: fmt.Sprintf("total %d with %d values", *total, len(values)), Frames: exchangeSeqs(exs[i])}
+			return &client.Mismatch{Expected: "completion.total to count at least the values returned", Actual: fmt.Sprintf("total %d with %d values", *total, len(values)), Frames: checks.ExchangeSeqs(exs[i])}
 		case *total > int64(len(values)) && !hasMore:
-			return &client.Mismatch{Expected: "hasMore: true when total exceeds the values returned", Actual: fmt.Sprintf("total %d, %d values, hasMore %s", *total, len(values), orAbsent(c["hasMore"])), Frames: exchangeSeqs(exs[i])}
+			return &client.Mismatch{Expected: "hasMore: true when total exceeds the values returned", Actual: fmt.Sprintf("total %d, %d values, hasMore %s", *total, len(values), orAbsent(c["hasMore"])), Frames: checks.ExchangeSeqs(exs[i])}
 		}
 	}
 	return nil

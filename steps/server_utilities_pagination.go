@@ -10,6 +10,7 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/mcp-conform/mcp-conform/checks"
 	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
@@ -119,7 +120,7 @@ func (w *World) secondPageTwice(ctx context.Context, st *pageState) error {
 // samePage is PAGE-002's judgement: both answers to the same cursor are results with equal items.
 func (st *pageState) samePage() error {
 	var items [2]any
-	frames := append(exchangeSeqs(st.pair[0]), exchangeSeqs(st.pair[1])...)
+	frames := append(checks.ExchangeSeqs(st.pair[0]), checks.ExchangeSeqs(st.pair[1])...)
 	for i, ex := range st.pair {
 		msg := client.ResponseOf(ex)
 		if msg == nil || msg.Kind != harness.KindResult {
@@ -179,7 +180,7 @@ func (st *pageState) invalidCursorsRejected(w *World) error {
 			actual = "a result: the server served a page for the cursor " + invalidCursor + ", which it never issued"
 		}
 		return &client.Mismatch{Expected: fmt.Sprintf("error -32602 for %s with a cursor the server never issued", client.SentMethod(ex)),
-			Actual: actual, Frames: exchangeSeqs(ex)}
+			Actual: actual, Frames: checks.ExchangeSeqs(ex)}
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mcp-conform/mcp-conform/checks"
 	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/revisions"
@@ -143,7 +144,7 @@ func (w *World) findFixture(ctx context.Context) (*fixtureTool, string, error) {
 		if !ok {
 			continue
 		}
-		if args, ok := fixtureArgs(t.InputSchema); ok {
+		if args, ok := checks.FixtureArgs(t.InputSchema); ok {
 			return &fixtureTool{name: name, needs: f.needs, args: args}, "", nil
 		}
 		return nil, "the fixture tool " + f.name + " has required arguments the suite cannot fill (only strings, numbers and booleans)", nil

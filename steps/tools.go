@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcp-conform/mcp-conform/checks"
 	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
@@ -16,7 +17,7 @@ import (
 // it), and the tools/call exchanges.
 type toolWorld struct {
 	listings []toolListing
-	calls    []toolCall
+	calls    []checks.ToolCall
 	// why says why no call was made (untestable), when calls is empty.
 	why string
 }
@@ -42,7 +43,7 @@ func (w *World) toolListing(ctx context.Context) toolListing {
 	lt, err := w.ListAll(ctx, "tools/list", "tools")
 	var frames []int
 	for _, ex := range w.Exchanges[before:] {
-		frames = append(frames, exchangeSeqs(ex)...)
+		frames = append(frames, checks.ExchangeSeqs(ex)...)
 	}
 	return toolListing{lt: lt, err: err, frames: frames}
 }
@@ -58,19 +59,19 @@ func (w *World) expectRejected(st *toolWorld) error {
 	var noEvidence []string
 	evidence := 0
 	for _, c := range st.calls {
-		if c.problem == "" {
+		if c.Problem == "" {
 			continue
 		}
-		msg := client.ResponseOf(c.ex)
-		what := fmt.Sprintf("tool %s called with %s (%s)", toolName(c.tool), jsonText(c.args), c.problem)
+		msg := client.ResponseOf(c.Ex)
+		what := fmt.Sprintf("tool %s called with %s (%s)", checks.ToolName(c.Tool), checks.JSONText(c.Args), c.Problem)
 		switch {
 		case msg == nil:
-			return &client.Mismatch{Expected: "the " + what + " to be rejected", Actual: client.DescribeExchange(c.ex), Frames: exchangeSeqs(c.ex)}
+			return &client.Mismatch{Expected: "the " + what + " to be rejected", Actual: client.DescribeExchange(c.Ex), Frames: checks.ExchangeSeqs(c.Ex)}
 		case msg.Kind == harness.KindError && msg.Error.Code == codeInvalidParamsTool:
 			evidence++
 			continue
 		case msg.Kind == harness.KindResult:
-			if inputRequired(msg) {
+			if checks.InputRequired(msg) {
 				continue
 			}
 			var r struct {
@@ -78,10 +79,10 @@ func (w *World) expectRejected(st *toolWorld) error {
 			}
 			_ = json.Unmarshal(msg.Result, &r)
 			if r.IsError != true {
-				return &client.Mismatch{Expected: "the " + what + " to be rejected (isError: true or -32602)", Actual: "a successful result: " + client.Short(msg.Result), Frames: exchangeSeqs(c.ex)}
+				return &client.Mismatch{Expected: "the " + what + " to be rejected (isError: true or -32602)", Actual: "a successful result: " + client.Short(msg.Result), Frames: checks.ExchangeSeqs(c.Ex)}
 			}
 		case msg.Kind != harness.KindError:
-			return &client.Mismatch{Expected: "the " + what + " to be rejected", Actual: client.Describe(msg), Frames: exchangeSeqs(c.ex)}
+			return &client.Mismatch{Expected: "the " + what + " to be rejected", Actual: client.Describe(msg), Frames: checks.ExchangeSeqs(c.Ex)}
 		}
 		// Refused with isError: true or another JSON-RPC error: evidence only if the tool
 		// serves valid arguments.
@@ -91,7 +92,7 @@ func (w *World) expectRejected(st *toolWorld) error {
 		}
 		evidence++
 		if msg.Kind == harness.KindError && warn == nil {
-			warn = &client.Mismatch{Expected: "the " + what + " to be rejected with isError: true or -32602", Actual: client.Describe(msg), Grade: reports.Warn, Frames: append(exchangeSeqs(c.ex), exchangeSeqs(c.control)...)}
+			warn = &client.Mismatch{Expected: "the " + what + " to be rejected with isError: true or -32602", Actual: client.Describe(msg), Grade: reports.Warn, Frames: append(checks.ExchangeSeqs(c.Ex), checks.ExchangeSeqs(c.Control)...)}
 		}
 	}
 	if evidence == 0 {
@@ -112,22 +113,22 @@ func (w *World) expectRejected(st *toolWorld) error {
 // controlFailed says why the control call of c, a refused call with invalid arguments, does not
 // show that the tool serves valid arguments ("" when it does: a result without isError, or an
 // interim input_required result).
-func controlFailed(c toolCall) string {
-	if c.control == nil {
-		return fmt.Sprintf("tool %s: no valid arguments could be built to tell a validation error from a tool that fails for every input", toolName(c.tool))
+func controlFailed(c checks.ToolCall) string {
+	if c.Control == nil {
+		return fmt.Sprintf("tool %s: no valid arguments could be built to tell a validation error from a tool that fails for every input", checks.ToolName(c.Tool))
 	}
-	msg := client.ResponseOf(c.control)
+	msg := client.ResponseOf(c.Control)
 	if msg != nil && msg.Kind == harness.KindResult {
 		var r struct {
 			IsError any `json:"isError"`
 		}
 		_ = json.Unmarshal(msg.Result, &r)
-		if r.IsError != true || inputRequired(msg) {
+		if r.IsError != true || checks.InputRequired(msg) {
 			return ""
 		}
-		return fmt.Sprintf("tool %s failed with valid arguments %s too (isError: true: %s)", toolName(c.tool), jsonText(controlArgs(c.control)), client.Short(msg.Result))
+		return fmt.Sprintf("tool %s failed with valid arguments %s too (isError: true: %s)", checks.ToolName(c.Tool), checks.JSONText(controlArgs(c.Control)), client.Short(msg.Result))
 	}
-	return fmt.Sprintf("tool %s failed with valid arguments %s too (%s)", toolName(c.tool), jsonText(controlArgs(c.control)), client.DescribeExchange(c.control))
+	return fmt.Sprintf("tool %s failed with valid arguments %s too (%s)", checks.ToolName(c.Tool), checks.JSONText(controlArgs(c.Control)), client.DescribeExchange(c.Control))
 }
 
 // controlArgs returns the arguments of the tools/call sent in ex.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/mcp-conform/mcp-conform/checks"
 	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/judge"
@@ -180,7 +181,7 @@ func valueValidates(ctx context.Context, ptr, typ string) error {
 // judged: the run-wide rules judge the frames.
 func exerciseFeatures(ctx context.Context, w *World) error {
 	if w.Target.Modern {
-		if err := w.SendParams(ctx, "server/discover", nil, traceMeta, false); err != nil {
+		if err := w.SendParams(ctx, "server/discover", nil, checks.TraceMeta, false); err != nil {
 			return err
 		}
 	} else if err := w.SendMethod(ctx, "ping", "", nil, nil); err != nil {
@@ -377,7 +378,7 @@ func (w *World) valueAt(ptr string) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	v, ok, err := pointer(msg.Raw, ptr)
+	v, ok, err := checks.Pointer(msg.Raw, ptr)
 	if err != nil {
 		return nil, err
 	}
@@ -388,7 +389,7 @@ func (w *World) valueAt(ptr string) (any, error) {
 }
 
 func (w *World) compareAt(ptr, lit string, equal bool) error {
-	want, err := parseLiteral(lit)
+	want, err := checks.ParseLiteral(lit)
 	if err != nil {
 		return err
 	}
@@ -401,13 +402,13 @@ func (w *World) compareAt(ptr, lit string, equal bool) error {
 		if !equal {
 			exp = "anything but " + exp
 		}
-		return &client.Mismatch{Expected: exp, Actual: jsonText(v), Frames: w.LastSeqs()}
+		return &client.Mismatch{Expected: exp, Actual: checks.JSONText(v), Frames: w.LastSeqs()}
 	}
 	return nil
 }
 
 func (w *World) containsAt(ptr, lit string, contains bool) error {
-	want, err := parseLiteral(lit)
+	want, err := checks.ParseLiteral(lit)
 	if err != nil {
 		return err
 	}
@@ -417,7 +418,7 @@ func (w *World) containsAt(ptr, lit string, contains bool) error {
 	}
 	arr, ok := v.([]any)
 	if !ok {
-		return &client.Mismatch{Expected: "an array at " + ptr, Actual: jsonText(v), Frames: w.LastSeqs()}
+		return &client.Mismatch{Expected: "an array at " + ptr, Actual: checks.JSONText(v), Frames: w.LastSeqs()}
 	}
 	found := false
 	for _, x := range arr {
@@ -430,13 +431,13 @@ func (w *World) containsAt(ptr, lit string, contains bool) error {
 		if !contains {
 			exp = ptr + " not to contain " + lit
 		}
-		return &client.Mismatch{Expected: exp, Actual: jsonText(v), Frames: w.LastSeqs()}
+		return &client.Mismatch{Expected: exp, Actual: checks.JSONText(v), Frames: w.LastSeqs()}
 	}
 	return nil
 }
 
 func (w *World) validateAt(raw []byte, ptr, typ string, frames []int) error {
-	val, ok, err := pointer(raw, ptr)
+	val, ok, err := checks.Pointer(raw, ptr)
 	if err != nil {
 		return err
 	}
@@ -462,7 +463,7 @@ func (w *World) validateAt(raw []byte, ptr, typ string, frames []int) error {
 		if !judge.Reports(w.Rule.ID, judge.SchemaError{Type: typ, InstancePath: x.InstancePath, SchemaPath: x.SchemaPath, Message: x.Message, Members: x.Members}) {
 			continue
 		}
-		return &client.Mismatch{Expected: "a valid " + typ + atPointer(ptr), Actual: fmt.Sprintf("a message whose %s fails the schema (%s)", describePointer(x.InstancePath), x.Message), Frames: frames}
+		return &client.Mismatch{Expected: "a valid " + typ + checks.AtPointer(ptr), Actual: fmt.Sprintf("a message whose %s fails the schema (%s)", checks.DescribePointer(x.InstancePath), x.Message), Frames: frames}
 	}
 	return nil
 }

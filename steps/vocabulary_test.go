@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcp-conform/mcp-conform/catalog"
+	"github.com/mcp-conform/mcp-conform/checks"
 	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/internal/testutil"
 	"github.com/mcp-conform/mcp-conform/revisions"
@@ -31,18 +32,18 @@ func TestValidateAtReadsAsASentence(t *testing.T) {
 
 func TestPointer(t *testing.T) {
 	doc := []byte(`{"result":{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"x"}},"a":[1,"two"],"t~":true}}`)
-	v, ok, err := pointer(doc, "/result/_meta/io.modelcontextprotocol~1serverInfo/name")
+	v, ok, err := checks.Pointer(doc, "/result/_meta/io.modelcontextprotocol~1serverInfo/name")
 	require.NoError(t, err)
 	require.True(t, ok)
 	require.Equal(t, "x", v)
-	v, ok, _ = pointer(doc, "/result/a/1")
+	v, ok, _ = checks.Pointer(doc, "/result/a/1")
 	require.True(t, ok)
 	require.Equal(t, "two", v)
-	_, ok, _ = pointer(doc, "/result/a/2")
+	_, ok, _ = checks.Pointer(doc, "/result/a/2")
 	require.False(t, ok)
-	v, ok, _ = pointer(doc, "/result/t~0")
+	v, ok, _ = checks.Pointer(doc, "/result/t~0")
 	require.True(t, ok)
 	require.Equal(t, true, v)
-	_, _, err = pointer(doc, "result")
+	_, _, err = checks.Pointer(doc, "result")
 	require.Error(t, err)
 }

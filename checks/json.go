@@ -1,4 +1,4 @@
-package steps
+package checks
 
 import (
 	"bytes"
@@ -12,20 +12,20 @@ import (
 	"github.com/mcp-conform/mcp-conform/harness"
 )
 
-// traceMeta is a valid W3C trace context the client sends, so that a server propagating trace
+// TraceMeta is a valid W3C trace context the client sends, so that a server propagating trace
 // context has a reason to emit its own.
-var traceMeta = map[string]any{
+var TraceMeta = map[string]any{
 	"traceparent": "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
 	"tracestate":  "mcpconform=t61rcWkgMzE",
 	"baggage":     "mcpconform.run=1",
 }
 
-// jsonLiteral matches a JSON literal written in a step: a string, a number, true, false, null,
+// JSONLiteral matches a JSON literal written in a step: a string, a number, true, false, null,
 // an object or an array.
-const jsonLiteral = `("(?:[^"\\]|\\.)*"|-?[0-9][0-9.eE+-]*|true|false|null|\{.*\}|\[.*\])`
+const JSONLiteral = `("(?:[^"\\]|\\.)*"|-?[0-9][0-9.eE+-]*|true|false|null|\{.*\}|\[.*\])`
 
-// mediaType returns the media type of a Content-Type value, lower case, without parameters.
-func mediaType(ct string) string {
+// MediaType returns the media type of a Content-Type value, lower case, without parameters.
+func MediaType(ct string) string {
 	mt, _, err := mime.ParseMediaType(ct)
 	if err != nil {
 		return strings.ToLower(strings.TrimSpace(ct))
@@ -33,8 +33,8 @@ func mediaType(ct string) string {
 	return mt
 }
 
-// exchangeSeqs returns the frame numbers of one exchange.
-func exchangeSeqs(ex *harness.Exchange) []int {
+// ExchangeSeqs returns the frame numbers of one exchange.
+func ExchangeSeqs(ex *harness.Exchange) []int {
 	var out []int
 	if ex.Sent != nil {
 		out = append(out, ex.Sent.Seq)
@@ -45,25 +45,25 @@ func exchangeSeqs(ex *harness.Exchange) []int {
 	return out
 }
 
-// atPointer is " at PTR" for a JSON pointer into the message, "" for the whole message ("").
-func atPointer(ptr string) string {
+// AtPointer is " at PTR" for a JSON pointer into the message, "" for the whole message ("").
+func AtPointer(ptr string) string {
 	if ptr == "" {
 		return ""
 	}
 	return " at " + ptr
 }
 
-// describePointer names the member a schema violation's instance path points at: "member
+// DescribePointer names the member a schema violation's instance path points at: "member
 // /result/instructions", or "top level" for "".
-func describePointer(ptr string) string {
+func DescribePointer(ptr string) string {
 	if ptr == "" {
 		return "top level"
 	}
 	return "member " + ptr
 }
 
-// pointer resolves the RFC 6901 JSON Pointer ptr in the JSON document raw.
-func pointer(raw []byte, ptr string) (any, bool, error) {
+// Pointer resolves the RFC 6901 JSON Pointer ptr in the JSON document raw.
+func Pointer(raw []byte, ptr string) (any, bool, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var v any
@@ -98,7 +98,7 @@ func pointer(raw []byte, ptr string) (any, bool, error) {
 	return v, true, nil
 }
 
-func parseLiteral(lit string) (any, error) {
+func ParseLiteral(lit string) (any, error) {
 	dec := json.NewDecoder(strings.NewReader(lit))
 	dec.UseNumber()
 	var v any
@@ -108,7 +108,7 @@ func parseLiteral(lit string) (any, error) {
 	return v, nil
 }
 
-func jsonText(v any) string {
+func JSONText(v any) string {
 	b, _ := json.Marshal(v)
 	return client.Short(b)
 }

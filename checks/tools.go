@@ -1,4 +1,4 @@
-package steps
+package checks
 
 import (
 	"bytes"
@@ -26,10 +26,10 @@ func (refusingLoader) Load(url string) (any, error) {
 	return nil, fmt.Errorf("external reference %s not loaded (tool schemas must be self-contained)", url)
 }
 
-// compileToolSchema compiles raw, a tool's inputSchema or outputSchema, as JSON Schema in the
+// CompileToolSchema compiles raw, a tool's inputSchema or outputSchema, as JSON Schema in the
 // dialect its `$schema` names (2020-12 when absent), validating it against that dialect's
 // meta-schema. External references are refused. The error says what is wrong in one line.
-func compileToolSchema(raw []byte) (*jsonschema.Schema, error) {
+func CompileToolSchema(raw []byte) (*jsonschema.Schema, error) {
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
 		return nil, fmt.Errorf("not JSON: %v", err)
@@ -47,9 +47,9 @@ func compileToolSchema(raw []byte) (*jsonschema.Schema, error) {
 	return s, nil
 }
 
-// validateAgainst validates raw JSON against a compiled tool schema and returns "" or the
+// ValidateAgainst validates raw JSON against a compiled tool schema and returns "" or the
 // first violation in one line.
-func validateAgainst(s *jsonschema.Schema, raw []byte) string {
+func ValidateAgainst(s *jsonschema.Schema, raw []byte) string {
 	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
 		return "not JSON: " + err.Error()
@@ -64,12 +64,12 @@ func oneLine(err error) error {
 	return fmt.Errorf("%s", strings.Join(strings.Fields(err.Error()), " "))
 }
 
-// toolNameRE is the character set server/tools#Tool Names recommends (TOOL-005).
-var toolNameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]*$`)
+// ToolNameRE is the character set server/tools#Tool Names recommends (TOOL-005).
+var ToolNameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]*$`)
 
-// noParameters reports whether an inputSchema declares no parameters: no properties (or an
+// NoParameters reports whether an inputSchema declares no parameters: no properties (or an
 // empty object), nothing required, and no composition or pattern keywords that could admit some.
-func noParameters(schema map[string]any) bool {
+func NoParameters(schema map[string]any) bool {
 	if props, ok := schema["properties"]; ok {
 		if m, isObj := props.(map[string]any); !isObj || len(m) > 0 {
 			return false
@@ -93,16 +93,16 @@ func noParameters(schema map[string]any) bool {
 	return true
 }
 
-func listingNames(lt *client.ListTraversal) []string {
+func ListingNames(lt *client.ListTraversal) []string {
 	out := make([]string, 0, len(lt.Items))
 	for _, t := range lt.Items {
-		out = append(out, toolName(t))
+		out = append(out, ToolName(t))
 	}
 	return out
 }
 
-// namesMissing returns the names in a that are not in b, sorted.
-func namesMissing(a, b []string) []string {
+// NamesMissing returns the names in a that are not in b, sorted.
+func NamesMissing(a, b []string) []string {
 	in := map[string]bool{}
 	for _, n := range b {
 		in[n] = true
@@ -117,17 +117,17 @@ func namesMissing(a, b []string) []string {
 	return out
 }
 
-func joinWhy(why []string) string {
+func JoinWhy(why []string) string {
 	if len(why) == 0 {
 		return ""
 	}
 	return ": " + strings.Join(why, "; ")
 }
 
-// completedResult returns the members of a call's result, nil when it was no completed result.
-func completedResult(c toolCall) (map[string]json.RawMessage, *harness.Message) {
-	msg := client.ResponseOf(c.ex)
-	if msg == nil || msg.Kind != harness.KindResult || inputRequired(msg) {
+// CompletedResult returns the members of a call's result, nil when it was no completed result.
+func CompletedResult(c ToolCall) (map[string]json.RawMessage, *harness.Message) {
+	msg := client.ResponseOf(c.Ex)
+	if msg == nil || msg.Kind != harness.KindResult || InputRequired(msg) {
 		return nil, msg
 	}
 	var r map[string]json.RawMessage
@@ -135,11 +135,11 @@ func completedResult(c toolCall) (map[string]json.RawMessage, *harness.Message) 
 	return r, msg
 }
 
-// invalidArgs builds arguments that the tool's compiled inputSchema rejects: a required
+// InvalidArgs builds arguments that the tool's compiled inputSchema rejects: a required
 // argument missing, a property of the wrong type, or an unexpected property, in that order of
 // preference after the wrong type. problem says what is wrong; ok is false when none is found.
-func invalidArgs(schemaRaw []byte) (args map[string]any, problem string, ok bool) {
-	schema, err := compileToolSchema(schemaRaw)
+func InvalidArgs(schemaRaw []byte) (args map[string]any, problem string, ok bool) {
+	schema, err := CompileToolSchema(schemaRaw)
 	if err != nil {
 		return nil, "", false
 	}
@@ -149,10 +149,10 @@ func invalidArgs(schemaRaw []byte) (args map[string]any, problem string, ok bool
 		} `json:"properties"`
 	}
 	_ = json.Unmarshal(schemaRaw, &s)
-	base, filled := fixtureArgs(schemaRaw)
+	base, filled := FixtureArgs(schemaRaw)
 	rejects := func(a map[string]any) bool {
 		b, _ := json.Marshal(a)
-		return validateAgainst(schema, b) != ""
+		return ValidateAgainst(schema, b) != ""
 	}
 	if filled {
 		names := make([]string, 0, len(s.Properties))
@@ -193,34 +193,34 @@ func invalidArgs(schemaRaw []byte) (args map[string]any, problem string, ok bool
 	return nil, "", false
 }
 
-func whyClause(why string) string {
+func WhyClause(why string) string {
 	if why == "" {
 		return ""
 	}
 	return " (" + why + ")"
 }
 
-// toolCall is one tools/call the scenario made: the listed tool, the arguments sent, the
+// ToolCall is one tools/call the scenario made: the listed tool, the arguments sent, the
 // problem the arguments have on purpose (TOOL-016, "" when valid) and the exchange. control,
 // for a call with invalid arguments that was refused with a tool execution error or a code
 // other than -32602, is a call of the same tool with valid arguments (nil when none could be
 // built): TOOL-016's evidence that the refusal came from validation.
-type toolCall struct {
-	tool    map[string]any
-	args    map[string]any
-	problem string
-	ex      *harness.Exchange
-	control *harness.Exchange
+type ToolCall struct {
+	Tool    map[string]any
+	Args    map[string]any
+	Problem string
+	Ex      *harness.Exchange
+	Control *harness.Exchange
 }
 
-func toolName(t map[string]any) string {
+func ToolName(t map[string]any) string {
 	if name, ok := t["name"].(string); ok {
 		return fmt.Sprintf("%q", name)
 	}
-	return jsonText(t["name"])
+	return JSONText(t["name"])
 }
 
-func inputRequired(msg *harness.Message) bool {
+func InputRequired(msg *harness.Message) bool {
 	var r struct {
 		ResultType string `json:"resultType"`
 	}
@@ -228,9 +228,9 @@ func inputRequired(msg *harness.Message) bool {
 	return r.ResultType == "input_required"
 }
 
-// fixtureArgs fills the required properties of a tool's inputSchema: strings with
+// FixtureArgs fills the required properties of a tool's inputSchema: strings with
 // "mcp-conform", numbers with 1, booleans with true. ok is false for any other required type.
-func fixtureArgs(schema json.RawMessage) (map[string]any, bool) {
+func FixtureArgs(schema json.RawMessage) (map[string]any, bool) {
 	var s struct {
 		Properties map[string]struct {
 			Type any `json:"type"`

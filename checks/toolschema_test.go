@@ -1,4 +1,4 @@
-package steps
+package checks
 
 import (
 	"testing"
@@ -8,21 +8,21 @@ import (
 )
 
 func TestCompileToolSchema(t *testing.T) {
-	s, err := compileToolSchema([]byte(`{"type":"object","properties":{"n":{"type":"integer","minimum":1}},"required":["n"]}`))
+	s, err := CompileToolSchema([]byte(`{"type":"object","properties":{"n":{"type":"integer","minimum":1}},"required":["n"]}`))
 	require.NoError(t, err)
-	assert.Empty(t, validateAgainst(s, []byte(`{"n":2}`)))
-	assert.Contains(t, validateAgainst(s, []byte(`{"n":0}`)), "minimum")
-	assert.NotEmpty(t, validateAgainst(s, []byte(`{}`)))
+	assert.Empty(t, ValidateAgainst(s, []byte(`{"n":2}`)))
+	assert.Contains(t, ValidateAgainst(s, []byte(`{"n":0}`)), "minimum")
+	assert.NotEmpty(t, ValidateAgainst(s, []byte(`{}`)))
 
 	// 2020-12 is the default dialect: prefixItems is a keyword there.
-	s, err = compileToolSchema([]byte(`{"type":"array","prefixItems":[{"type":"string"}]}`))
+	s, err = CompileToolSchema([]byte(`{"type":"array","prefixItems":[{"type":"string"}]}`))
 	require.NoError(t, err)
-	assert.NotEmpty(t, validateAgainst(s, []byte(`[1]`)))
+	assert.NotEmpty(t, ValidateAgainst(s, []byte(`[1]`)))
 
 	// Another dialect named by $schema is honoured (draft-07 has no prefixItems).
-	s, err = compileToolSchema([]byte(`{"$schema":"http://json-schema.org/draft-07/schema#","type":"array","prefixItems":[{"type":"string"}]}`))
+	s, err = CompileToolSchema([]byte(`{"$schema":"http://json-schema.org/draft-07/schema#","type":"array","prefixItems":[{"type":"string"}]}`))
 	require.NoError(t, err)
-	assert.Empty(t, validateAgainst(s, []byte(`[1]`)))
+	assert.Empty(t, ValidateAgainst(s, []byte(`[1]`)))
 
 	for name, bad := range map[string]string{
 		"not a schema":      `{"type":"objekt"}`,
@@ -31,7 +31,7 @@ func TestCompileToolSchema(t *testing.T) {
 		"not JSON":          `{`,
 		"minimum as string": `{"minimum":"1"}`,
 	} {
-		_, err := compileToolSchema([]byte(bad))
+		_, err := CompileToolSchema([]byte(bad))
 		assert.Error(t, err, name)
 	}
 }

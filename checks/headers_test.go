@@ -1,4 +1,4 @@
-package steps
+package checks
 
 import (
 	"testing"
@@ -10,8 +10,8 @@ import (
 func annotationsOf(t *testing.T, schema string) []xmcpAnnotation {
 	t.Helper()
 	var v any
-	require.NoError(t, decodeNumbers([]byte(schema), &v))
-	return xmcpAnnotations(v)
+	require.NoError(t, DecodeNumbers([]byte(schema), &v))
+	return XmcpAnnotations(v)
 }
 
 func TestXmcpAnnotationsReachability(t *testing.T) {
@@ -43,8 +43,8 @@ func TestXmcpAnnotationsReachability(t *testing.T) {
 	}, got)
 	for _, a := range anns {
 		if a.ptr == "/properties/opts/properties/prio" {
-			assert.Equal(t, []string{"opts", "prio"}, a.path)
-			assert.Equal(t, "integer", a.typ())
+			assert.Equal(t, []string{"opts", "prio"}, a.Path)
+			assert.Equal(t, "integer", a.Typ())
 		}
 	}
 }
@@ -57,40 +57,40 @@ func TestXmcpChecks(t *testing.T) {
 	}
 	for _, c := range []struct {
 		prop  string
-		check xmcpCheck
+		check XmcpCheck
 		bad   bool
 	}{
-		{`{"type":"string","x-mcp-header":"Region"}`, checkToken, false},
-		{`{"type":"string","x-mcp-header":"Zone Name"}`, checkToken, true},
-		{`{"type":"string","x-mcp-header":""}`, checkToken, true},
-		{`{"type":"string","x-mcp-header":7}`, checkToken, true},
-		{`{"type":"string","x-mcp-header":"A\r\nB"}`, checkToken, true},
-		{`{"type":"string","x-mcp-header":"Région"}`, checkToken, true},
-		{`{"type":"string","x-mcp-header":"a!#$%&'*+-.^_|~1"}`, checkToken, false},
-		{`{"type":"integer","x-mcp-header":"N"}`, checkType, false},
-		{`{"type":["boolean","null"],"x-mcp-header":"N"}`, checkType, false},
-		{`{"enum":["a","b"],"x-mcp-header":"N"}`, checkType, false},
-		{`{"type":"number","x-mcp-header":"N"}`, checkType, true},
-		{`{"type":"object","x-mcp-header":"N"}`, checkType, true},
-		{`{"type":["string","integer"],"x-mcp-header":"N"}`, checkType, true},
-		{`{"x-mcp-header":"N"}`, checkType, true},
-		{`{"type":"integer","maximum":9007199254740991,"minimum":-9007199254740991,"x-mcp-header":"N"}`, checkType, false},
-		{`{"type":"integer","maximum":9007199254740992,"x-mcp-header":"N"}`, checkType, true},
-		{`{"type":"integer","exclusiveMinimum":-9007199254740993,"x-mcp-header":"N"}`, checkType, true},
-		{`{"type":"integer","enum":[1,1e300],"x-mcp-header":"N"}`, checkType, true},
-		{`{"type":"string","x-mcp-header":"Region"}`, checkReachable, false},
-		{`{"type":"string","x-mcp-header":"Api-Key"}`, checkSensitive, true},
-		{`{"type":"string","x-mcp-header":"Region"}`, checkSensitive, false},
+		{`{"type":"string","x-mcp-header":"Region"}`, CheckToken, false},
+		{`{"type":"string","x-mcp-header":"Zone Name"}`, CheckToken, true},
+		{`{"type":"string","x-mcp-header":""}`, CheckToken, true},
+		{`{"type":"string","x-mcp-header":7}`, CheckToken, true},
+		{`{"type":"string","x-mcp-header":"A\r\nB"}`, CheckToken, true},
+		{`{"type":"string","x-mcp-header":"Région"}`, CheckToken, true},
+		{`{"type":"string","x-mcp-header":"a!#$%&'*+-.^_|~1"}`, CheckToken, false},
+		{`{"type":"integer","x-mcp-header":"N"}`, CheckType, false},
+		{`{"type":["boolean","null"],"x-mcp-header":"N"}`, CheckType, false},
+		{`{"enum":["a","b"],"x-mcp-header":"N"}`, CheckType, false},
+		{`{"type":"number","x-mcp-header":"N"}`, CheckType, true},
+		{`{"type":"object","x-mcp-header":"N"}`, CheckType, true},
+		{`{"type":["string","integer"],"x-mcp-header":"N"}`, CheckType, true},
+		{`{"x-mcp-header":"N"}`, CheckType, true},
+		{`{"type":"integer","maximum":9007199254740991,"minimum":-9007199254740991,"x-mcp-header":"N"}`, CheckType, false},
+		{`{"type":"integer","maximum":9007199254740992,"x-mcp-header":"N"}`, CheckType, true},
+		{`{"type":"integer","exclusiveMinimum":-9007199254740993,"x-mcp-header":"N"}`, CheckType, true},
+		{`{"type":"integer","enum":[1,1e300],"x-mcp-header":"N"}`, CheckType, true},
+		{`{"type":"string","x-mcp-header":"Region"}`, CheckReachable, false},
+		{`{"type":"string","x-mcp-header":"Api-Key"}`, CheckSensitive, true},
+		{`{"type":"string","x-mcp-header":"Region"}`, CheckSensitive, false},
 	} {
 		assert.Equal(t, c.bad, c.check(one(c.prop)) != "", "%s", c.prop)
 	}
 }
 
 func TestXmcpUnique(t *testing.T) {
-	tool := &hdrTool{name: "t", anns: annotationsOf(t, `{"properties":{"a":{"x-mcp-header":"Zone"},"b":{"x-mcp-header":"ZONE"},"c":{"x-mcp-header":"Other"}}}`)}
-	assert.Contains(t, checkUnique(tool), `"ZONE"`)
-	tool.anns = tool.anns[1:]
-	assert.Empty(t, checkUnique(tool))
+	tool := &HdrTool{Name: "t", Anns: annotationsOf(t, `{"properties":{"a":{"x-mcp-header":"Zone"},"b":{"x-mcp-header":"ZONE"},"c":{"x-mcp-header":"Other"}}}`)}
+	assert.Contains(t, CheckUnique(tool), `"ZONE"`)
+	tool.Anns = tool.Anns[1:]
+	assert.Empty(t, CheckUnique(tool))
 }
 
 func TestSensitiveWord(t *testing.T) {

@@ -1,4 +1,4 @@
-package steps
+package checks
 
 import (
 	"testing"
@@ -14,7 +14,7 @@ func TestCheckURI(t *testing.T) {
 		"test://", "a:",
 	}
 	for _, u := range good {
-		assert.NoError(t, checkURI(u), u)
+		assert.NoError(t, CheckURI(u), u)
 	}
 	bad := []string{
 		"", "static-text", "/abs/path", "://x", "1test://x", "te st://x", "test://%zz", "test://a b", "test://a%2", "test://a\"b",
@@ -22,7 +22,7 @@ func TestCheckURI(t *testing.T) {
 		"test://x#a#b", "test://x/\u00e9", "http://[v.x]/", "test://x^y", "https://x/?r[]=2", "test://x|y", "test://x\\y",
 	}
 	for _, u := range bad {
-		assert.Error(t, checkURI(u), u)
+		assert.Error(t, CheckURI(u), u)
 	}
 }
 
@@ -32,7 +32,7 @@ func TestCheckURITemplate(t *testing.T) {
 		"test://{var.name}/{v%41r}", "test://literal/caf\u00e9/{id}", "test://static", "{+base}/x",
 	}
 	for _, u := range good {
-		assert.NoError(t, checkURITemplate(u), u)
+		assert.NoError(t, CheckURITemplate(u), u)
 	}
 	bad := []string{
 		"test://template/{id", "test://template/id}", "test://{}", "test://{=x}", "test://{|x}", "test://{a b}", "test://{a-b}",
@@ -40,6 +40,6 @@ func TestCheckURITemplate(t *testing.T) {
 		"1x://{id}",
 	}
 	for _, u := range bad {
-		assert.Error(t, checkURITemplate(u), u)
+		assert.Error(t, CheckURITemplate(u), u)
 	}
 }

@@ -1,4 +1,4 @@
-package steps
+package checks
 
 import (
 	"encoding/json"
@@ -13,58 +13,58 @@ import (
 	"github.com/mcp-conform/mcp-conform/harness"
 )
 
-// hdrTarget is a request whose Mcp-Name mirrors a listed name: the method, the name (tool or
+// HdrTarget is a request whose Mcp-Name mirrors a listed name: the method, the name (tool or
 // prompt) or uri (resource) and the body params.
-type hdrTarget struct {
-	method string
-	name   string
-	params map[string]any
+type HdrTarget struct {
+	Method string
+	Name   string
+	Params map[string]any
 }
 
-// hdrProbe is one request an hdr step sent, described for the report.
-type hdrProbe struct {
-	what string
-	ex   *harness.Exchange
+// HdrProbe is one request an hdr step sent, described for the report.
+type HdrProbe struct {
+	What string
+	Ex   *harness.Exchange
 }
 
-// hdrTool is a listed tool with its x-mcp-header annotations and the tools/list page that
+// HdrTool is a listed tool with its x-mcp-header annotations and the tools/list page that
 // carried it.
-type hdrTool struct {
-	name   string
-	safe   bool
-	anns   []xmcpAnnotation
-	params []*hdrParam // the valid, reachable annotations
-	frames []int
+type HdrTool struct {
+	Name   string
+	Safe   bool
+	Anns   []xmcpAnnotation
+	Params []*HdrParam // the valid, reachable annotations
+	Frames []int
 }
 
-// hdrParam is an x-mcp-header parameter reachable through properties: its property chain,
+// HdrParam is an x-mcp-header parameter reachable through properties: its property chain,
 // header name portion, declared type and schema.
-type hdrParam struct {
-	path   []string
-	header string
-	typ    string
-	schema map[string]any
+type HdrParam struct {
+	Path   []string
+	Header string
+	Typ    string
+	Schema map[string]any
 }
 
-// hdrOmit as a header value in hdrCall means: send no such header.
-const hdrOmit = "\x00omit"
+// HdrOmit as a header value in hdrCall means: send no such header.
+const HdrOmit = "\x00omit"
 
-func (p *hdrParam) name() string { return "Mcp-Param-" + p.header }
+func (p *HdrParam) Name() string { return "Mcp-Param-" + p.Header }
 
-// key identifies the parameter in the flat argument maps the steps build (its property chain
+// Key identifies the parameter in the flat argument maps the steps build (its property chain
 // joined with NUL); hdrCall nests them.
-func (p *hdrParam) key() string { return strings.Join(p.path, "\x00") }
+func (p *HdrParam) Key() string { return strings.Join(p.Path, "\x00") }
 
-// sample returns a value of the parameter's type that its schema admits where it says so
+// Sample returns a value of the parameter's type that its schema admits where it says so
 // (enum, minimum, maximum); alt gives a different one.
-func (p *hdrParam) sample(alt bool) any {
-	switch p.typ {
+func (p *HdrParam) Sample(alt bool) any {
+	switch p.Typ {
 	case "integer":
 		n, lo, hi := int64(7), int64(-1<<53+1), int64(1<<53-1)
-		if v, ok := schemaInt(p.schema["minimum"]); ok && v > lo {
+		if v, ok := schemaInt(p.Schema["minimum"]); ok && v > lo {
 			lo = v
 		}
-		if v, ok := schemaInt(p.schema["maximum"]); ok && v < hi {
+		if v, ok := schemaInt(p.Schema["maximum"]); ok && v < hi {
 			hi = v
 		}
 		n = max(lo, min(hi, n))
@@ -79,7 +79,7 @@ func (p *hdrParam) sample(alt bool) any {
 		return !alt
 	}
 	var enum []string
-	if e, ok := p.schema["enum"].([]any); ok {
+	if e, ok := p.Schema["enum"].([]any); ok {
 		for _, v := range e {
 			if s, ok := v.(string); ok {
 				enum = append(enum, s)
@@ -109,9 +109,9 @@ func schemaInt(v any) (int64, bool) {
 	return int64(f), true
 }
 
-// headerText converts an argument value to its header text (streamable-http#Value Encoding):
+// HeaderText converts an argument value to its header text (streamable-http#Value Encoding):
 // strings as they are, integers in decimal, booleans lowercase.
-func headerText(v any) string {
+func HeaderText(v any) string {
 	switch x := v.(type) {
 	case string:
 		return x
@@ -126,15 +126,15 @@ func headerText(v any) string {
 	return string(b)
 }
 
-// decodeNumbers unmarshals raw keeping numbers as json.Number.
-func decodeNumbers(raw []byte, v any) error {
+// DecodeNumbers unmarshals raw keeping numbers as json.Number.
+func DecodeNumbers(raw []byte, v any) error {
 	dec := json.NewDecoder(strings.NewReader(string(raw)))
 	dec.UseNumber()
 	return dec.Decode(v)
 }
 
-// hasRequired reports whether a listed tool or prompt declares a required argument.
-func hasRequired(item map[string]any) bool {
+// HasRequired reports whether a listed tool or prompt declares a required argument.
+func HasRequired(item map[string]any) bool {
 	if is, ok := item["inputSchema"].(map[string]any); ok {
 		req, _ := is["required"].([]any)
 		return len(req) > 0
@@ -148,9 +148,9 @@ func hasRequired(item map[string]any) bool {
 	return false
 }
 
-func setOrOmit(name, value string) func(http.Header) {
+func SetOrOmit(name, value string) func(http.Header) {
 	return func(h http.Header) {
-		if value == hdrOmit {
+		if value == HdrOmit {
 			h.Del(name)
 		} else {
 			h.Set(name, value)
@@ -158,9 +158,9 @@ func setOrOmit(name, value string) func(http.Header) {
 	}
 }
 
-// rejectedForHeaders reports whether an exchange was refused for its headers: a -32020 error,
+// RejectedForHeaders reports whether an exchange was refused for its headers: a -32020 error,
 // or a 400 without a JSON-RPC response.
-func rejectedForHeaders(ex *harness.Exchange) bool {
+func RejectedForHeaders(ex *harness.Exchange) bool {
 	if ex.Response == nil {
 		return ex.HTTP != nil && ex.HTTP.Status == http.StatusBadRequest
 	}
@@ -168,8 +168,8 @@ func rejectedForHeaders(ex *harness.Exchange) bool {
 	return msg.Kind == harness.KindError && msg.Error.Code == -32020
 }
 
-// outcomeOf describes an exchange's reply in a few words.
-func outcomeOf(ex *harness.Exchange) string {
+// OutcomeOf describes an exchange's reply in a few words.
+func OutcomeOf(ex *harness.Exchange) string {
 	var parts []string
 	if ex.HTTP != nil {
 		parts = append(parts, fmt.Sprintf("HTTP %d", ex.HTTP.Status))
@@ -186,14 +186,14 @@ func outcomeOf(ex *harness.Exchange) string {
 	return strings.Join(parts, ", ")
 }
 
-// pick returns the tool's valid parameter of type typ ("" = any, string preferred).
-func (t *hdrTool) pick(typ string) *hdrParam {
+// Pick returns the tool's valid parameter of type typ ("" = any, string preferred).
+func (t *HdrTool) Pick(typ string) *HdrParam {
 	for _, want := range []string{"string", "integer", "boolean"} {
 		if typ != "" && want != typ {
 			continue
 		}
-		for _, p := range t.params {
-			if p.typ == want {
+		for _, p := range t.Params {
+			if p.Typ == want {
 				return p
 			}
 		}
@@ -201,16 +201,16 @@ func (t *hdrTool) pick(typ string) *hdrParam {
 	return nil
 }
 
-func (t *hdrTool) hasAnnotationOf(typ string) bool {
-	for _, a := range t.anns {
-		if typ == "" || a.typ() == typ {
+func (t *HdrTool) HasAnnotationOf(typ string) bool {
+	for _, a := range t.Anns {
+		if typ == "" || a.Typ() == typ {
 			return true
 		}
 	}
 	return false
 }
 
-func setPath(m map[string]any, path []string, v any) {
+func SetPath(m map[string]any, path []string, v any) {
 	for _, k := range path[:len(path)-1] {
 		next, ok := m[k].(map[string]any)
 		if !ok {
@@ -222,12 +222,12 @@ func setPath(m map[string]any, path []string, v any) {
 	m[path[len(path)-1]] = v
 }
 
-// checkUnique reports x-mcp-header values of one tool equal but for letter case.
-func checkUnique(t *hdrTool) string {
+// CheckUnique reports x-mcp-header values of one tool equal but for letter case.
+func CheckUnique(t *HdrTool) string {
 	seen := map[string]string{}
 	var dup []string
-	for _, a := range t.anns {
-		s, ok := a.value.(string)
+	for _, a := range t.Anns {
+		s, ok := a.Value.(string)
 		if !ok {
 			continue
 		}
@@ -242,9 +242,9 @@ func checkUnique(t *hdrTool) string {
 	return strings.Join(dup, "; ")
 }
 
-func pointerOf(t *hdrTool, value string) string {
-	for _, a := range t.anns {
-		if a.value == value {
+func pointerOf(t *HdrTool, value string) string {
+	for _, a := range t.Anns {
+		if a.Value == value {
 			return a.ptr
 		}
 	}
@@ -257,16 +257,16 @@ func pointerOf(t *hdrTool, value string) string {
 // through `properties` keys alone, that property chain.
 type xmcpAnnotation struct {
 	ptr       string
-	value     any
-	schema    map[string]any
+	Value     any
+	Schema    map[string]any
 	prop      string
-	path      []string
+	Path      []string
 	reachable bool
 }
 
-// typ returns the annotated schema's single non-null type ("" when none or several).
-func (a xmcpAnnotation) typ() string {
-	switch t := a.schema["type"].(type) {
+// Typ returns the annotated schema's single non-null type ("" when none or several).
+func (a xmcpAnnotation) Typ() string {
+	switch t := a.Schema["type"].(type) {
 	case string:
 		return t
 	case []any:
@@ -283,9 +283,9 @@ func (a xmcpAnnotation) typ() string {
 	return ""
 }
 
-// xmcpAnnotations walks an inputSchema and returns every x-mcp-header annotation in it, in a
+// XmcpAnnotations walks an inputSchema and returns every x-mcp-header annotation in it, in a
 // stable order.
-func xmcpAnnotations(schema any) []xmcpAnnotation {
+func XmcpAnnotations(schema any) []xmcpAnnotation {
 	var out []xmcpAnnotation
 	var walk func(node any, ptr, prop string, path []string, reachable bool)
 	walk = func(node any, ptr, prop string, path []string, reachable bool) {
@@ -294,7 +294,7 @@ func xmcpAnnotations(schema any) []xmcpAnnotation {
 			return
 		}
 		if v, ok := sch["x-mcp-header"]; ok {
-			out = append(out, xmcpAnnotation{ptr: ptr, value: v, schema: sch, prop: prop, path: path, reachable: reachable && len(path) > 0})
+			out = append(out, xmcpAnnotation{ptr: ptr, Value: v, Schema: sch, prop: prop, Path: path, reachable: reachable && len(path) > 0})
 		}
 		for _, kw := range schemaMapKeywords {
 			m, ok := sch[kw].(map[string]any)
@@ -341,8 +341,8 @@ func escapePointer(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }
 
-// xmcpCheck judges one annotation: "" when it holds, otherwise why not.
-type xmcpCheck func(xmcpAnnotation) string
+// XmcpCheck judges one annotation: "" when it holds, otherwise why not.
+type XmcpCheck func(xmcpAnnotation) string
 
 func where(a xmcpAnnotation) string {
 	if a.ptr == "" {
@@ -352,10 +352,10 @@ func where(a xmcpAnnotation) string {
 }
 
 // checkToken: the value is a non-empty RFC 9110 token (1*tchar), which excludes CTLs, CR, LF.
-func checkToken(a xmcpAnnotation) string {
-	s, ok := a.value.(string)
+func CheckToken(a xmcpAnnotation) string {
+	s, ok := a.Value.(string)
 	if !ok {
-		return fmt.Sprintf("x-mcp-header %s is %s, not a string", where(a), jsonText(a.value))
+		return fmt.Sprintf("x-mcp-header %s is %s, not a string", where(a), JSONText(a.Value))
 	}
 	if s == "" {
 		return "empty x-mcp-header " + where(a)
@@ -377,17 +377,17 @@ const maxSafe = 1<<53 - 1
 
 // checkType: the annotated parameter is a string, integer or boolean (never number, object,
 // array), and an integer's bounds and listed values stay within ±(2^53-1).
-func checkType(a xmcpAnnotation) string {
-	typ := a.typ()
+func CheckType(a xmcpAnnotation) string {
+	typ := a.Typ()
 	if typ == "" {
-		typ = constType(a.schema)
+		typ = constType(a.Schema)
 	}
 	switch typ {
 	case "string", "boolean":
 		return ""
 	case "integer":
 	case "":
-		return fmt.Sprintf("x-mcp-header parameter %s declares no single type (type %s)", where(a), jsonText(a.schema["type"]))
+		return fmt.Sprintf("x-mcp-header parameter %s declares no single type (type %s)", where(a), JSONText(a.Schema["type"]))
 	default:
 		return fmt.Sprintf("x-mcp-header parameter %s has type %s", where(a), typ)
 	}
@@ -397,7 +397,7 @@ func checkType(a xmcpAnnotation) string {
 		upper bool
 	}{{"minimum", -maxSafe, false}, {"exclusiveMinimum", -maxSafe - 1, false}, {"maximum", maxSafe, true}, {"exclusiveMaximum", maxSafe + 1, true}}
 	for _, b := range bounds {
-		n, ok := a.schema[b.kw].(json.Number)
+		n, ok := a.Schema[b.kw].(json.Number)
 		if !ok {
 			continue
 		}
@@ -405,8 +405,8 @@ func checkType(a xmcpAnnotation) string {
 			return fmt.Sprintf("integer x-mcp-header parameter %s has %s %s, outside ±(2^53-1)", where(a), b.kw, n)
 		}
 	}
-	vals, _ := a.schema["enum"].([]any)
-	if c, ok := a.schema["const"]; ok {
+	vals, _ := a.Schema["enum"].([]any)
+	if c, ok := a.Schema["const"]; ok {
 		vals = append(vals, c)
 	}
 	for _, v := range vals {
@@ -463,7 +463,7 @@ func constType(s map[string]any) string {
 
 // checkReachable: the annotation sits on a property reached from the root through
 // `properties` keys alone.
-func checkReachable(a xmcpAnnotation) string {
+func CheckReachable(a xmcpAnnotation) string {
 	if a.reachable {
 		return ""
 	}
@@ -472,9 +472,9 @@ func checkReachable(a xmcpAnnotation) string {
 
 // checkSensitive: neither the annotated property's name nor the header name looks like a
 // password, key, token or personal data (server/tools#x-mcp-header warning).
-func checkSensitive(a xmcpAnnotation) string {
+func CheckSensitive(a xmcpAnnotation) string {
 	names := []string{a.prop}
-	if s, ok := a.value.(string); ok {
+	if s, ok := a.Value.(string); ok {
 		names = append(names, s)
 	}
 	for _, n := range names {

@@ -1,4 +1,4 @@
-package steps
+package checks
 
 import (
 	"fmt"
@@ -34,10 +34,10 @@ func checkChars(s, extra, part string) error {
 	return nil
 }
 
-// checkURI checks that s is an absolute URI by RFC 3986 section 3 (scheme ":" hier-part
+// CheckURI checks that s is an absolute URI by RFC 3986 section 3 (scheme ":" hier-part
 // ["?" query] ["#" fragment]): scheme syntax, authority (userinfo, host as IP-literal, IPv4 or
 // reg-name, numeric port), path, query and fragment characters and percent-encodings.
-func checkURI(s string) error {
+func CheckURI(s string) error {
 	colon := strings.IndexByte(s, ':')
 	if colon < 0 {
 		return fmt.Errorf("no scheme (a relative reference, not a URI)")
@@ -51,7 +51,7 @@ func checkURI(s string) error {
 // checkURIReference checks an RFC 3986 URI-reference: a URI, or a relative reference.
 func checkURIReference(s string) error {
 	if colon := strings.IndexByte(s, ':'); colon >= 0 && !strings.ContainsAny(s[:colon], "/?#") {
-		return checkURI(s)
+		return CheckURI(s)
 	}
 	return checkRelativePart(s, false)
 }
@@ -232,10 +232,10 @@ func validIPv4(s string) bool {
 	return true
 }
 
-// checkURITemplate checks s against the grammar of RFC 6570 section 2 (literals, expressions
+// CheckURITemplate checks s against the grammar of RFC 6570 section 2 (literals, expressions
 // with an operator of level 2 to 4, varspecs with prefix or explode modifiers) and that its
 // expansion, with every variable set to "x", is an RFC 3986 URI-reference.
-func checkURITemplate(s string) error {
+func CheckURITemplate(s string) error {
 	var expanded strings.Builder
 	for i := 0; i < len(s); {
 		c := s[i]
