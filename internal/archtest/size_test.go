@@ -40,12 +40,6 @@ func TestNoLongFunctions(t *testing.T) {
 // "Layout": no package holds more than about a third of the code).
 const maxPackageShare = 0.30
 
-// packageShareAllowed lists the packages that are over maxPackageShare today, each with the
-// share it may not grow past. The split of steps (issue 17) empties it; never add to it.
-var packageShareAllowed = map[string]float64{
-	"steps": 0.47,
-}
-
 // TestNoPackageOverAThird fails naming every package (a directory) whose non-test .go files hold
 // more than maxPackageShare of the product lines: the lines of every non-test .go file of the
 // module outside fixtures/.
@@ -68,20 +62,9 @@ func TestNoPackageOverAThird(t *testing.T) {
 	sort.Strings(pkgs)
 	for _, p := range pkgs {
 		share := float64(lines[p]) / float64(total)
-		limit, allowed := packageShareAllowed[p]
-		if !allowed {
-			limit = maxPackageShare
+		if share > maxPackageShare {
+			t.Errorf("package %s holds %d of %d product lines (%.1f %%, at most %.0f %%)", p, lines[p], total, 100*share, 100*maxPackageShare)
 		}
-		if share > limit {
-			t.Errorf("package %s holds %d of %d product lines (%.1f %%, at most %.0f %%)", p, lines[p], total, 100*share, 100*limit)
-		}
-		if allowed && share <= maxPackageShare {
-			t.Logf("package %s is at %.1f %% now: remove it from packageShareAllowed", p, 100*share)
-		}
-	}
-	for p := range packageShareAllowed {
-		if _, ok := lines[p]; !ok {
-			t.Logf("packageShareAllowed names %s, which has no product code: remove it", p)
-		}
+		t.Logf("package %s: %d of %d product lines (%.1f %%)", p, lines[p], total, 100*share)
 	}
 }
