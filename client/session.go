@@ -94,3 +94,11 @@ func NewSession(env Env, t Target, o Options) *Session {
 	return &Session{Env: env, Target: t, Opts: o, Seqs: map[int]bool{},
 		Streams: map[*harness.Exchange]harness.StreamInfo{}}
 }
+
+// OverHTTP reports whether the session speaks Streamable HTTP (basic/transports#Streamable
+// HTTP): a rule whose expectation differs by transport asks this, never the concrete
+// connection.
+func (w *Session) OverHTTP() bool { return w.Opts.Transport == harness.TransportHTTP }
+
+// OverStdio reports whether the session speaks stdio (basic/transports#stdio).
+func (w *Session) OverStdio() bool { return w.Opts.Transport == harness.TransportStdio }

@@ -720,7 +720,7 @@ func (w *World) expectMalformedAnswered(code int64) error {
 func versionlessRefused(ctx context.Context, w *World) error {
 	err := w.expectCode(-32602, harness.CodeHeaderMismatch)
 	var m *client.Mismatch
-	if !errors.As(err, &m) || m.Grade == reports.Warn || w.Opts.Transport != harness.TransportStdio {
+	if !errors.As(err, &m) || m.Grade == reports.Warn || !w.OverStdio() {
 		return err
 	}
 	msg, merr := w.ResponseMessage()

@@ -18,7 +18,7 @@ func init() { bindSteps("basic-patterns", registerBasicPatternsSteps) }
 // uses (SUB-001).
 func registerBasicPatternsSteps(sc *godog.ScenarioContext) {
 	step(sc, `^the client opens a subscriptions/listen request$`, wc(func(ctx context.Context, w *World) error {
-		if w.Opts.Transport == harness.TransportHTTP {
+		if w.OverHTTP() {
 			return w.HoldListen(ctx, nil, w.ListenHold())
 		}
 		_, err := stdioOf(w).openListen(ctx, w, false)
@@ -38,7 +38,7 @@ func (w *World) listenAcknowledged(ctx context.Context) error {
 	var frames []*harness.Frame
 	var key string
 	var seqs []int
-	if w.Opts.Transport == harness.TransportHTTP {
+	if w.OverHTTP() {
 		lr := w.Listen
 		if lr == nil || lr.Ex == nil || lr.Ex.Sent == nil {
 			return fmt.Errorf("feature bug: no subscriptions/listen stream was opened")

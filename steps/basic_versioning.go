@@ -444,7 +444,7 @@ func (st *stdioScenario) openSession(ctx context.Context, w *World) error {
 }
 
 func (st *stdioScenario) legacyHeader(w *World) http.Header {
-	if w.Opts.Transport != harness.TransportHTTP {
+	if !w.OverHTTP() {
 		return nil
 	}
 	h := harness.LegacyHeaders(st.session.version)

@@ -118,7 +118,7 @@ func judgeRemovedMethods(ctx context.Context, w *World) error {
 // text/event-stream and no MCP headers, on a connection of its own whose frames no run-wide
 // rule judges (an `endpoint` event is not a JSON-RPC message).
 func openLegacySSE(ctx context.Context, w *World) error {
-	if w.Opts.Transport != harness.TransportHTTP {
+	if !w.OverHTTP() {
 		return w.SetSkip(reports.NA, "the HTTP+SSE transport concerns HTTP servers only")
 	}
 	t, err := w.Env.Dial(ctx, "")

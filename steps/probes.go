@@ -63,7 +63,7 @@ const largeProbeBytes = 4 << 20
 // probeHeader sends the harmless request over HTTP with header name set to *value, or
 // without it when value is nil.
 func (w *World) probeHeader(ctx context.Context, name string, value *string) error {
-	if w.Opts.Transport != harness.TransportHTTP {
+	if !w.OverHTTP() {
 		return fmt.Errorf("feature bug: header probes need an HTTP target (tag the scenario @transport:http)")
 	}
 	return w.SendMethod(ctx, w.Harmless(), "", nil, func(h http.Header) []string {

@@ -214,7 +214,7 @@ func (w *World) probeUndeclared(ctx context.Context, st *stateWorld) error {
 // protocol): there a miss is info.
 func (w *World) methodNotFoundBasis() (cite string, grade reports.Verdict) {
 	switch {
-	case w.Target.Modern && w.Opts.Transport == harness.TransportHTTP:
+	case w.Target.Modern && w.OverHTTP():
 		return "basic/transports/streamable-http#Protocol Version Header: a method the server does not implement gets 404 Not Found and -32601 (MUST; graded SHOULD, since an undeclared capability does not prove the method unimplemented)", ""
 	case w.Target.Modern:
 		return "only the schema's MethodNotFoundError description (no MUST or SHOULD) names an undeclared capability's method; observed as info", reports.Info
@@ -237,7 +237,7 @@ func (w *World) expectMethodNotFound(st *stateWorld) error {
 			continue
 		}
 		want := "error -32601"
-		status := w.Target.Modern && w.Opts.Transport == harness.TransportHTTP
+		status := w.Target.Modern && w.OverHTTP()
 		if status {
 			want += " with HTTP 404"
 		}

@@ -250,7 +250,7 @@ func responseJSONRPCError(ctx context.Context, w *World) error {
 		return nil
 	}
 	// Over HTTP a call without a name also lacks the Mcp-Name header: -32020 is as good.
-	if msg.Kind == harness.KindError && msg.Error.Code == -32020 && w.Opts.Transport == harness.TransportHTTP && w.Last.Sent != nil {
+	if msg.Kind == harness.KindError && msg.Error.Code == -32020 && w.OverHTTP() && w.Last.Sent != nil {
 		var sent struct {
 			Params map[string]json.RawMessage `json:"params"`
 		}
@@ -399,7 +399,7 @@ func (w *World) callBlocker(t map[string]any) string {
 	if ok, why := w.Opts.MayCall(t); !ok {
 		return why
 	}
-	if w.Opts.Transport == harness.TransportHTTP {
+	if w.OverHTTP() {
 		if b, _ := json.Marshal(t["inputSchema"]); strings.Contains(string(b), `"x-mcp-header"`) {
 			return fmt.Sprintf("tool %s has x-mcp-header parameters", checks.ToolName(t))
 		}

@@ -7,7 +7,6 @@ import (
 	"github.com/cucumber/godog"
 
 	"github.com/mcp-conform/mcp-conform/client"
-	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
 )
 
@@ -108,7 +107,7 @@ func (w *World) callLoggingTool(ctx context.Context, level string, required, dur
 	call := func(ctx context.Context) error {
 		return w.Send(ctx, w.Build(w.ToolsCall(name, nil, meta)))
 	}
-	if duringListen && w.Opts.Transport == harness.TransportHTTP {
+	if duringListen && w.OverHTTP() {
 		return w.HoldListen(ctx, call, w.ListenHold())
 	}
 	return call(ctx)

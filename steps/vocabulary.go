@@ -302,7 +302,7 @@ func (w *World) codeDefect(msg *harness.Message, code int64, want string) error 
 		return nil
 	case msg.Kind == harness.KindInvalid && strings.HasPrefix(msg.Problem, "error"):
 		return w.SetSkip(reports.Untestable, fmt.Sprintf("the reply's error object is malformed (%s), which MSG-007 judges", msg.Problem))
-	case msg.Kind == harness.KindError && msg.Error.Code == harness.CodeHeaderMismatch && code != harness.CodeHeaderMismatch && w.Opts.Transport == harness.TransportStdio:
+	case msg.Kind == harness.KindError && msg.Error.Code == harness.CodeHeaderMismatch && code != harness.CodeHeaderMismatch && w.OverStdio():
 		return w.SetSkip(reports.Untestable, fmt.Sprintf("the server answered with %s instead of %s: HeaderMismatch on stdio, which has no headers, is ERR-002's", client.Describe(msg), want))
 	case msg.Kind == harness.KindError && msg.Error.Code != code:
 		if rule := judge.CodeRule(w.Target.Revision, msg.Error.Code); rule != "" {
@@ -472,7 +472,7 @@ func expectSilence(ctx context.Context, w *World) error {
 	if w.Last == nil {
 		return fmt.Errorf("no message was sent before this step")
 	}
-	if w.Opts.Transport == harness.TransportHTTP {
+	if w.OverHTTP() {
 		h := w.Last.HTTP
 		if h == nil {
 			return fmt.Errorf("no HTTP reply: %v", w.Last.Err)

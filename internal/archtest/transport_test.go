@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
-	"path"
 	"sort"
 	"strconv"
 	"strings"
@@ -18,40 +17,12 @@ const harnessPath = "github.com/mcp-conform/mcp-conform/harness"
 
 // transportPackages may name the concrete transports: the client (the one place that dials and
 // wraps them), the harness that implements them, the judge (frame data carries the transport
-// name) and the CLI (which sets the configured transport).
-var transportPackages = map[string]bool{"client": true, "harness": true, "judge": true, "internal/cli": true}
+// name), the CLI (which sets the configured transport) and the runner (which dials each
+// target's transport and waits on its handshake).
+var transportPackages = map[string]bool{"client": true, "harness": true, "judge": true, "internal/cli": true, "runner": true}
 
 // concreteTransport names the harness identifiers that say which transport a value is.
 var concreteTransport = map[string]bool{"Stdio": true, "HTTP": true, "TransportStdio": true, "TransportHTTP": true}
-
-// transportAllowed lists, by function name (compared without case; receiver and package left
-// out, so a function keeps its entry when it moves to another package, changes receiver or is
-// exported),
-// the functions outside transportPackages that still name a concrete transport. They are the
-// sites of the split of steps (issue 17): the Conn interface and the switch sweep move each one
-// into the client or behind client.Conn, and then remove its entry. Never add to it.
-var transportAllowed = map[string]bool{
-	// type assertions to *harness.Stdio / *harness.HTTP (or to their own methods), and the
-	// functions they feed
-	"lateReplies": true, "stderrHint": true, "openLegacySSE": true, "sendBare": true,
-	"sendStream": true, "sendAtOnce": true, "inSession": true, "refuseShared": true,
-	"stderrIsUTF8": true, "quiet": true, "noLostRequests": true, "replyHint": true,
-	"holdListen": true, "stdio": true, "release": true, "keepStderr": true, "stderrTail": true,
-	"sharedConn": true, "markShared": true,
-	// switches on harness.TransportStdio / harness.TransportHTTP
-	"modernTargets": true, "handshakeWait": true, "dial": true, "setHeaders": true,
-	"initializeCall": true, "timeout": true, "send": true, "legacyHeader": true,
-	"codeDefect": true, "expectSilence": true, "registerBasicPatternsSteps": true,
-	"listenAcknowledged": true, "callLoggingTool": true, "versionlessRefused": true,
-	"probeHeader": true, "methodNotFoundBasis": true, "expectMethodNotFound": true,
-	"responseJSONRPCError": true, "callBlocker": true,
-}
-
-// transportFilesAllowed lists (as path.Match patterns from the module root) the files outside
-// transportPackages that may name a concrete transport because they are the client on its way
-// into package client: the split of steps builds the Conn interface and the client code in
-// steps first, then moves the files. Empty it once they are in client/.
-var transportFilesAllowed = []string{"steps/conn.go", "steps/client_*.go"}
 
 // TestConcreteTransportsOnlyInClient enforces DESIGN "Connections": no code outside the client
 // knows the concrete transport. In every product file outside transportPackages it looks for
@@ -61,47 +32,25 @@ var transportFilesAllowed = []string{"steps/conn.go", "steps/client_*.go"}
 // duck-typed form of the same question, e.g. `t.(interface{ Shared() bool })`).
 func TestConcreteTransportsOnlyInClient(t *testing.T) {
 	root := moduleRoot(t)
-	allowed := map[string]string{} // lower-case name -> name as listed
-	for k := range transportAllowed {
-		allowed[strings.ToLower(k)] = k
-	}
 	fset := token.NewFileSet()
 	concreteMethods := transportOnlyMethods(t, fset, root)
-	var bad, used []string
-	seen := map[string]bool{}
+	var bad []string
 	for _, f := range productFiles(t, root) {
-		if transportPackages[f.pkg] || matchesAny(f.rel, transportFilesAllowed) {
+		if transportPackages[f.pkg] {
 			continue
 		}
 		af := parse(t, fset, root, f)
 		harness := importName(af, harnessPath, "harness")
 		for _, d := range af.Decls {
-			name, key := "(package level)", ""
+			name := "(package level)"
 			if fd, ok := d.(*ast.FuncDecl); ok {
-				name, key = funcName(fd), strings.ToLower(fd.Name.Name)
+				name = funcName(fd)
 			}
 			for _, site := range transportSites(d, harness, concreteMethods) {
-				where := fmt.Sprintf("%s:%d: %s names %s", f.rel, fset.Position(site.pos).Line, name, site.what)
-				if _, ok := allowed[key]; ok && key != "" {
-					seen[key] = true
-					used = append(used, where)
-					continue
-				}
-				bad = append(bad, where)
+				bad = append(bad, fmt.Sprintf("%s:%d: %s names %s", f.rel, fset.Position(site.pos).Line, name, site.what))
 			}
 		}
 	}
-	var stale []string
-	for k := range transportAllowed {
-		if !seen[strings.ToLower(k)] {
-			stale = append(stale, k)
-		}
-	}
-	sort.Strings(stale)
-	if len(stale) > 0 {
-		t.Logf("transportAllowed entries no longer needed (remove them): %s", strings.Join(stale, ", "))
-	}
-	t.Logf("%d allowed sites left outside the client", len(used))
 	require.Empty(t, bad, "concrete transports named outside %v: ask a client.Conn (Process, Endpoint) or the client instead", keys(transportPackages))
 }
 
@@ -211,16 +160,6 @@ func importName(f *ast.File, path, def string) string {
 		}
 	}
 	return ""
-}
-
-// matchesAny reports whether rel matches one of the path.Match patterns.
-func matchesAny(rel string, patterns []string) bool {
-	for _, p := range patterns {
-		if ok, _ := path.Match(p, rel); ok {
-			return true
-		}
-	}
-	return false
 }
 
 // keys returns the keys of m, sorted.
