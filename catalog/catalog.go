@@ -1,6 +1,7 @@
-// Package steps binds the Gherkin features to the harness: the shared step vocabulary, the
-// per-scenario state, and the runner that runs the embedded features with godog against one
-// server and turns godog's events into the neutral result model of package reports.
+// Package catalog is the rule model of mcp-conform: the rules the embedded Gherkin features
+// implement (Catalog, one Rule per scenario, from its tags and `Spec:` line), the catalogue of
+// every rule implemented or not (KnownRules, features.CatalogTSV), and the --rule and --tags
+// selection of a run (Select).
 package catalog
 
 import (
@@ -31,18 +32,18 @@ const SpecBaseURL = revisions.BaseURL
 // rule needs ("" = none). Section is "page#Heading" from the description's `Spec:` line and
 // SpecRevision the revision of the page it links to.
 type Rule struct {
-	ID           string   `json:"id"`
-	Level        string   `json:"level"`
-	Since        string   `json:"since"`
-	Until        string   `json:"until"`
-	Transports   []string `json:"transports"`
-	Capability   string   `json:"capability,omitempty"`
-	Title        string   `json:"title"`
-	Description  string   `json:"-"`
-	Section      string   `json:"-"`
-	SpecRevision string   `json:"-"`
-	Feature      string   `json:"-"`
-	File         string   `json:"-"`
+	ID           string   `json:"id"`                   // the `@rule:` tag's id ("MSG-014")
+	Level        string   `json:"level"`                // MUST, ..., MAY or PROBE
+	Since        string   `json:"since"`                // first revision it holds in ("" = any)
+	Until        string   `json:"until"`                // last revision it holds in ("" = any)
+	Transports   []string `json:"transports"`           // "stdio", "http"; empty = every transport
+	Capability   string   `json:"capability,omitempty"` // server capability needed ("" = none)
+	Title        string   `json:"title"`                // the scenario's name
+	Description  string   `json:"-"`                    // the description without its Spec: line
+	Section      string   `json:"-"`                    // "page#Heading" of the Spec: line
+	SpecRevision string   `json:"-"`                    // the revision of the page Section links to
+	Feature      string   `json:"-"`                    // the name of the feature holding the scenario
+	File         string   `json:"-"`                    // the feature file's name in features.FS
 	// Line is the line of the scenario in File (1-based).
 	Line int `json:"-"`
 	// Tags are the scenario's tags as written (`@rule:MSG-014`, `@MUST`, ...).

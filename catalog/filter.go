@@ -73,6 +73,8 @@ func Select(rules []Rule, prefixes []string, tags string) []Rule {
 	return out
 }
 
+// Selected reports whether rule id starts with one of the --rule prefixes; no prefixes select
+// every rule.
 func Selected(id string, prefixes []string) bool {
 	if len(prefixes) == 0 {
 		return true

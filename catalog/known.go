@@ -14,17 +14,17 @@ import (
 // Section is the first "page#Heading" of its source; Check is the catalogue's S, S+B, B or
 // "N/T (why)".
 type Known struct {
-	ID           string
-	Level        string
-	Since, Until string
-	Transports   []string
-	Section      string
-	SpecRevision string
+	ID           string   // the rule id ("MSG-014")
+	Level        string   // MUST, MUST NOT, SHOULD, SHOULD NOT or MAY
+	Since, Until string   // the first and last revisions the rule holds in ("" = unbounded)
+	Transports   []string // "stdio" or "http"; empty = every transport
+	Section      string   // "page#Heading" of the first spec page its source names
+	SpecRevision string   // the revision of the page Section links to
 	// LegacySection is the page and heading in revisions.LatestLegacy of a rule that holds in both eras
 	// ("" when the catalogue names none): legacy results link there.
 	LegacySection string
-	Check         string
-	Title         string
+	Check         string // how the rule is checked: S, S+B, B or "N/T (why)"
+	Title         string // the rule in one sentence
 	// Deferred says why a testable rule has no scenario yet (features/deferred.tsv), "" when
 	// no reason is recorded.
 	Deferred string

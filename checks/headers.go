@@ -16,43 +16,45 @@ import (
 // HdrTarget is a request whose Mcp-Name mirrors a listed name: the method, the name (tool or
 // prompt) or uri (resource) and the body params.
 type HdrTarget struct {
-	Method string
-	Name   string
-	Params map[string]any
+	Method string         // tools/call, prompts/get or resources/read
+	Name   string         // the listed name (tool, prompt) or uri (resource) Mcp-Name mirrors
+	Params map[string]any // the request's params, without `_meta`
 }
 
-// HdrProbe is one request an hdr step sent, described for the report.
+// HdrProbe is one request a header step (steps/headers.go) sent, described for the report.
 type HdrProbe struct {
-	What string
-	Ex   *harness.Exchange
+	What string            // the request in words ("tools/call \"echo\" without Mcp-Name")
+	Ex   *harness.Exchange // its exchange
 }
 
 // HdrTool is a listed tool with its x-mcp-header annotations and the tools/list page that
 // carried it.
 type HdrTool struct {
-	Name   string
-	Safe   bool
-	Anns   []xmcpAnnotation
-	Params []*HdrParam // the valid, reachable annotations
-	Frames []int
+	Name   string           // the listed tool name
+	Safe   bool             // the --call-tools policy lets the suite call it
+	Anns   []xmcpAnnotation // every x-mcp-header annotation of its inputSchema (XmcpAnnotations)
+	Params []*HdrParam      // the valid, reachable annotations
+	Frames []int            // seqs of the tools/list page exchange that listed it
 }
 
 // HdrParam is an x-mcp-header parameter reachable through properties: its property chain,
 // header name portion, declared type and schema.
 type HdrParam struct {
-	Path   []string
-	Header string
-	Typ    string
-	Schema map[string]any
+	Path   []string       // the property names from the inputSchema root to the parameter
+	Header string         // the x-mcp-header value: the name after "Mcp-Param-"
+	Typ    string         // the schema's single type: string, integer or boolean
+	Schema map[string]any // the parameter's schema
 }
 
-// HdrOmit as a header value in hdrCall means: send no such header.
+// HdrOmit as a header value in the steps' hdrCall means: send no such header.
 const HdrOmit = "\x00omit"
 
+// Name returns the HTTP header that mirrors the parameter: "Mcp-Param-" + Header
+// (basic/transports/streamable-http#Server Behavior for Custom Headers).
 func (p *HdrParam) Name() string { return "Mcp-Param-" + p.Header }
 
 // Key identifies the parameter in the flat argument maps the steps build (its property chain
-// joined with NUL); hdrCall nests them.
+// joined with NUL); the steps' hdrCall nests them (SetPath).
 func (p *HdrParam) Key() string { return strings.Join(p.Path, "\x00") }
 
 // Sample returns a value of the parameter's type that its schema admits where it says so
@@ -148,6 +150,8 @@ func HasRequired(item map[string]any) bool {
 	return false
 }
 
+// SetOrOmit returns a header edit (Call.EditHeaders) that sets header name to value, or
+// deletes it when value is HdrOmit.
 func SetOrOmit(name, value string) func(http.Header) {
 	return func(h http.Header) {
 		if value == HdrOmit {
@@ -201,6 +205,8 @@ func (t *HdrTool) Pick(typ string) *HdrParam {
 	return nil
 }
 
+// HasAnnotationOf reports whether any x-mcp-header annotation of the tool, valid or not, is on
+// a schema of type typ ("" = any type).
 func (t *HdrTool) HasAnnotationOf(typ string) bool {
 	for _, a := range t.Anns {
 		if typ == "" || a.Typ() == typ {
@@ -210,6 +216,8 @@ func (t *HdrTool) HasAnnotationOf(typ string) bool {
 	return false
 }
 
+// SetPath sets v at the property chain path of m, making the intermediate objects it lacks
+// (and replacing members on the way that are not objects); path must not be empty.
 func SetPath(m map[string]any, path []string, v any) {
 	for _, k := range path[:len(path)-1] {
 		next, ok := m[k].(map[string]any)
@@ -351,7 +359,8 @@ func where(a xmcpAnnotation) string {
 	return "at " + a.ptr
 }
 
-// checkToken: the value is a non-empty RFC 9110 token (1*tchar), which excludes CTLs, CR, LF.
+// CheckToken is the XmcpCheck that the annotation's value is a non-empty RFC 9110 token
+// (1*tchar), which excludes CTLs, CR, LF (server/tools#x-mcp-header).
 func CheckToken(a xmcpAnnotation) string {
 	s, ok := a.Value.(string)
 	if !ok {
@@ -375,8 +384,9 @@ func isTchar(b byte) bool {
 // maxSafe is 2^53-1, the largest integer an IEEE 754 double holds exactly.
 const maxSafe = 1<<53 - 1
 
-// checkType: the annotated parameter is a string, integer or boolean (never number, object,
-// array), and an integer's bounds and listed values stay within ±(2^53-1).
+// CheckType is the XmcpCheck that the annotated parameter is a string, integer or boolean
+// (never number, object, array), and that an integer's bounds and listed values stay within
+// ±(2^53-1) (server/tools#x-mcp-header).
 func CheckType(a xmcpAnnotation) string {
 	typ := a.Typ()
 	if typ == "" {
@@ -461,8 +471,8 @@ func constType(s map[string]any) string {
 	return typ
 }
 
-// checkReachable: the annotation sits on a property reached from the root through
-// `properties` keys alone.
+// CheckReachable is the XmcpCheck that the annotation sits on a property reached from the
+// root through `properties` keys alone (server/tools#x-mcp-header).
 func CheckReachable(a xmcpAnnotation) string {
 	if a.reachable {
 		return ""
@@ -470,8 +480,8 @@ func CheckReachable(a xmcpAnnotation) string {
 	return "x-mcp-header " + where(a) + " is not reachable from the root through properties alone"
 }
 
-// checkSensitive: neither the annotated property's name nor the header name looks like a
-// password, key, token or personal data (server/tools#x-mcp-header warning).
+// CheckSensitive is the XmcpCheck that neither the annotated property's name nor the header
+// name looks like a password, key, token or personal data (server/tools#x-mcp-header warning).
 func CheckSensitive(a xmcpAnnotation) string {
 	names := []string{a.prop}
 	if s, ok := a.Value.(string); ok {

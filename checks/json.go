@@ -1,3 +1,6 @@
+// Package checks holds the pure check functions of the step bindings: they judge values
+// (JSON documents and pointers, tool schemas and arguments, x-mcp-header annotations, URIs) and
+// send nothing, so they are tested without a server.
 package checks
 
 import (
@@ -62,7 +65,9 @@ func DescribePointer(ptr string) string {
 	return "member " + ptr
 }
 
-// Pointer resolves the RFC 6901 JSON Pointer ptr in the JSON document raw.
+// Pointer resolves the RFC 6901 JSON Pointer ptr in the JSON document raw (numbers as
+// json.Number): the value and true, or false when raw is not JSON or ptr names nothing in it;
+// a ptr without a leading "/" is the feature's bug.
 func Pointer(raw []byte, ptr string) (any, bool, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
@@ -98,6 +103,8 @@ func Pointer(raw []byte, ptr string) (any, bool, error) {
 	return v, true, nil
 }
 
+// ParseLiteral decodes lit, a JSON literal written in a step (JSONLiteral), keeping numbers as
+// json.Number; a literal that is not JSON is the feature's bug.
 func ParseLiteral(lit string) (any, error) {
 	dec := json.NewDecoder(strings.NewReader(lit))
 	dec.UseNumber()
@@ -108,6 +115,8 @@ func ParseLiteral(lit string) (any, error) {
 	return v, nil
 }
 
+// JSONText returns v as JSON, shortened for a one-line report (client.Short); "" when v
+// cannot be marshalled.
 func JSONText(v any) string {
 	b, _ := json.Marshal(v)
 	return client.Short(b)

@@ -93,6 +93,8 @@ func NoParameters(schema map[string]any) bool {
 	return true
 }
 
+// ListingNames returns the name of every entry of a tools/list traversal, in order, each as
+// ToolName gives it.
 func ListingNames(lt *client.ListTraversal) []string {
 	out := make([]string, 0, len(lt.Items))
 	for _, t := range lt.Items {
@@ -117,6 +119,8 @@ func NamesMissing(a, b []string) []string {
 	return out
 }
 
+// JoinWhy returns the reasons in why as a clause to append to a sentence: ": a; b", or ""
+// when there are none.
 func JoinWhy(why []string) string {
 	if len(why) == 0 {
 		return ""
@@ -193,6 +197,8 @@ func InvalidArgs(schemaRaw []byte) (args map[string]any, problem string, ok bool
 	return nil, "", false
 }
 
+// WhyClause returns why as a parenthesised clause to append to a sentence: " (why)", or ""
+// when why is empty.
 func WhyClause(why string) string {
 	if why == "" {
 		return ""
@@ -201,18 +207,20 @@ func WhyClause(why string) string {
 }
 
 // ToolCall is one tools/call the scenario made: the listed tool, the arguments sent, the
-// problem the arguments have on purpose (TOOL-016, "" when valid) and the exchange. control,
+// problem the arguments have on purpose (TOOL-016, "" when valid) and the exchange. Control,
 // for a call with invalid arguments that was refused with a tool execution error or a code
 // other than -32602, is a call of the same tool with valid arguments (nil when none could be
 // built): TOOL-016's evidence that the refusal came from validation.
 type ToolCall struct {
-	Tool    map[string]any
-	Args    map[string]any
-	Problem string
-	Ex      *harness.Exchange
-	Control *harness.Exchange
+	Tool    map[string]any    // the tools/list entry called
+	Args    map[string]any    // the arguments sent
+	Problem string            // what is wrong with Args on purpose, "" when they are valid
+	Ex      *harness.Exchange // the call's exchange
+	Control *harness.Exchange // the control call with valid arguments, nil when none was made
 }
 
+// ToolName returns a listed tool's name for a report: quoted when it is a string, else its
+// JSON (a missing name gives "null").
 func ToolName(t map[string]any) string {
 	if name, ok := t["name"].(string); ok {
 		return fmt.Sprintf("%q", name)
@@ -220,6 +228,9 @@ func ToolName(t map[string]any) string {
 	return JSONText(t["name"])
 }
 
+// InputRequired reports whether msg's result is an InputRequiredResult (resultType
+// "input_required", 2026-07-28 basic/patterns/mrtr#InputRequiredResult) rather than a completed
+// result.
 func InputRequired(msg *harness.Message) bool {
 	var r struct {
 		ResultType string `json:"resultType"`

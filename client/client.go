@@ -30,27 +30,38 @@ const (
 	EraPlain
 )
 
-// Call describes one request for world.build. Params is the params object without `_meta`
-// (nil: no params member unless `_meta` is added); Meta holds `_meta` keys set over the
-// default `_meta` of a modern request (on a plain request they become its whole `_meta`);
-// Version is the protocolVersion of modern `_meta` (default the modern revision). ID nil gives
-// a fresh integer id; Notification sends no id. Headers, when non-nil, replaces the derived
-// HTTP headers (a legacy session's); EditHeaders changes the derived ones, and every name it
-// removes is omitted by the transport, as are the names in Omit. Intentional marks a request
-// made invalid on purpose (its schema violations are not the suite's bug, and the judge keeps
-// its reply out of the run-wide rules).
+// Call describes one JSON-RPC request or notification for Session.Build: the fields below say
+// how each part of the message and, over HTTP, its headers are made.
 type Call struct {
-	Method       string
-	Params       map[string]any
-	Meta         map[string]any
-	Version      string
-	Era          callEra
-	ID           any
+	// Method is the JSON-RPC method ("tools/call", "notifications/initialized", ...).
+	Method string
+	// Params is the params object without `_meta`; nil gives no params member unless `_meta`
+	// is added.
+	Params map[string]any
+	// Meta holds `_meta` keys set over the default `_meta` of a modern request; on a plain
+	// request they become its whole `_meta`.
+	Meta map[string]any
+	// Version is the protocolVersion of modern `_meta` ("" = the target's modern revision, or
+	// the newest modern one).
+	Version string
+	// Era is the shape of the request: eraTarget (the zero value, the target's era),
+	// EraModern or EraPlain.
+	Era callEra
+	// ID is the request id as given (a json.RawMessage is sent verbatim); nil gives a fresh
+	// integer id.
+	ID any
+	// Notification sends the message without an id.
 	Notification bool
-	Headers      http.Header
-	EditHeaders  func(http.Header)
-	Omit         []string
-	Intentional  bool
+	// Headers, when non-nil, replaces the derived HTTP headers (a legacy session's).
+	Headers http.Header
+	// EditHeaders changes the derived HTTP headers; every name it removes is omitted by the
+	// transport.
+	EditHeaders func(http.Header)
+	// Omit names HTTP headers the transport must not send.
+	Omit []string
+	// Intentional marks a request made invalid on purpose: its schema violations are not the
+	// suite's bug, and the judge keeps its reply out of the run-wide rules.
+	Intentional bool
 }
 
 // modern reports whether c is built as a 2026-07-28 request on w's target.
@@ -176,7 +187,7 @@ func (w *Session) InitializeCall(v string) harness.Request {
 // ToolsCall is the one tools/call builder (server/tools#Calling Tools): name is sent as given
 // (the name a server listed; nil omits the member, for the invalid-params probes); args nil
 // sends `{}`, any other value, object or not, is sent as given; meta is extra `_meta` (see
-// call.Meta). Callers that pick a tool go through fixtureToolCall or listedToolCall, which
+// Call.Meta). Callers that pick a tool go through FixtureToolCall or ListedToolCall, which
 // apply --fixture-map and --call-tools.
 func (w *Session) ToolsCall(name any, args any, meta map[string]any) Call {
 	p := map[string]any{}
@@ -190,14 +201,15 @@ func (w *Session) ToolsCall(name any, args any, meta map[string]any) Call {
 	return Call{Method: "tools/call", Params: p, Meta: meta}
 }
 
-// FixtureToolCall calls the fixture tool fixture (FixtureTools) by the server's name for it
-// (--fixture-map); fixture tools are always callable under --call-tools.
+// FixtureToolCall returns the tools/call of the fixture tool fixture (FixtureTools) by the
+// server's name for it (--fixture-map); fixture tools are always callable under --call-tools.
 func (w *Session) FixtureToolCall(fixture string, args any, meta map[string]any) Call {
 	return w.ToolsCall(w.Opts.FixtureName(fixture), args, meta)
 }
 
-// ListedToolCall calls tool, an entry of the server's tools/list, when the --call-tools policy
-// allows it; otherwise ok is false and why is the reason an untestable verdict gives.
+// ListedToolCall returns the tools/call of tool, an entry of the server's tools/list, when the
+// --call-tools policy allows it (Options.MayCall); otherwise ok is false and why is the reason
+// an untestable verdict gives.
 func (w *Session) ListedToolCall(tool map[string]any, args any, meta map[string]any) (c Call, ok bool, why string) {
 	if ok, why := w.Opts.MayCall(tool); !ok {
 		return Call{}, false, why
@@ -209,7 +221,8 @@ func (w *Session) ListedToolCall(tool map[string]any, args any, meta map[string]
 // session of the legacy revision under test: initialize, then notifications/initialized
 // (basic/lifecycle#Initialization of that revision). A scenario that changes session state
 // (a log level, a subscription) uses one so the target's shared session is left as it was. A
-// handshake the server fails is a *preconditionFailed naming LEG-001.
+// handshake the server fails is a *PreconditionFailed naming LEG-001; a connection that is not
+// fresh, or a modern target, is the feature's bug.
 func (w *Session) OpenOwnSession(ctx context.Context) error {
 	if w.Conn == nil || !w.Fresh {
 		return fmt.Errorf("feature bug: a session of its own needs a fresh connection (Given a fresh connection)")
@@ -228,7 +241,7 @@ func (w *Session) OpenOwnSession(ctx context.Context) error {
 
 // inSession makes a request of a scenario on a legacy Streamable HTTP target go in a session:
 // the scenario's fresh connection, not yet initialised, gets a session of its own first
-// (openOwnSession), since a legacy server rightly refuses a request outside any session (400,
+// (OpenOwnSession), since a legacy server rightly refuses a request outside any session (400,
 // 2025-11-25 basic/transports#Session Management) and that refusal is no evidence about the
 // request. The connection then carries the session's headers on every request (harness.HTTP),
 // the deliberately malformed ones included. Stdio, modern targets and connections already in
@@ -254,7 +267,7 @@ var sessionStateMethods = map[string]bool{
 // refuseShared is the client's refusal to change session state on a connection the target's
 // scenarios share: such a request (sessionStateMethods, or an HTTP DELETE, which ends the
 // session) would change what every later scenario on it sees, so a scenario that sends one
-// takes a connection of its own (Given a fresh connection, openOwnSession). The refusal is the
+// takes a connection of its own (Given a fresh connection, OpenOwnSession). The refusal is the
 // suite's fault: the scenario's verdict is error, with this message.
 func refuseShared(conn Conn, what string) error {
 	if !conn.Shared() {
@@ -263,7 +276,8 @@ func refuseShared(conn Conn, what string) error {
 	return fmt.Errorf("suite bug: %s changes session state and was refused on the connection the scenarios share (connection %d); the scenario must send it on a connection of its own", what, conn.Conn())
 }
 
-// GuardShared applies refuseShared to req when its method changes session state.
+// GuardShared applies refuseShared to req when its method changes session state: nil, or the
+// suite-bug error when req would change the state of conn, the target's shared connection.
 func GuardShared(conn Conn, req harness.Request) error {
 	if !sessionStateMethods[req.Method] {
 		return nil

@@ -18,6 +18,9 @@ import (
 	"github.com/mcp-conform/mcp-conform/revisions"
 )
 
+// Note records ex as the scenario's last exchange and its frames' seqs as the scenario's; a
+// request concluded unanswered (harness.NoReplyError, or a harness.TimeoutError at its deadline)
+// is added to Absent for the runner's review of late replies. A nil ex is ignored.
 func (w *Session) Note(ex *harness.Exchange) {
 	if ex == nil {
 		return
@@ -33,8 +36,8 @@ func (w *Session) Note(ex *harness.Exchange) {
 	if ex.Response != nil {
 		w.Seqs[ex.Response.Seq] = true
 	}
-	// A concluded absence is reviewed after the run (env.reviewAbsences): a stdio reply that came
-	// after all turns the verdict resting on it untestable.
+	// A concluded absence is reviewed after the run (the runner's lateReplies): a stdio reply
+	// that came after all turns the verdict resting on it untestable.
 	var nr *harness.NoReplyError
 	var te *harness.TimeoutError
 	switch {
@@ -71,7 +74,7 @@ func (w *Session) Frames() []int {
 
 // Undeclared ends a scenario that needs a capability, extension or feature the server's
 // DiscoverResult (or InitializeResult) does not declare: na with reason, or untestable naming
-// DISC-001 (target.capsUnknown) when no DiscoverResult said what the server declares.
+// DISC-001 (Target.CapsUnknown) when no DiscoverResult said what the server declares.
 func (w *Session) Undeclared(reason string) error {
 	if why := w.Target.CapsUnknown; why != "" {
 		return skip(reports.Untestable, why)
@@ -103,6 +106,8 @@ func (w *Session) ResponseMessage() (*harness.Message, error) {
 	return msg, nil
 }
 
+// LastSeqs returns the seqs of the last exchange's frames: the request sent, then every frame
+// read for it; nil before any exchange.
 func (w *Session) LastSeqs() []int {
 	if w.Last == nil {
 		return nil
@@ -117,6 +122,8 @@ func (w *Session) LastSeqs() []int {
 	return out
 }
 
+// LastHTTP returns the HTTP status and headers of the last exchange's reply, or an error when
+// there is none (no exchange yet, or a stdio connection).
 func (w *Session) LastHTTP() (*harness.HTTPMeta, error) {
 	if w.Last == nil || w.Last.HTTP == nil {
 		return nil, fmt.Errorf("no HTTP reply to check (transport %s)", w.Opts.Transport)
@@ -133,6 +140,8 @@ func (w *Session) Harmless() string {
 	return "ping"
 }
 
+// Stdio returns the child process behind the scenario's connection, or an error when the
+// connection is not stdio (basic/transports#stdio).
 func (w *Session) Stdio() (Process, error) {
 	s, ok := w.Conn.Process()
 	if !ok {
@@ -153,6 +162,11 @@ func (w *Session) Timeout() time.Duration {
 	return cfg.Timeout
 }
 
+// Send sends req on the scenario's connection and notes the exchange (Note). It waits
+// Timeout for a reply, or the quiet window plus --timeout for a notification; on stdio an
+// intentionally malformed request gets a sentinel (Harmless) that proves a missing reply. It
+// errors when there is no connection, the request would change a shared session's state
+// (GuardShared), the transport gave no exchange, or ctx ended; a missing reply is no error.
 func (w *Session) Send(ctx context.Context, req harness.Request) error {
 	if w.Conn == nil {
 		return fmt.Errorf("feature bug: no connection (missing Given step)")
@@ -209,6 +223,8 @@ func (w *Session) SendMethod(ctx context.Context, method, v string, id json.RawM
 	return w.Send(ctx, req)
 }
 
+// SendList sends the list request of the first capability of ListMethods the server declares,
+// as SendMethod with version v; when it declares none the scenario ends as Undeclared.
 func (w *Session) SendList(ctx context.Context, v string) error {
 	for _, lm := range ListMethods {
 		if _, ok := w.Target.Caps[lm.Capability]; ok {
@@ -236,6 +252,10 @@ func (w *Session) expand(doc string) (string, json.RawMessage) {
 	return r.Replace(doc), id
 }
 
+// SendDoc sends a feature's DocString doc, placeholders expanded (expand), as a request of the
+// target's era, first opening a session of its own on a fresh legacy HTTP connection
+// (inSession). malformed marks bytes that are invalid on purpose; otherwise a DocString that
+// is not JSON is the feature's bug. notification marks a message for which no reply is awaited.
 func (w *Session) SendDoc(ctx context.Context, doc string, malformed, notification bool) error {
 	if err := w.inSession(ctx); err != nil {
 		return err
@@ -254,6 +274,9 @@ func (w *Session) SendDoc(ctx context.Context, doc string, malformed, notificati
 	return w.Send(ctx, w.buildRaw(raw, id, method, malformed, notification))
 }
 
+// Initialize sends the legacy initialize request for protocol version v (InitializeCall,
+// 2025-11-25 basic/lifecycle#Initialization) and records the attempt in Inits; it errors only
+// as Send does, not when the server refuses.
 func (w *Session) Initialize(ctx context.Context, v string) error {
 	if err := w.Send(ctx, w.InitializeCall(v)); err != nil {
 		return err
@@ -302,6 +325,8 @@ func (w *Session) listed(member string) []map[string]json.RawMessage {
 	return out
 }
 
+// Declares reports whether the server declared capability (a key of Target.Caps: "tools",
+// "resources", ...) in its DiscoverResult or InitializeResult.
 func (w *Session) Declares(capability string) bool {
 	_, ok := w.Target.Caps[capability]
 	return ok
@@ -317,10 +342,10 @@ func (w *Session) ServerExtensions() map[string]json.RawMessage {
 // ListAll follows nextCursor from the first page of method (tools/list, prompts/list,
 // resources/list, resources/templates/list) on the scenario's connection and collects the
 // array member of each page (tools, prompts, resources, resourceTemplates). It returns a
-// *listMalformed when a page is not a valid page (member missing or not an array of objects,
+// *ListMalformed when a page is not a valid page (member missing or not an array of objects,
 // nextCursor not a string) or a cursor repeats, one graded untestable when the traversal
 // reaches maxListPages without a repeat, and a
-// *listRefused when a page gets an error or no response. Every frame is noted in the world.
+// *ListRefused when a page gets an error or no response. Every exchange is noted (Note).
 func (w *Session) ListAll(ctx context.Context, method, member string) (*ListTraversal, error) {
 	lt := &ListTraversal{Method: method}
 	seen := map[string]bool{}
@@ -506,7 +531,7 @@ func (w *Session) SendLegacyShaped(ctx context.Context, req harness.Request) err
 }
 
 // DualEra reports whether the server also speaks a legacy revision: its DiscoverResult lists
-// one or initialize negotiated one in this run (target.negotiated), or, failing that, it
+// one or initialize negotiated one in this run (Target.Negotiated), or, failing that, it
 // answers initialize on a connection of its own.
 func (w *Session) DualEra(ctx context.Context) (bool, error) {
 	for _, v := range append(append([]string(nil), w.Target.Supported...), w.Target.Negotiated...) {
@@ -560,7 +585,7 @@ func (w *Session) SendBare(ctx context.Context, method string) error {
 	return ctx.Err()
 }
 
-// SendStream is world.send over HTTP keeping how the reply was read (SSE or not, how it ended).
+// SendStream is Send over HTTP keeping how the reply was read (SSE or not, how it ended).
 func (w *Session) SendStream(ctx context.Context, req harness.Request) error {
 	h, ok := w.Conn.Endpoint()
 	if !ok {

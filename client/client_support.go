@@ -16,10 +16,10 @@ import (
 // the verdict the rule's level would give (a MUST rule whose softer variant is only a
 // warning); otherwise MUST and MUST NOT give fail, SHOULD and SHOULD NOT warn, MAY info.
 type Mismatch struct {
-	Expected string
-	Actual   string
-	Grade    reports.Verdict
-	Frames   []int
+	Expected string          // what the rule wants, in words
+	Actual   string          // what the server did, in words
+	Grade    reports.Verdict // the verdict to give instead of the level's ("" = the level's)
+	Frames   []int           // seqs of the frames that show the mismatch
 }
 
 // Error returns "expected <Expected>, got <Actual>".
@@ -27,19 +27,19 @@ func (m *Mismatch) Error() string { return fmt.Sprintf("expected %s, got %s", m.
 
 // Outcome is a verdict decided without running the rest of the scenario: na or untestable.
 type Outcome struct {
-	Verdict reports.Verdict
-	Reason  string
+	Verdict reports.Verdict // reports.NA or reports.Untestable
+	Reason  string          // why, in one line, for the report
 }
 
 // Absence is a reply a scenario concluded would not come, proved by a sentinel
 // (harness.NoReplyError, flag --quiet-window) or by the request's deadline (harness.TimeoutError,
 // flag --timeout): the request with id key ("" when its id could not be read) on connection
-// conn, concluded when the recorder held after frames. lateReply finds the reply when it came
-// after all.
+// conn, concluded when the recorder held after frames. The runner's lateReply finds the reply
+// when it came after all.
 type Absence struct {
-	Conn  int
-	Key   string
-	After int
+	Conn  int    // the connection number the request went out on
+	Key   string // harness.IDKey of the request's id, "" when it could not be read
+	After int    // how many frames the recorder held when the absence was concluded
 	Flag  string // the flag that would have waited for it: --quiet-window or --timeout
 }
 
@@ -65,6 +65,8 @@ func skip(v reports.Verdict, reason string) error { return &Outcome{Verdict: v, 
 // Error returns "<verdict>: <reason>".
 func (o *Outcome) Error() string { return string(o.Verdict) + ": " + o.Reason }
 
+// Describe says in a few words what msg is: "a result", "error <code> (<message>)", "an
+// invalid message (<problem>)", or "a <kind>" for a request or notification.
 func Describe(msg *harness.Message) string {
 	switch msg.Kind {
 	case harness.KindResult:
@@ -77,6 +79,8 @@ func Describe(msg *harness.Message) string {
 	return "a " + string(msg.Kind)
 }
 
+// Short returns b trimmed of surrounding space and cut to 160 bytes (157 and "...") for a
+// one-line report.
 func Short(b []byte) string {
 	s := strings.TrimSpace(string(b))
 	if len(s) > 160 {
@@ -131,8 +135,8 @@ func IsJSONString(raw json.RawMessage) bool {
 // up to the moment the suite closed it), how its reading ended, and whether the server closed
 // the stream itself before the suite did.
 type ListenRun struct {
-	Ex           *harness.Exchange
-	Info         harness.StreamInfo
+	Ex           *harness.Exchange  // the listen request and the frames read until the stream ended
+	Info         harness.StreamInfo // how the SSE reply was read and how its reading ended
 	serverClosed bool
-	Hold         time.Duration
+	Hold         time.Duration // how long the suite holds the stream after its first event
 }

@@ -63,18 +63,19 @@ var (
 // DialConfig is what Dial needs to open a connection: the transport and its target, the
 // recorder every frame goes to, and the limits.
 type DialConfig struct {
-	Transport     string
-	Command       []string
-	URL           string
-	Header        http.Header
-	Recorder      *harness.Recorder
-	MaxFrame      int
-	QuietWindow   time.Duration
-	ShutdownGrace time.Duration
+	Transport     string            // harness.TransportStdio or harness.TransportHTTP
+	Command       []string          // stdio: the server's argv, run without a shell
+	URL           string            // http: the Streamable HTTP endpoint
+	Header        http.Header       // http: headers sent on every request (--header)
+	Recorder      *harness.Recorder // where every frame of the connection is recorded
+	MaxFrame      int               // the bytes kept per frame (0 = harness default)
+	QuietWindow   time.Duration     // how long to wait before concluding nothing more arrives
+	ShutdownGrace time.Duration     // stdio: wait per shutdown step (0 = harness default)
 }
 
 // Dial opens a new connection: a new child process (stdio) or a new HTTP client with its own
-// connection pool (http).
+// connection pool (http). It errors when the process cannot start, the HTTP configuration is
+// invalid, or the transport is unknown.
 func Dial(ctx context.Context, cfg DialConfig) (Conn, error) {
 	switch cfg.Transport {
 	case harness.TransportStdio:

@@ -29,7 +29,7 @@ var (
 	FixtureResources = []string{"test://static-text", "test://static-binary", "test://template/{id}/data"}
 )
 
-// Call policies of Config.CallTools: which tools of the server the suite may call.
+// Call policies of Options.CallTools (--call-tools): which tools of the server the suite may call.
 const (
 	// CallFixtures calls only tools with a fixture name (or mapped to one): the default.
 	CallFixtures = "fixtures"

@@ -15,11 +15,11 @@ const maxListPages = 1000
 // order (each a JSON object), the cursors sent after the first page, each page's cacheScope
 // and the seqs of the frames exchanged.
 type ListTraversal struct {
-	Method  string
-	Items   []map[string]any
-	Raw     []json.RawMessage
-	Pages   int
-	Cursors []string
+	Method  string            // the list method: tools/list, prompts/list, resources/list, ...
+	Items   []map[string]any  // every entry of every page, in order
+	Raw     []json.RawMessage // each entry of Items as the server sent it
+	Pages   int               // how many pages came back as results
+	Cursors []string          // the cursors sent, one per page after the first
 	// Scopes is each page's cacheScope ("" when absent).
 	Scopes []string
 	// Frames are the seqs of every frame of the traversal.
@@ -32,24 +32,27 @@ type ListTraversal struct {
 // response: the server does not offer the list (or failed). Rules that need the items turn
 // it into untestable or fail as they see fit.
 type ListRefused struct {
-	Method string
-	Page   int
-	Actual string
-	Frames []int
+	Method string // the list method
+	Page   int    // the page that was refused, from 1
+	Actual string // what came instead: "no response" or Describe of the reply
+	Frames []int  // seqs of the refused page's exchange
 }
 
+// Error returns "<Method> (page <Page>) got <Actual>".
 func (e *ListRefused) Error() string {
 	return fmt.Sprintf("%s (page %d) got %s", e.Method, e.Page, e.Actual)
 }
 
 // ListMalformed is the error of a list traversal with a page that is not a valid page: the
 // mismatch, and Rule, the rule that judges that defect: PAGE-001 for the cursors and the
-// traversal's end, the list method's own rule (listRules) for its member array.
+// traversal's end, the list method's own rule (listRules) for its member array. Its Error is
+// the Mismatch's.
 type ListMalformed struct {
 	*Mismatch
-	Rule string
+	Rule string // the id of the rule that judges the defect
 }
 
+// Unwrap returns the embedded *Mismatch, so errors.As finds it.
 func (e *ListMalformed) Unwrap() error { return e.Mismatch }
 
 // listRules are the rules about the member array of each list method's result.
@@ -64,7 +67,7 @@ const ListRefusalJudges = "CAP-006 and STATE-002 judge a refused list request"
 const PageRule = "PAGE-001"
 
 // ListProblem reports whether err is a listing that failed on the server's side (a
-// *listRefused, or a *Mismatch over the shape of a page) rather than the suite's or the
+// *ListRefused, or a *Mismatch over the shape of a page) rather than the suite's or the
 // transport's, and says in one line what went wrong. A rule that needed the listing as a
 // precondition turns it into untestable; the rules that judge the listing itself (PAGE-001 and
 // the list method's own rule) report it.
@@ -87,8 +90,8 @@ func ListProblem(err error) (string, bool) {
 }
 
 // ListFailureReason says in one line why a listing failed, naming the rule that judges the
-// failure: the listing rule for a malformed page (listMalformed.Rule), the rules of
-// listRefusalJudges for a refused page; other errors as they are.
+// failure: the listing rule for a malformed page (ListMalformed.Rule), the rules of
+// ListRefusalJudges for a refused page; other errors as they are.
 func ListFailureReason(err error) string {
 	var lm *ListMalformed
 	var refused *ListRefused
@@ -112,10 +115,11 @@ type PreconditionFailed struct {
 	Rule string
 }
 
+// Error returns "<What> (<Rule> judges that)".
 func (p *PreconditionFailed) Error() string { return p.What + " (" + p.Rule + " judges that)" }
 
-// ListPrecondition turns a failed listing of method (see listProblem) into a
-// *preconditionFailed naming rule; other errors, and nil, are returned unchanged.
+// ListPrecondition turns a failed listing (see ListProblem) into a *PreconditionFailed naming
+// rule; other errors, and nil, are returned unchanged.
 func ListPrecondition(err error, rule string) error {
 	if what, ok := ListProblem(err); ok {
 		return &PreconditionFailed{What: what, Rule: rule}

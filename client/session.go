@@ -1,3 +1,8 @@
+// Package client is mcp-conform's MCP client, the one way the suite talks to a server under
+// test: a scenario's Session (its target, the run's options and its exchanges), the Conn
+// interface over the harness transports (Dial, Wrap), the request builder (Call, Build), the
+// sends (Send, SendParams, SendDoc, ...), the one pager (ListAll) and the fixture names and
+// --call-tools policy (FixtureTools, Options.MayCall).
 package client
 
 import (
@@ -11,30 +16,31 @@ import (
 )
 
 // Session is the client's state in one scenario: the target it speaks to, the options of the
-// run, the connection it talks over and every exchange it made. world embeds it; it moves to
-// package client as Session.
+// run, the connection it talks over and every exchange it made. The scenario's World (package
+// steps) embeds it.
 type Session struct {
-	Env    Env
-	Target Target
-	Opts   Options
+	Env    Env     // what the session needs from the run
+	Target Target  // the (revision, transport) under test
+	Opts   Options // the run's settings
 
-	Conn      Conn
-	Own       []Conn
-	Fresh     bool
-	Exchanges []*harness.Exchange
-	Last      *harness.Exchange
-	LastID    json.RawMessage
-	Inits     []initAttempt
-	Seqs      map[int]bool
-	// Absent are the replies this scenario concluded would not come, by a sentinel.
+	Conn      Conn                // the connection requests go to: the shared one or a fresh one
+	Own       []Conn              // the connections the scenario opened; the runner releases them
+	Fresh     bool                // Conn was opened for this scenario and has had no response yet
+	Exchanges []*harness.Exchange // every exchange noted, in order
+	Last      *harness.Exchange   // the last exchange noted, nil before any
+	LastID    json.RawMessage     // the id of the last request sent, nil for none
+	Inits     []initAttempt       // the legacy initialize requests sent (Initialize)
+	Seqs      map[int]bool        // seqs of the frames the scenario exchanged (see Frames)
+	// Absent are the replies this scenario concluded would not come, by a sentinel or at the
+	// request's deadline (Note).
 	Absent []Absence
 
 	// streamsMu guards how each SSE reply was read, the requests sent at once and the listen
 	// stream held (Streamable HTTP).
 	streamsMu  sync.Mutex
-	Streams    map[*harness.Exchange]harness.StreamInfo
-	Concurrent []*harness.Exchange
-	Listen     *ListenRun
+	Streams    map[*harness.Exchange]harness.StreamInfo // how each SSE reply was read
+	Concurrent []*harness.Exchange                      // the requests SendAtOnce sent, in order
+	Listen     *ListenRun                               // HoldListen's stream, nil before
 }
 
 // Target is what the client knows of the (revision, transport) under test: the revision, its
@@ -42,26 +48,26 @@ type Session struct {
 // of the target), why they are unknown when they are, the versions a modern server advertised
 // and the legacy revisions initialize negotiated in the same run.
 type Target struct {
-	Revision    string
-	Modern      bool
-	Caps        map[string]json.RawMessage
-	CapsUnknown string
-	Supported   []string
-	Negotiated  []string
+	Revision    string                     // the revision id under test ("2025-11-25")
+	Modern      bool                       // the revision is of the modern (2026-07-28) era
+	Caps        map[string]json.RawMessage // capabilities by name, as the server declared them
+	CapsUnknown string                     // why Caps is unknown (no DiscoverResult), "" when known
+	Supported   []string                   // the versions a modern server's DiscoverResult advertised
+	Negotiated  []string                   // the legacy revisions initialize negotiated in this run
 }
 
 // Options are the run's settings the client applies: the transport and endpoint, the
 // timeouts, the fixture names and --call-tools policy, and the schemas replies are validated
 // against.
 type Options struct {
-	Transport      string
-	URL            string
-	Timeout        time.Duration
-	StartupTimeout time.Duration
-	QuietWindow    time.Duration
-	FixtureMap     map[string]string
-	CallTools      string
-	Schemas        *schemas.Set
+	Transport      string            // harness.TransportStdio or harness.TransportHTTP
+	URL            string            // the Streamable HTTP endpoint ("" on stdio)
+	Timeout        time.Duration     // bounds each request (--timeout)
+	StartupTimeout time.Duration     // bounds a fresh process's first reply (--startup-timeout)
+	QuietWindow    time.Duration     // wait before concluding nothing more comes (--quiet-window)
+	FixtureMap     map[string]string // fixture name -> the server's name for it (--fixture-map)
+	CallTools      string            // --call-tools: CallFixtures (also ""), CallReadOnly, CallAll
+	Schemas        *schemas.Set      // the MCP schemas replies are validated against
 }
 
 // Env is what a session needs from the run: request ids, the recorder, connections (a new

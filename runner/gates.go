@@ -12,7 +12,7 @@ import (
 // pass. Rules that are na only because the server did not declare a capability still apply.
 // Reason names the revisions, the transport and why one selected rule does not apply.
 type NothingAppliesError struct {
-	Reason string
+	Reason string // the revisions, the transport and one selected rule's reason, in one line
 }
 
 // Error returns Reason.

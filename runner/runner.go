@@ -1,3 +1,7 @@
+// Package runner runs mcp-conform against one server (Run): it detects the revisions the
+// server speaks (era detection), runs the embedded features with godog once per target through
+// the step bindings of package steps, feeds the recorded frames to the judge and decides each
+// rule's verdict into the result model of package reports.
 package runner
 
 import (
@@ -33,32 +37,32 @@ import (
 // expression. Progress, when non-nil, shows rules done / total and the current feature (it
 // draws only on a terminal).
 type Config struct {
-	Transport      string
-	Command        []string
-	URL            string
-	Header         http.Header
-	Revision       string
-	StartupTimeout time.Duration
-	Timeout        time.Duration
-	QuietWindow    time.Duration
-	RunTimeout     time.Duration
-	MaxFrame       int
+	Transport      string        // "stdio" or "http"
+	Command        []string      // stdio: the server's argv, run without a shell
+	URL            string        // http: the Streamable HTTP endpoint
+	Header         http.Header   // http: headers sent on every request
+	Revision       string        // "auto" (era detection) or the one revision to test
+	StartupTimeout time.Duration // bounds the first reply of a freshly started server
+	Timeout        time.Duration // bounds every later request
+	QuietWindow    time.Duration // how long to wait to conclude that nothing more arrives
+	RunTimeout     time.Duration // bounds the whole run
+	MaxFrame       int           // caps one recorded frame, in bytes
 	// ShutdownGrace is how long each step of the stdio shutdown ladder (close stdin, SIGTERM)
 	// waits for the child to exit before the next; 0 means the harness default (2s).
 	ShutdownGrace time.Duration
-	Schemas       *schemas.Set
-	Rules         []string
-	Tags          string
+	Schemas       *schemas.Set // the pinned MCP schemas frames are validated against
+	Rules         []string     // rule id prefixes to keep (empty = all)
+	Tags          string       // a godog tag expression ("" = all)
 	// Concurrency is how many scenarios run at once (0 = DefaultConcurrency).
 	Concurrency int
-	Randomize   int64
-	Progress    *reports.Progress
-	Tool        reports.Tool
-	// CallTools is the --call-tools policy: CallFixtures ("" means the same), CallReadOnly or
-	// CallAll.
+	Randomize   int64             // godog's shuffle: 0 none, -1 a random seed, else the seed
+	Progress    *reports.Progress // rules done / total and the current feature; nil shows nothing
+	Tool        reports.Tool      // the name, version and commit of mcp-conform the report names
+	// CallTools is the --call-tools policy: client.CallFixtures ("" means the same),
+	// client.CallReadOnly or client.CallAll.
 	CallTools string
-	// FixtureMap maps a fixture name (FixtureTools, FixturePrompts, FixtureResources) to the
-	// server's own name for it (--fixture-map).
+	// FixtureMap maps a fixture name (client.FixtureTools, client.FixturePrompts,
+	// client.FixtureResources) to the server's own name for it (--fixture-map).
 	FixtureMap map[string]string
 }
 

@@ -11,8 +11,8 @@ import (
 // maxPromptGets bounds how many listed prompts one scenario fetches.
 const maxPromptGets = 25
 
-// keepTransportErr drops the *Mismatch and *listRefused of a list traversal (other rules judge
-// them) and keeps errors that mean the run cannot go on.
+// keepTransportErr drops the *Mismatch and *client.ListRefused of a list traversal (other rules
+// judge them) and keeps errors that mean the run cannot go on.
 func keepTransportErr(ctx context.Context, err error) error {
 	var m *client.Mismatch
 	var r *client.ListRefused

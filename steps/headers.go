@@ -122,7 +122,7 @@ func hdrToolStep(fn func(context.Context, *World, *hdrState) error) func(context
 
 func (st *hdrState) sample(alt bool) any { return st.param.Sample(alt) }
 
-// hdrList traverses method (a list request) with the one pager (listAll) and returns the
+// hdrList traverses method (a list request) with the one pager (Session.ListAll) and returns the
 // entries under key, numbers kept as json.Number, with the frames of the page that carried
 // each. problem says why the list could not be read ("" when it was).
 func (w *World) hdrList(ctx context.Context, method, key string) (items []map[string]any, frames [][]int, problem string, err error) {
@@ -152,7 +152,7 @@ func (w *World) hdrSend(ctx context.Context, method string, params map[string]an
 
 // hdrFindTargets picks, for each of tools/call, resources/read and prompts/get whose
 // capability the server declares, a listed target that is safe to call: a tool the
-// --call-tools policy allows (env.mayCall), any resource, any prompt. Names outside the
+// --call-tools policy allows (Options.MayCall), any resource, any prompt. Names outside the
 // header-safe set are preferred (they make the raw-bytes probe telling), then targets without
 // required arguments.
 func (w *World) hdrFindTargets(ctx context.Context, st *hdrState) error {
@@ -224,7 +224,7 @@ func (w *World) hdrFindTargets(ctx context.Context, st *hdrState) error {
 }
 
 // toolSafe reports whether the run's --call-tools policy lets the suite call a listed tool
-// (env.mayCall).
+// (Options.MayCall).
 func (w *World) toolSafe(tool map[string]any) bool {
 	ok, _ := w.Opts.MayCall(tool)
 	return ok
@@ -394,8 +394,8 @@ func (w *World) hdrListTools(ctx context.Context, st *hdrState) (problem string,
 	return "", nil
 }
 
-// hdrCall calls the chosen tool with args (keys are hdrParam.key values) and the headers a
-// conforming client sends for them, then sets header (when not "") to value (hdrOmit: leaves
+// hdrCall calls the chosen tool with args (keys are checks.HdrParam.Key values) and the headers a
+// conforming client sends for them, then sets header (when not "") to value (checks.HdrOmit: leaves
 // it out).
 func (w *World) hdrCall(ctx context.Context, st *hdrState, args map[string]any, header, value, what string) error {
 	if st.tool == nil {

@@ -70,7 +70,7 @@ func stateOf[T any](w *World, mk func() *T) *T {
 }
 
 // stopper is a scenario state that holds something to release when the scenario ends (a
-// request left in flight); the runner stops each one after the scenario (stopStates).
+// request left in flight); the runner stops each one after the scenario (StopStates).
 type stopper interface{ stop() }
 
 // StopStates stops every state of w that holds something (see stopper).

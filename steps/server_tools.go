@@ -175,7 +175,7 @@ func noTwoListedTools(ctx context.Context) error {
 // everyListedToolWithout is TOOL-019. server/tools#Tool lists two "valid approaches" for a
 // tool without parameters, {"type":"object","additionalProperties":false} ("Recommended", no
 // BCP 14 keyword) and {"type":"object"}: the open form is an observation (info, RULES.md
-// TOOL-019), whichever equivalent shape it takes (see noParameters).
+// TOOL-019), whichever equivalent shape it takes (see checks.NoParameters).
 func everyListedToolWithout(ctx context.Context, w *World) error {
 	err := w.eachListedTool(ctx, false, `the inputSchema of every tool without parameters to be {"type":"object","additionalProperties":false}`, func(t map[string]any, _ json.RawMessage) string {
 		schema, ok := t["inputSchema"].(map[string]any)

@@ -1,3 +1,6 @@
+// Package steps binds the Gherkin features to the client: the step vocabulary of every area,
+// each registered from its own file (BindAll), and World, the state of one scenario, which
+// embeds its client.Session.
 package steps
 
 import (
@@ -16,25 +19,25 @@ import (
 )
 
 // World is the state of one scenario: the connection it talks to, the exchanges it made and
-// what the steps concluded. newWorld makes a new one for every scenario (and Outline row).
+// what the steps concluded. NewWorld makes a new one for every scenario (and Outline row).
 type World struct {
 	*client.Session
 	// once holds the effects of steps done once per target, shared by every world of the
 	// target (see oncePerTarget).
 	once       *sync.Map
-	Rule       catalog.Rule
-	Known      bool
-	Excluded   bool
-	OutlineRow bool
-	Started    time.Time
+	Rule       catalog.Rule // the rule of the scenario's `@rule:` tag
+	Known      bool         // the `@rule:` tag names a rule of the run's catalogue
+	Excluded   bool         // --rule left the rule out: the scenario is skipped and not recorded
+	OutlineRow bool         // the scenario is one row of a Scenario Outline
+	Started    time.Time    // when the scenario started, for the result's duration
 
-	Skip  *client.Outcome
-	Steps []reports.Step
-	// Observed are the one-line records of a PROBE scenario (see registerProbeSteps).
+	Skip  *client.Outcome // the outcome that ended the scenario early, nil when none
+	Steps []reports.Step  // the steps run so far, with their status, for the report
+	// Observed are the one-line records of a PROBE scenario (see registerProbesSteps).
 	Observed []string
-	// JudgeAsked is set by a step that asks the judge (askJudge) until the step is recorded;
-	// judgeSteps are the indexes in steps of such steps.
+	// JudgeAsked is set by a step that asks the judge (AskJudge) until the step is recorded.
 	JudgeAsked bool
+	// JudgeSteps are the indexes in Steps of the steps that asked the judge.
 	JudgeSteps []int
 	// Stopped is set when the run's context had ended (interrupt, --run-timeout) by the time
 	// the scenario finished (see stoppedByRun).
@@ -59,6 +62,8 @@ func NewWorld(sess *client.Session, once *sync.Map, outlineRow bool) *World {
 	}
 }
 
+// SetSkip records that the scenario ends early with verdict v (na, untestable or not run) and
+// reason, and returns ErrSkip for the step or hook to return.
 func (w *World) SetSkip(v reports.Verdict, reason string) error {
 	w.Skip = &client.Outcome{Verdict: v, Reason: reason}
 	return ErrSkip
@@ -72,7 +77,7 @@ type onceResult struct {
 
 // oncePerTarget runs fn the first time key is asked for on the scenario's target; later
 // callers (concurrent ones included) wait for that first call and get its error. Traffic whose
-// only purpose is to give run-wide rules (askJudge) material needs sending once: every such
+// only purpose is to give run-wide rules (AskJudge) material needs sending once: every such
 // rule judges all frames of the revision.
 func (w *World) oncePerTarget(key string, fn func() error) error {
 	v, _ := w.once.LoadOrStore(key, &onceResult{})
@@ -84,12 +89,15 @@ func (w *World) oncePerTarget(key string, fn func() error) error {
 // ErrSkip ends a scenario early with the outcome recorded in its world.
 var ErrSkip = godog.ErrSkip
 
+// WorldKey is the context key under which the runner stores the scenario's *World.
 type WorldKey struct{}
 
+// WorldOf returns the scenario's World from a step's context; it panics when ctx holds none
+// (a step run outside a scenario the runner started).
 func WorldOf(ctx context.Context) *World { return ctx.Value(WorldKey{}).(*World) }
 
 // DiscoverUnserved says why a scenario that did not hold cannot be judged on a modern target
-// whose server/discover gave no DiscoverResult at the era probe (target.capsUnknown): when the
+// whose server/discover gave no DiscoverResult at the era probe (Target.CapsUnknown): when the
 // scenario itself sent server/discover, as its subject or as the vehicle of another rule
 // (META-001's missing _meta, MSG-003's id, a header rule's request), and got no DiscoverResult
 // back, the unexpected answer is DISC-001's defect (server/index#Discovery: servers MUST
@@ -133,7 +141,7 @@ func step(sc *godog.ScenarioContext, expr string, fn any) {
 // when the step ran.
 // Usage, in a register*Steps function:
 //
-//	step(sc, `^no notification the server sent in this run has an id$`, askJudge("MSG-010"))
+//	step(sc, `^no notification the server sent in this run has an id$`, AskJudge("MSG-010"))
 func AskJudge(rule string) func(context.Context) error {
 	return wc(func(ctx context.Context, w *World) error {
 		w.JudgeAsked = true
