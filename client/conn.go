@@ -25,6 +25,9 @@ type Conn interface {
 	Process() (p Process, ok bool)
 	// Endpoint returns the Streamable HTTP endpoint; ok is false on stdio.
 	Endpoint() (e Endpoint, ok bool)
+	// SetAnswerer makes the connection answer the requests the server sends the client with
+	// a (Dial starts every connection with PingOnly).
+	SetAnswerer(a Answerer)
 }
 
 // Process is the server process behind a stdio connection: its frames, the frames that
@@ -81,7 +84,7 @@ func Dial(ctx context.Context, cfg DialConfig) (Conn, error) {
 	case harness.TransportStdio:
 		s, err := harness.StartStdio(ctx, harness.StdioConfig{
 			Argv: cfg.Command, MaxFrame: cfg.MaxFrame, Recorder: cfg.Recorder, QuietWindow: cfg.QuietWindow,
-			ShutdownGrace: cfg.ShutdownGrace,
+			ShutdownGrace: cfg.ShutdownGrace, Answer: Respond(PingOnly),
 		})
 		if err != nil {
 			return nil, err
@@ -90,6 +93,7 @@ func Dial(ctx context.Context, cfg DialConfig) (Conn, error) {
 	case harness.TransportHTTP:
 		h, err := harness.NewHTTP(harness.HTTPConfig{
 			URL: cfg.URL, Header: cfg.Header, Recorder: cfg.Recorder, MaxFrame: cfg.MaxFrame, QuietWindow: cfg.QuietWindow,
+			Answer: Respond(PingOnly),
 		})
 		if err != nil {
 			return nil, err
@@ -117,11 +121,13 @@ type stdioConn struct{ *harness.Stdio }
 
 func (c stdioConn) Process() (Process, bool)   { return c.Stdio, true }
 func (c stdioConn) Endpoint() (Endpoint, bool) { return nil, false }
+func (c stdioConn) SetAnswerer(a Answerer)     { c.Stdio.SetAnswer(Respond(a)) }
 
 type httpConn struct{ *harness.HTTP }
 
 func (c httpConn) Process() (Process, bool)   { return nil, false }
 func (c httpConn) Endpoint() (Endpoint, bool) { return c.HTTP, true }
+func (c httpConn) SetAnswerer(a Answerer)     { c.HTTP.SetAnswer(Respond(a)) }
 
 type plainConn struct {
 	harness.Transport
@@ -133,3 +139,4 @@ func (c *plainConn) Shared() bool               { return c.shared }
 func (c *plainConn) SetShared()                 { c.shared = true }
 func (c *plainConn) Process() (Process, bool)   { return nil, false }
 func (c *plainConn) Endpoint() (Endpoint, bool) { return nil, false }
+func (c *plainConn) SetAnswerer(Answerer)       {}

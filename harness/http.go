@@ -42,6 +42,8 @@ type HTTPConfig struct {
 	MaxFrame    int
 	QuietWindow time.Duration
 	Client      *http.Client
+	// Answer, when set, answers the requests the server sends on SSE streams (see SetAnswer).
+	Answer AnswerFunc
 }
 
 // StreamEnd tells why the reading of an HTTP response body stopped.
@@ -77,12 +79,13 @@ type StreamInfo struct {
 // implements Transport and is safe for concurrent use. Redirects are not followed and bodies are
 // not decompressed, so the recorded status, headers and bytes are the server's own.
 type HTTP struct {
-	cfg    HTTPConfig
-	url    *url.URL
-	rec    *Recorder
-	conn   int
-	client *http.Client
-	own    *http.Transport
+	cfg     HTTPConfig
+	url     *url.URL
+	rec     *Recorder
+	conn    int
+	answers answerHook // the answers to the server's requests (SetAnswer)
+	client  *http.Client
+	own     *http.Transport
 
 	mu     sync.Mutex
 	frames []*Frame
@@ -132,6 +135,7 @@ func NewHTTP(cfg HTTPConfig) (*HTTP, error) {
 	}
 	cfg.Header = cfg.Header.Clone()
 	h := &HTTP{cfg: cfg, url: u, rec: cfg.Recorder, conn: cfg.Recorder.NewConn()}
+	h.answers.set(cfg.Answer)
 	h.client, h.own = newHTTPClient(cfg.Client)
 	return h, nil
 }
@@ -193,6 +197,7 @@ func (h *HTTP) Shared() bool {
 // connection) and a new connection number; it holds no session and is not shared.
 func (h *HTTP) Fresh() *HTTP {
 	n := &HTTP{cfg: h.cfg, url: h.url, rec: h.rec, conn: h.rec.NewConn()}
+	n.answers.set(h.cfg.Answer)
 	n.client, n.own = newHTTPClient(h.cfg.Client)
 	return n
 }
@@ -646,6 +651,9 @@ loop:
 			}
 			h.record(f)
 			ex.Frames = append(ex.Frames, f)
+			if !isResp && msg != nil && msg.Kind == KindRequest {
+				go h.answer(msg) // after the request is recorded, so the answer follows it
+			}
 			switch {
 			case isResp:
 				ex.Response = f

@@ -55,6 +55,9 @@ type StdioConfig struct {
 	QuietWindow   time.Duration
 	ShutdownGrace time.Duration
 	WriteTimeout  time.Duration
+	// Answer, when set, answers the requests the server sends from the first frame on (see
+	// SetAnswer).
+	Answer AnswerFunc
 }
 
 // ShutdownStep names the last step the client had taken when the child exited
@@ -86,11 +89,12 @@ const (
 // is drained continuously into a bounded tail. The child runs in its own process group, which
 // Close and the cancellation of the start context signal as a whole.
 type Stdio struct {
-	cfg  StdioConfig
-	rec  *Recorder
-	conn int
-	cmd  *exec.Cmd
-	pid  int
+	cfg     StdioConfig
+	rec     *Recorder
+	conn    int
+	answers answerHook // the answers to the server's requests (SetAnswer)
+	cmd     *exec.Cmd
+	pid     int
 
 	stdin, stdout, stderr *os.File
 
@@ -233,6 +237,7 @@ func StartStdio(ctx context.Context, cfg StdioConfig) (*Stdio, error) {
 		tail:        tailBuffer{max: cfg.StderrTail},
 	}
 	go s.wait()
+	s.answers.set(cfg.Answer)
 	go s.read()
 	go s.drainStderr()
 	go s.monitor()
@@ -689,6 +694,9 @@ func (s *Stdio) deliver(fl framedLine) {
 	s.frames = append(s.frames, f)
 	close(s.grew)
 	s.grew = make(chan struct{})
+	if fl.msg != nil && fl.msg.Kind == KindRequest {
+		go s.answer(fl.msg)
+	}
 	switch {
 	case resp != nil:
 		resp.ex.Frames = append(resp.ex.Frames, f)
