@@ -2,6 +2,8 @@ package catalog
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/mcp-conform/mcp-conform/features"
@@ -88,8 +90,9 @@ func KnownRules() ([]Known, error) {
 		out[i].Deferred = deferred[out[i].ID]
 		delete(deferred, out[i].ID)
 	}
-	for id := range deferred {
-		return nil, fmt.Errorf("deferred.tsv names %s, which is not in catalog.tsv", id)
+	if len(deferred) > 0 {
+		ids := slices.Sorted(maps.Keys(deferred))
+		return nil, fmt.Errorf("deferred.tsv names %s, which catalog.tsv does not list", strings.Join(ids, ", "))
 	}
 	return out, nil
 }

@@ -46,7 +46,11 @@ func (w *Session) Note(ex *harness.Exchange) {
 		w.Absent = append(w.Absent, Absence{Conn: ex.Sent.Conn, Key: sentKey(ex.Sent), After: w.Env.Recorder().Len(), Flag: "--quiet-window"})
 	case errors.As(ex.Err, &te) && errors.Is(te.Err, context.DeadlineExceeded):
 		te.Flag = w.Opts.timeoutFlag(te.Waited)
-		w.Absent = append(w.Absent, Absence{Conn: ex.Sent.Conn, Key: sentKey(ex.Sent), After: w.Env.Recorder().Len(), Flag: "--timeout"})
+		flag := te.Flag
+		if flag == "" {
+			flag = "--timeout" // a wait no flag bounded: the request's own deadline
+		}
+		w.Absent = append(w.Absent, Absence{Conn: ex.Sent.Conn, Key: sentKey(ex.Sent), After: w.Env.Recorder().Len(), Flag: flag})
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
@@ -84,7 +85,11 @@ func Describe(msg *harness.Message) string {
 func Short(b []byte) string {
 	s := strings.TrimSpace(string(b))
 	if len(s) > 160 {
-		s = s[:157] + "..."
+		cut := 157
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut-- // never split a UTF-8 sequence
+		}
+		s = s[:cut] + "..."
 	}
 	return s
 }

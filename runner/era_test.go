@@ -268,7 +268,7 @@ func TestForcedRevisionNotServedAborts(t *testing.T) {
 	assert.Contains(t, abort, "-32022")
 }
 
-// fakeModern is a modern row the build does not have, newer than every real one: the table
+// fakeModernTable is a modern row the build does not have, newer than every real one: the table
 // a test hook gives era detection to prove it makes one target per modern revision.
 func fakeModernTable() []revisions.Revision {
 	future := revisions.Modern()

@@ -84,9 +84,13 @@ func TestNoteRecordsConcludedAbsences(t *testing.T) {
 	w.Note(&harness.Exchange{Sent: sent, Err: &harness.TimeoutError{What: "ping (id 7)", Err: context.DeadlineExceeded}})
 	w.Note(&harness.Exchange{Sent: sent, Err: &harness.TimeoutError{What: "ping (id 7)", Err: context.Canceled}})
 	w.Note(&harness.Exchange{Sent: sent, Response: &harness.Frame{Seq: 5}})
+	// A first request waits the startup timeout: that is the flag to raise.
+	w.Opts.StartupTimeout = time.Minute
+	w.Note(&harness.Exchange{Sent: sent, Err: &harness.TimeoutError{What: "ping (id 7)", Err: context.DeadlineExceeded, Waited: time.Minute}})
 	require.Equal(t, []client.Absence{
 		{Conn: 2, Key: "7", Flag: "--quiet-window"},
 		{Conn: 2, Key: "7", Flag: "--timeout"},
+		{Conn: 2, Key: "7", Flag: "--startup-timeout"},
 	}, w.Absent)
 }
 

@@ -415,7 +415,7 @@ func expectInitializeNamesVersions(ctx context.Context, w *World) error {
 
 // openSession makes the legacy handshake on the scenario's fresh connection, whose frames are
 // then validated against the negotiated revision (a scenario that also sends modern requests
-// there takes the connection out of validation, see servedModernOrRefused).
+// there takes the connection out of validation, see modernRequestServedOrRefused).
 func (st *stdioScenario) openSession(ctx context.Context, w *World) error {
 	if w.Conn == nil || !w.Fresh {
 		return fmt.Errorf("feature bug: a legacy session needs a fresh connection")
