@@ -32,7 +32,7 @@ type HdrProbe struct {
 type HdrTool struct {
 	Name   string           // the listed tool name
 	Safe   bool             // the --call-tools policy lets the suite call it
-	Anns   []xmcpAnnotation // every x-mcp-header annotation of its inputSchema (XmcpAnnotations)
+	Anns   []XMCPAnnotation // every x-mcp-header annotation of its inputSchema (XmcpAnnotations)
 	Params []*HdrParam      // the valid, reachable annotations
 	Frames []int            // seqs of the tools/list page exchange that listed it
 }
@@ -259,21 +259,21 @@ func pointerOf(t *HdrTool, value string) string {
 	return ""
 }
 
-// xmcpAnnotation is one x-mcp-header annotation found anywhere in an inputSchema: the JSON
+// XMCPAnnotation is one x-mcp-header annotation found anywhere in an inputSchema: the JSON
 // Pointer of the schema carrying it, its value, that schema, the property name it sits on
 // ("" when the schema is not a property), and, when the schema is reachable from the root
 // through `properties` keys alone, that property chain.
-type xmcpAnnotation struct {
+type XMCPAnnotation struct {
 	ptr       string
-	Value     any
-	Schema    map[string]any
+	Value     any            // the x-mcp-header value as decoded
+	Schema    map[string]any // the schema object that carries the annotation
 	prop      string
-	Path      []string
+	Path      []string // the property chain from the root, when reachable
 	reachable bool
 }
 
 // Typ returns the annotated schema's single non-null type ("" when none or several).
-func (a xmcpAnnotation) Typ() string {
+func (a XMCPAnnotation) Typ() string {
 	switch t := a.Schema["type"].(type) {
 	case string:
 		return t
@@ -293,8 +293,8 @@ func (a xmcpAnnotation) Typ() string {
 
 // XmcpAnnotations walks an inputSchema and returns every x-mcp-header annotation in it, in a
 // stable order.
-func XmcpAnnotations(schema any) []xmcpAnnotation {
-	var out []xmcpAnnotation
+func XmcpAnnotations(schema any) []XMCPAnnotation {
+	var out []XMCPAnnotation
 	var walk func(node any, ptr, prop string, path []string, reachable bool)
 	walk = func(node any, ptr, prop string, path []string, reachable bool) {
 		sch, ok := node.(map[string]any)
@@ -302,7 +302,7 @@ func XmcpAnnotations(schema any) []xmcpAnnotation {
 			return
 		}
 		if v, ok := sch["x-mcp-header"]; ok {
-			out = append(out, xmcpAnnotation{ptr: ptr, Value: v, Schema: sch, prop: prop, Path: path, reachable: reachable && len(path) > 0})
+			out = append(out, XMCPAnnotation{ptr: ptr, Value: v, Schema: sch, prop: prop, Path: path, reachable: reachable && len(path) > 0})
 		}
 		for _, kw := range schemaMapKeywords {
 			m, ok := sch[kw].(map[string]any)
@@ -350,9 +350,9 @@ func escapePointer(s string) string {
 }
 
 // XmcpCheck judges one annotation: "" when it holds, otherwise why not.
-type XmcpCheck func(xmcpAnnotation) string
+type XmcpCheck func(XMCPAnnotation) string
 
-func where(a xmcpAnnotation) string {
+func where(a XMCPAnnotation) string {
 	if a.ptr == "" {
 		return "at the inputSchema root"
 	}
@@ -361,7 +361,7 @@ func where(a xmcpAnnotation) string {
 
 // CheckToken is the XmcpCheck that the annotation's value is a non-empty RFC 9110 token
 // (1*tchar), which excludes CTLs, CR, LF (server/tools#x-mcp-header).
-func CheckToken(a xmcpAnnotation) string {
+func CheckToken(a XMCPAnnotation) string {
 	s, ok := a.Value.(string)
 	if !ok {
 		return fmt.Sprintf("x-mcp-header %s is %s, not a string", where(a), JSONText(a.Value))
@@ -387,7 +387,7 @@ const maxSafe = 1<<53 - 1
 // CheckType is the XmcpCheck that the annotated parameter is a string, integer or boolean
 // (never number, object, array), and that an integer's bounds and listed values stay within
 // ±(2^53-1) (server/tools#x-mcp-header).
-func CheckType(a xmcpAnnotation) string {
+func CheckType(a XMCPAnnotation) string {
 	typ := a.Typ()
 	if typ == "" {
 		typ = constType(a.Schema)
@@ -473,7 +473,7 @@ func constType(s map[string]any) string {
 
 // CheckReachable is the XmcpCheck that the annotation sits on a property reached from the
 // root through `properties` keys alone (server/tools#x-mcp-header).
-func CheckReachable(a xmcpAnnotation) string {
+func CheckReachable(a XMCPAnnotation) string {
 	if a.reachable {
 		return ""
 	}
@@ -482,7 +482,7 @@ func CheckReachable(a xmcpAnnotation) string {
 
 // CheckSensitive is the XmcpCheck that neither the annotated property's name nor the header
 // name looks like a password, key, token or personal data (server/tools#x-mcp-header warning).
-func CheckSensitive(a xmcpAnnotation) string {
+func CheckSensitive(a XMCPAnnotation) string {
 	names := []string{a.prop}
 	if s, ok := a.Value.(string); ok {
 		names = append(names, s)

@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func annotationsOf(t *testing.T, schema string) []xmcpAnnotation {
+func annotationsOf(t *testing.T, schema string) []XMCPAnnotation {
 	t.Helper()
 	var v any
 	require.NoError(t, DecodeNumbers([]byte(schema), &v))
@@ -50,7 +50,7 @@ func TestXmcpAnnotationsReachability(t *testing.T) {
 }
 
 func TestXmcpChecks(t *testing.T) {
-	one := func(prop string) xmcpAnnotation {
+	one := func(prop string) XMCPAnnotation {
 		anns := annotationsOf(t, `{"type":"object","properties":{"p":`+prop+`}}`)
 		require.Len(t, anns, 1)
 		return anns[0]

@@ -285,7 +285,7 @@ func (w *Session) Initialize(ctx context.Context, v string) error {
 	if err := w.Send(ctx, w.InitializeCall(v)); err != nil {
 		return err
 	}
-	w.Inits = append(w.Inits, initAttempt{Requested: v, Ex: w.Last})
+	w.Inits = append(w.Inits, InitAttempt{Requested: v, Ex: w.Last})
 	return nil
 }
 

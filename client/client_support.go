@@ -44,10 +44,10 @@ type Absence struct {
 	Flag  string // the flag that would have waited for it: --quiet-window or --timeout
 }
 
-// initAttempt is one legacy initialize of a scenario: the version asked for and the exchange.
-type initAttempt struct {
-	Requested string
-	Ex        *harness.Exchange
+// InitAttempt is one legacy initialize of a scenario: the version asked for and the exchange.
+type InitAttempt struct {
+	Requested string            // the protocolVersion the client asked for
+	Ex        *harness.Exchange // the initialize exchange
 }
 
 // sentKey returns the IDKey of the id of client frame f, "" when it has none or cannot be read.

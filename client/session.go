@@ -29,7 +29,7 @@ type Session struct {
 	Exchanges []*harness.Exchange // every exchange noted, in order
 	Last      *harness.Exchange   // the last exchange noted, nil before any
 	LastID    json.RawMessage     // the id of the last request sent, nil for none
-	Inits     []initAttempt       // the legacy initialize requests sent (Initialize)
+	Inits     []InitAttempt       // the legacy initialize requests sent (Initialize)
 	Seqs      map[int]bool        // seqs of the frames the scenario exchanged (see Frames)
 	// Absent are the replies this scenario concluded would not come, by a sentinel or at the
 	// request's deadline (Note).
