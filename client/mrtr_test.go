@@ -73,6 +73,14 @@ func scriptSession(serve func(map[string]any) any) (*Session, *scriptConn) {
 	return s, c
 }
 
+// targetSession is a session on a target of revision rev over transport, with no connection
+// and test_echo mapped to echo: what a step test's clientWorld holds, without the World.
+func targetSession(transport, rev string) *Session {
+	return NewSession(&scriptEnv{rec: harness.NewRecorder(time.Now())},
+		Target{Revision: rev, Modern: revisions.IsModern(rev)},
+		Options{Transport: transport, FixtureMap: map[string]string{"test_echo": "echo"}})
+}
+
 // TestCompleteRetriesInputRequired: an InputRequiredResult is answered by retrying the call with
 // a new id, inputResponses keyed as the server's inputRequests (each answered by the policy)
 // and requestState echoed byte for byte, round after round, until a complete result; the

@@ -1,11 +1,15 @@
 package client
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcp-conform/mcp-conform/harness"
 )
 
 // TestShortNeverSplitsACharacter: a long reply is cut to at most 160 bytes with "...", on a
@@ -18,4 +22,10 @@ func TestShortNeverSplitsACharacter(t *testing.T) {
 		assert.True(t, strings.HasSuffix(s, "..."))
 		assert.LessOrEqual(t, len(s), 160)
 	}
+}
+
+func TestSentMethodOfAnUnsentRequest(t *testing.T) {
+	require.Equal(t, "a request that could not be sent", SentMethod(&harness.Exchange{Err: errors.New("transport closed")}))
+	require.Equal(t, "a request that could not be sent", SentMethod(nil))
+	require.Equal(t, "ping", SentMethod(&harness.Exchange{Sent: &harness.Frame{Method: "ping"}}))
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
+	"github.com/mcp-conform/mcp-conform/reports"
 	"github.com/mcp-conform/mcp-conform/revisions"
 )
 
@@ -94,4 +95,22 @@ func TestIsBatchReply(t *testing.T) {
 	for _, junk := range []string{`[]`, `[1]`, `[{"id":1}]`, `{"jsonrpc":"2.0"}`, `starting`, `[{"jsonrpc":"2.0"},"x"]`} {
 		assert.False(t, harness.IsBatchReply([]byte(junk)), junk)
 	}
+}
+
+// STDIO-008 and STDIO-010 need a tool list change to have been triggered: without the fixture
+// tool (or when its call fails) they are untestable, never passed on silence; a response to
+// the cancelled request still fails STDIO-008, trigger or not.
+func TestSubscriptionRulesNeedATrigger(t *testing.T) {
+	w := clientWorld(harness.TransportStdio, revisions.Modern().ID)
+	require.Equal(t, "the scenario triggered no tool list change", stdioOf(w).untriggered)
+	stdioOf(w).untriggered = `no tool list change could be triggered: the fixture tool "test_trigger_tool_change" got error -32602 (Unknown tool)`
+	stdioOf(w).listens = []*openListen{{id: []byte(`"listen-1"`)}}
+	stdioOf(w).cancelFrame = -1
+	stdio, err := harness.StartStdio(context.Background(), harness.StdioConfig{Argv: []string{"true"}, Recorder: harness.NewRecorder(time.Now())})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = stdio.Close() })
+	w.Conn = client.Wrap(stdio)
+	require.ErrorIs(t, stdioOf(w).expectNothingAfterCancel(w), ErrSkip)
+	require.Equal(t, reports.Untestable, w.Skip.Verdict)
+	require.Contains(t, w.Skip.Reason, "test_trigger_tool_change")
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
+	"github.com/mcp-conform/mcp-conform/revisions"
 )
 
 // testEnv is the run as a step test sees it (client.Env): a recorder, the connections the test
@@ -44,4 +45,12 @@ func targetWorld(t client.Target, o client.Options, conns ...client.Conn) (*Worl
 		e.connRev[c.Conn()] = t.Revision
 	}
 	return NewWorld(client.NewSession(e, t, o), &sync.Map{}, false), e
+}
+
+// clientWorld is a world on a target of revision rev over transport, with no connection and
+// test_echo mapped to echo.
+func clientWorld(transport, rev string) *World {
+	w, _ := targetWorld(client.Target{Revision: rev, Modern: revisions.IsModern(rev)},
+		client.Options{Transport: transport, FixtureMap: map[string]string{"test_echo": "echo"}})
+	return w
 }

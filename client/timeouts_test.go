@@ -1,4 +1,4 @@
-package steps
+package client
 
 import (
 	"context"
@@ -8,7 +8,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/revisions"
 )
@@ -24,14 +23,14 @@ func TestNoResponseCardSaysHowLongItWaited(t *testing.T) {
 		{60*time.Second + 3*time.Millisecond, "no response within 1m0s (--startup-timeout) to ping (id 7)"},
 		{3 * time.Second, "no response within 3s to ping (id 7)"},
 	} {
-		w := clientWorld(harness.TransportStdio, revisions.Modern().ID)
-		w.Opts.Timeout, w.Opts.StartupTimeout = 10*time.Second, time.Minute
+		s := targetSession(harness.TransportStdio, revisions.Modern().ID)
+		s.Opts.Timeout, s.Opts.StartupTimeout = 10*time.Second, time.Minute
 		sent := &harness.Frame{Seq: 4, Conn: 2, Dir: harness.DirClientToServer, Raw: []byte(`{"jsonrpc":"2.0","id":7,"method":"ping"}`)}
-		w.Note(&harness.Exchange{Sent: sent, Err: &harness.TimeoutError{What: "ping (id 7)", Err: context.DeadlineExceeded, Waited: tc.waited}})
-		_, err := w.ResponseMessage()
-		var m *client.Mismatch
+		s.Note(&harness.Exchange{Sent: sent, Err: &harness.TimeoutError{What: "ping (id 7)", Err: context.DeadlineExceeded, Waited: tc.waited}})
+		_, err := s.ResponseMessage()
+		var m *Mismatch
 		require.True(t, errors.As(err, &m), "%v", err)
 		require.Equal(t, tc.want, m.Actual)
-		require.Equal(t, tc.want, client.DescribeExchange(w.Last))
+		require.Equal(t, tc.want, DescribeExchange(s.Last))
 	}
 }

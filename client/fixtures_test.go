@@ -1,13 +1,23 @@
-package steps
+package client
 
 import (
 	"strings"
 	"testing"
 
-	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcp-conform/mcp-conform/harness"
+	"github.com/mcp-conform/mcp-conform/revisions"
 )
+
+// policySession is a session whose run calls tools under --call-tools policy, with test_echo
+// mapped to echo.
+func policySession(policy string) *Session {
+	s := targetSession(harness.TransportStdio, revisions.Modern().ID)
+	s.Opts.CallTools = policy
+	return s
+}
 
 func TestMayCallFollowsThePolicy(t *testing.T) {
 	fixture := map[string]any{"name": "test_simple_text"}
@@ -19,13 +29,13 @@ func TestMayCallFollowsThePolicy(t *testing.T) {
 		want   map[string]bool
 	}{
 		{"", map[string]bool{"test_simple_text": true, "lookup": false, "delete_everything": false, "echo": true}},
-		{client.CallFixtures, map[string]bool{"test_simple_text": true, "lookup": false, "delete_everything": false, "echo": true}},
-		{client.CallReadOnly, map[string]bool{"test_simple_text": true, "lookup": true, "delete_everything": false, "echo": true}},
-		{client.CallAll, map[string]bool{"test_simple_text": true, "lookup": true, "delete_everything": true, "echo": true}},
+		{CallFixtures, map[string]bool{"test_simple_text": true, "lookup": false, "delete_everything": false, "echo": true}},
+		{CallReadOnly, map[string]bool{"test_simple_text": true, "lookup": true, "delete_everything": false, "echo": true}},
+		{CallAll, map[string]bool{"test_simple_text": true, "lookup": true, "delete_everything": true, "echo": true}},
 	} {
-		e := client.Options{CallTools: tc.policy, FixtureMap: map[string]string{"test_echo": "echo"}}
+		s := policySession(tc.policy)
 		for _, tool := range []map[string]any{fixture, readOnly, writer, mapped} {
-			ok, why := e.MayCall(tool)
+			ok, why := s.Opts.MayCall(tool)
 			assert.Equal(t, tc.want[tool["name"].(string)], ok, "%s %s", tc.policy, tool["name"])
 			assert.Equal(t, ok, why == "", "a refusal has a reason, a permission none")
 		}
@@ -33,15 +43,15 @@ func TestMayCallFollowsThePolicy(t *testing.T) {
 }
 
 func TestValidateFixtureMap(t *testing.T) {
-	m, err := client.ValidateFixtureMap([]string{"test_simple_text=hello", " test://static-text = file:///a "})
+	m, err := ValidateFixtureMap([]string{"test_simple_text=hello", " test://static-text = file:///a "})
 	require.NoError(t, err)
 	assert.Equal(t, map[string]string{"test_simple_text": "hello", "test://static-text": "file:///a"}, m)
 	for _, bad := range [][]string{{"nope=x"}, {"test_simple_text"}, {"test_simple_text="}, {"test_echo=a", "test_echo=b"}} {
-		_, err := client.ValidateFixtureMap(bad)
+		_, err := ValidateFixtureMap(bad)
 		assert.Error(t, err, "%v", bad)
 	}
-	assert.NoError(t, client.ValidateCallTools("readonly"))
-	assert.Error(t, client.ValidateCallTools("read-only"))
+	assert.NoError(t, ValidateCallTools("readonly"))
+	assert.Error(t, ValidateCallTools("read-only"))
 }
 
 // TestUntestableReasonSuggestsOnlyAHelpingPolicy: a tool the policy does not call gets a reason
@@ -56,13 +66,12 @@ func TestUntestableReasonSuggestsOnlyAHelpingPolicy(t *testing.T) {
 		tool     map[string]any
 		readonly bool
 	}{
-		{client.CallFixtures, writer, false},
-		{client.CallFixtures, plain, false},
-		{client.CallFixtures, reader, true},
-		{client.CallReadOnly, writer, false},
+		{CallFixtures, writer, false},
+		{CallFixtures, plain, false},
+		{CallFixtures, reader, true},
+		{CallReadOnly, writer, false},
 	} {
-		e := client.Options{CallTools: tc.policy}
-		ok, why := e.MayCall(tc.tool)
+		ok, why := policySession(tc.policy).Opts.MayCall(tc.tool)
 		require.False(t, ok)
 		assert.Contains(t, why, "--call-tools", "%s %s", tc.policy, tc.tool["name"])
 		assert.Equal(t, tc.readonly, strings.Contains(why, "--call-tools readonly"), "%s %s: %s", tc.policy, tc.tool["name"], why)
@@ -70,8 +79,8 @@ func TestUntestableReasonSuggestsOnlyAHelpingPolicy(t *testing.T) {
 			assert.Contains(t, why, "--call-tools all would call it")
 		}
 	}
-	e := client.Options{CallTools: client.CallFixtures}
-	assert.Equal(t, "--call-tools all would call them", e.CallHint([]map[string]any{writer, plain}))
-	assert.Contains(t, e.CallHint([]map[string]any{writer, reader}), "--call-tools readonly")
-	assert.Empty(t, client.Options{CallTools: client.CallAll}.CallHint([]map[string]any{writer}))
+	s := policySession(CallFixtures)
+	assert.Equal(t, "--call-tools all would call them", s.Opts.CallHint([]map[string]any{writer, plain}))
+	assert.Contains(t, s.Opts.CallHint([]map[string]any{writer, reader}), "--call-tools readonly")
+	assert.Empty(t, policySession(CallAll).Opts.CallHint([]map[string]any{writer}))
 }

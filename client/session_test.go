@@ -1,4 +1,4 @@
-package steps
+package client
 
 import (
 	"context"
@@ -15,7 +15,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/revisions"
 )
@@ -66,16 +65,16 @@ func (s *sessionServer) requests() []string {
 	return append([]string(nil), s.seen...)
 }
 
-// sessionWorld is a world on a legacy HTTP target whose connection is a new one to srv.
-func sessionWorld(t *testing.T, srv *httptest.Server) (*World, *harness.HTTP) {
+// httpSession is a session on a legacy HTTP target whose connection is a new one to srv.
+func httpSession(t *testing.T, srv *httptest.Server) (*Session, *harness.HTTP) {
 	t.Helper()
-	w := clientWorld(harness.TransportHTTP, revisions.LatestLegacy().ID)
-	w.Opts.Timeout, w.Opts.QuietWindow = 10*time.Second, 100*time.Millisecond
+	s := targetSession(harness.TransportHTTP, revisions.LatestLegacy().ID)
+	s.Opts.Timeout, s.Opts.QuietWindow = 10*time.Second, 100*time.Millisecond
 	h, err := harness.NewHTTP(harness.HTTPConfig{URL: srv.URL, QuietWindow: 100 * time.Millisecond})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = h.Close() })
-	w.Conn, w.Fresh = client.Wrap(h), true
-	return w, h
+	s.Conn, s.Fresh = Wrap(h), true
+	return s, h
 }
 
 // TestMalformedMessageOnAFreshLegacyHTTPConnectionGoesInASession: MSG-014's malformed body,
@@ -86,12 +85,15 @@ func TestMalformedMessageOnAFreshLegacyHTTPConnectionGoesInASession(t *testing.T
 	srv := httptest.NewServer(&sessionServer{})
 	defer srv.Close()
 	ss := srv.Config.Handler.(*sessionServer)
-	w, h := sessionWorld(t, srv)
+	s, h := httpSession(t, srv)
 	ctx := context.Background()
-	require.NoError(t, w.SendDoc(ctx, `{"jsonrpc":"2.0",`, true, false))
-	require.NoError(t, w.expectCode(-32700, 0))
-	require.NoError(t, w.Send(ctx, w.Build(client.Call{Method: "tools/list"})))
-	require.NoError(t, w.SendBare(ctx, http.MethodGet))
+	require.NoError(t, s.SendDoc(ctx, `{"jsonrpc":"2.0",`, true, false))
+	msg, err := s.ResponseMessage()
+	require.NoError(t, err)
+	require.Equal(t, harness.KindError, msg.Kind, "the reply judged is the server's answer in the session: %s", Describe(msg))
+	require.Equal(t, int64(-32700), msg.Error.Code)
+	require.NoError(t, s.Send(ctx, s.Build(Call{Method: "tools/list"})))
+	require.NoError(t, s.SendBare(ctx, http.MethodGet))
 	v := revisions.LatestLegacy().ID
 	require.Equal(t, []string{
 		"POST initialize sid= ver=",
@@ -112,26 +114,26 @@ func TestClientRefusesSessionStateOnASharedConnection(t *testing.T) {
 	srv := httptest.NewServer(&sessionServer{})
 	defer srv.Close()
 	ss := srv.Config.Handler.(*sessionServer)
-	w, h := sessionWorld(t, srv)
+	s, h := httpSession(t, srv)
 	ctx := context.Background()
-	require.NoError(t, w.OpenOwnSession(ctx))
+	require.NoError(t, s.OpenOwnSession(ctx))
 	h.SetShared()
 	before := len(ss.requests())
-	for _, m := range []string{"logging/setLevel", "resources/subscribe", "resources/unsubscribe", client.ListenMethod, "initialize"} {
-		err := w.Send(ctx, w.Build(client.Call{Method: m, Params: map[string]any{"level": "info"}}))
+	for _, m := range []string{"logging/setLevel", "resources/subscribe", "resources/unsubscribe", ListenMethod, "initialize"} {
+		err := s.Send(ctx, s.Build(Call{Method: m, Params: map[string]any{"level": "info"}}))
 		require.ErrorContains(t, err, m+" changes session state and was refused on the connection the scenarios share", m)
-		var mm *client.Mismatch
-		var o *client.Outcome
+		var mm *Mismatch
+		var o *Outcome
 		require.False(t, errors.As(err, &mm) || errors.As(err, &o), "a refusal is the suite's error, neither a verdict nor a skip: %v", err)
-		require.ErrorContains(t, w.SendStream(ctx, w.Build(client.Call{Method: m})), "refused", m)
+		require.ErrorContains(t, s.SendStream(ctx, s.Build(Call{Method: m})), "refused", m)
 	}
-	require.ErrorContains(t, w.SendBare(ctx, http.MethodDelete), "an HTTP DELETE, which ends the session, changes session state and was refused")
+	require.ErrorContains(t, s.SendBare(ctx, http.MethodDelete), "an HTTP DELETE, which ends the session, changes session state and was refused")
 	require.Len(t, ss.requests(), before, "nothing refused reached the server")
-	require.NoError(t, w.Send(ctx, w.Build(client.Call{Method: "tools/list"})))
+	require.NoError(t, s.Send(ctx, s.Build(Call{Method: "tools/list"})))
 	require.Len(t, ss.requests(), before+1)
 
-	own, _ := sessionWorld(t, srv)
+	own, _ := httpSession(t, srv)
 	require.NoError(t, own.OpenOwnSession(ctx))
-	require.NoError(t, own.Send(ctx, own.Build(client.Call{Method: "logging/setLevel", Params: map[string]any{"level": "info"}})))
+	require.NoError(t, own.Send(ctx, own.Build(Call{Method: "logging/setLevel", Params: map[string]any{"level": "info"}})))
 	require.True(t, strings.HasPrefix(ss.requests()[len(ss.requests())-1], "POST logging/setLevel sid=s-1"))
 }
