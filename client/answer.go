@@ -149,8 +149,8 @@ func Respond(a Answerer) harness.AnswerFunc {
 	}
 }
 
-// AnswerWith makes the session's connection answer the server's requests with a (the
-// default is PingOnly). It is refused on a connection the scenarios share, where it would
+// AnswerWith makes the session's connection answer the server's requests with a (see
+// DialConfig.Revision for the default). It is refused on a connection the scenarios share, where it would
 // change what every other scenario's client declares; a scenario takes a connection of its own.
 func (w *Session) AnswerWith(a Answerer) error {
 	if w.Conn == nil {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mcp-conform/mcp-conform/harness"
+	"github.com/mcp-conform/mcp-conform/revisions"
 )
 
 // Conn is one connection to the server under test as the client sees it: the transport, the
@@ -26,7 +27,7 @@ type Conn interface {
 	// Endpoint returns the Streamable HTTP endpoint; ok is false on stdio.
 	Endpoint() (e Endpoint, ok bool)
 	// SetAnswerer makes the connection answer the requests the server sends the client with
-	// a (Dial starts every connection with PingOnly).
+	// a (Dial starts a handshake-era connection with PingOnly, any other with no answers).
 	SetAnswerer(a Answerer)
 }
 
@@ -74,6 +75,11 @@ type DialConfig struct {
 	MaxFrame      int               // the bytes kept per frame (0 = harness default)
 	QuietWindow   time.Duration     // how long to wait before concluding nothing more arrives
 	ShutdownGrace time.Duration     // stdio: wait per shutdown step (0 = harness default)
+	// Revision is the revision the connection is opened for ("" when not known yet). A
+	// connection opened for a handshake-era revision answers the server's ping (PingOnly);
+	// any other answers nothing: 2026-07-28 has no server-to-client requests (MSG-012 judges
+	// one), and an answer there would be the suite's own invalid frame.
+	Revision string
 }
 
 // Dial opens a new connection: a new child process (stdio) or a new HTTP client with its own
@@ -84,7 +90,7 @@ func Dial(ctx context.Context, cfg DialConfig) (Conn, error) {
 	case harness.TransportStdio:
 		s, err := harness.StartStdio(ctx, harness.StdioConfig{
 			Argv: cfg.Command, MaxFrame: cfg.MaxFrame, Recorder: cfg.Recorder, QuietWindow: cfg.QuietWindow,
-			ShutdownGrace: cfg.ShutdownGrace, Answer: Respond(PingOnly),
+			ShutdownGrace: cfg.ShutdownGrace, Answer: cfg.answer(),
 		})
 		if err != nil {
 			return nil, err
@@ -93,7 +99,7 @@ func Dial(ctx context.Context, cfg DialConfig) (Conn, error) {
 	case harness.TransportHTTP:
 		h, err := harness.NewHTTP(harness.HTTPConfig{
 			URL: cfg.URL, Header: cfg.Header, Recorder: cfg.Recorder, MaxFrame: cfg.MaxFrame, QuietWindow: cfg.QuietWindow,
-			Answer: Respond(PingOnly),
+			Answer: cfg.answer(),
 		})
 		if err != nil {
 			return nil, err
@@ -101,6 +107,14 @@ func Dial(ctx context.Context, cfg DialConfig) (Conn, error) {
 		return httpConn{h}, nil
 	}
 	return nil, fmt.Errorf("unknown transport %q", cfg.Transport)
+}
+
+// answer returns the answer hook a new connection starts with (see DialConfig.Revision).
+func (cfg DialConfig) answer() harness.AnswerFunc {
+	if revisions.IsLegacy(cfg.Revision) {
+		return Respond(PingOnly)
+	}
+	return nil
 }
 
 // Wrap makes a Conn of t: a stdio process, an HTTP endpoint, or any other Transport (a test's

@@ -247,7 +247,7 @@ func Run(ctx context.Context, cfg Config) (*reports.Run, error) {
 // with its own connection pool (http). rev is the revision its frames are validated against.
 func (e *env) dial(ctx context.Context, rev string) (client.Conn, error) {
 	t, err := client.Dial(ctx, client.DialConfig{Transport: e.cfg.Transport, Command: e.cfg.Command, URL: e.cfg.URL, Header: e.cfg.Header,
-		Recorder: e.rec, MaxFrame: e.cfg.MaxFrame, QuietWindow: e.cfg.QuietWindow, ShutdownGrace: e.cfg.ShutdownGrace})
+		Recorder: e.rec, MaxFrame: e.cfg.MaxFrame, QuietWindow: e.cfg.QuietWindow, ShutdownGrace: e.cfg.ShutdownGrace, Revision: rev})
 	if err != nil {
 		return nil, err
 	}
