@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/internal/testutil"
+	"github.com/mcp-conform/mcp-conform/revisions"
 )
 
 // conv builds a conversation; each frame gets the next seq.
@@ -318,6 +319,33 @@ func TestSchemaConformance(t *testing.T) {
 	j = feed(pe)
 	o, _ = j.Outcome(testRev, "SCHEMA-001")
 	assert.Nil(t, o.Mismatch)
+
+	// At a revision whose schema requires the error's id (2025-06-18 and older), a parse error
+	// that omits it, as 2025-11-25 prescribes, is no violation either: no id would validate.
+	// An error to a request whose id was readable still must carry it.
+	older := revisions.Legacy()[1].ID // the legacy revision before the latest
+	feedAt := func(rev string, frames []*harness.Frame) *Judge {
+		j := New(Config{Schemas: set, Rules: []string{"SCHEMA-001"}})
+		for _, f := range frames {
+			j.Feed(rev, f)
+		}
+		j.Finish()
+		return j
+	}
+	omitted := stdioFrames(`>{not json`, `<{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}`)
+	o, _ = feedAt(older, omitted).Outcome(older, "SCHEMA-001")
+	assert.Nil(t, o.Mismatch, "%+v", o.Mismatch)
+	for _, line := range []string{`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, `{"jsonrpc":"2.0","id":true,"method":"ping"}`} {
+		refusal := stdioFrames(`>`+line, `<{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request"}}`)
+		o, _ = feedAt(older, refusal).Outcome(older, "SCHEMA-001")
+		assert.Nil(t, o.Mismatch, "%s: %+v", line, o.Mismatch)
+	}
+	// Over HTTP the suite knows the request: an error to a readable id must carry it.
+	c := &conv{}
+	req := c.post(`{"jsonrpc":"2.0","id":5,"method":"ping"}`, "ping")
+	c.body(req, 200, "application/json", `{"jsonrpc":"2.0","error":{"code":-32603,"message":"boom"}}`)
+	o, _ = feedAt(older, c.frames).Outcome(older, "SCHEMA-001")
+	require.NotNil(t, o.Mismatch, "an error to a readable id must carry it")
 }
 
 // TestErrorBodiesLeaveLastEventIDToHTTP017: a plain-text 400 refusing a modern POST that carries
