@@ -313,7 +313,11 @@ func (e *env) stderrHint(t client.Conn) string {
 		}
 		hint := ""
 		if junk > 0 {
-			hint = fmt.Sprintf("; the server wrote %d stdout lines that are not JSON-RPC messages (first: %q)", junk, first)
+			lines := "lines that are"
+			if junk == 1 {
+				lines = "line that is"
+			}
+			hint = fmt.Sprintf("; the server wrote %d stdout %s not JSON-RPC messages (first: %q)", junk, lines, first)
 		}
 		if d := e.rec.Dropped(); d > 0 {
 			hint += fmt.Sprintf(" and %d more lines that were not recorded", d)
