@@ -784,6 +784,8 @@ func (s *Stdio) monitor() {
 	} else {
 		s.deadErr = fmt.Errorf("%w: it closed its stdout (process still running)", ErrServerExited)
 	}
+	// Dead before any waiter learns it: a Send that returns ErrServerExited finds IsDead true.
+	close(s.dead)
 	for _, w := range s.pending {
 		w.finished = true
 		w.ex.Err = fmt.Errorf("%w before answering %s (id %s)", s.deadErr, methodName(w.method), idText(w.id))
@@ -791,7 +793,6 @@ func (s *Stdio) monitor() {
 	}
 	s.pending = nil
 	s.mu.Unlock()
-	close(s.dead)
 }
 
 // drainStderr copies stderr into the bounded tail until the pipe closes.

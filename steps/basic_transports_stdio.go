@@ -474,6 +474,13 @@ func noLostRequests(ctx context.Context, w *World) error {
 		if !exited && !s.IsDead() {
 			continue
 		}
+		if !exited {
+			// Stdout closed: the exit that follows (a server ending the session, or one another
+			// scenario's client is shutting down) is awaited, bounded by --timeout, before a
+			// process is called one that closed stdout but kept running.
+			s.WaitExit(w.Opts.Timeout)
+			code, exited = s.ExitCode()
+		}
 		step := s.ShutdownStep()
 		if exited && step != harness.StepNone {
 			continue // the client shut it down

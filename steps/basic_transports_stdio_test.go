@@ -87,6 +87,16 @@ func TestNoLostRequests(t *testing.T) {
 	w, s = stdioWorld(t, `cat >/dev/null`)
 	require.NoError(t, s.Close())
 	assert.NoError(t, noLostRequests(ctx, w))
+
+	// Stdout closed while the process keeps running, past the --timeout bound on its exit.
+	w, s = stdioWorld(t, `exec 1>&-; cat >/dev/null`)
+	w.Opts.Timeout = 100 * time.Millisecond
+	_, err = s.Send(ctx, harness.Request{Raw: harness.BuildRequest(2, "ping", nil), ID: []byte("2"), Method: "ping"})
+	require.ErrorIs(t, err, harness.ErrServerExited, "stdout EOF is the connection's end")
+	require.True(t, s.IsDead(), "a Send that failed with ErrServerExited sees the connection dead")
+	err = noLostRequests(ctx, w)
+	require.ErrorAs(t, err, &m)
+	assert.Contains(t, m.Actual, "closed its stdout but kept running")
 }
 
 func TestIsBatchReply(t *testing.T) {
