@@ -30,3 +30,23 @@ func SessionRequiredRefusal(issued string, status int, frames []int) (na string,
 		Frames:   frames,
 	}
 }
+
+// VisibleSessionID grades LHTTP-012 (2025-03-26..2025-11-25 basic/transports#Session
+// Management): a session id holds only visible ASCII, 0x21 to 0x7E. id is the Mcp-Session-Id
+// the server sent with its InitializeResult; frames are those of the handshake. It returns na
+// when the server assigned none, and a Mismatch naming the first byte outside the range.
+func VisibleSessionID(id string, frames []int) (na string, m *client.Mismatch) {
+	if id == "" {
+		return "the server assigned no Mcp-Session-Id with its InitializeResult", nil
+	}
+	for i := 0; i < len(id); i++ {
+		if b := id[i]; b < 0x21 || b > 0x7e {
+			return "", &client.Mismatch{
+				Expected: "an Mcp-Session-Id of visible ASCII only (0x21 to 0x7E)",
+				Actual:   fmt.Sprintf("byte 0x%02X at offset %d of %q", b, i, id),
+				Frames:   frames,
+			}
+		}
+	}
+	return "", nil
+}

@@ -32,3 +32,19 @@ func TestSessionRequiredRefusal(t *testing.T) {
 		assert.Equal(t, []int{7, 8}, m.Frames)
 	}
 }
+
+// TestVisibleSessionID: only 0x21..0x7E pass; a space, a control or a non-ASCII byte is named
+// with its offset; no id is na.
+func TestVisibleSessionID(t *testing.T) {
+	na, m := VisibleSessionID("a1B2-~!_", nil)
+	assert.Empty(t, na)
+	assert.Nil(t, m)
+	na, _ = VisibleSessionID("", nil)
+	assert.Contains(t, na, "assigned no Mcp-Session-Id")
+	for id, want := range map[string]string{"ab cd": "byte 0x20 at offset 2", "ab\x7f": "byte 0x7F at offset 2", "é1": "byte 0xC3 at offset 0", "a\tb": "byte 0x09 at offset 1"} {
+		_, m = VisibleSessionID(id, []int{3})
+		require.NotNil(t, m, id)
+		assert.Contains(t, m.Actual, want)
+		assert.Equal(t, []int{3}, m.Frames)
+	}
+}

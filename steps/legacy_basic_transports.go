@@ -3,6 +3,7 @@ package steps
 import (
 	"context"
 	"fmt"
+	"net/http"
 
 	"github.com/cucumber/godog"
 
@@ -25,6 +26,33 @@ func registerLegacyBasicTransportsSteps(sc *godog.ScenarioContext) {
 		return w.Send(ctx, w.Build(client.Call{Method: method, Omit: []string{harness.HeaderSessionID}}))
 	})
 	step(sc, `^a server that requires sessions refuses it with HTTP 400$`, wc(sessionRequiredRefusal))
+	step(sc, `^the session id the server assigned, if any, is visible ASCII$`, wc(sessionIDVisible))
+	step(sc, `^the client sends a "([^"]+)" request with MCP-Protocol-Version "([^"]*)"$`, func(ctx context.Context, method, v string) error {
+		w := WorldOf(ctx)
+		return w.Send(ctx, w.Build(client.Call{Method: method, Intentional: true,
+			EditHeaders: func(h http.Header) { h.Set(harness.HeaderProtocolVersion, v) }}))
+	})
+	step(sc, `^the client sends a "([^"]+)" request without MCP-Protocol-Version$`, func(ctx context.Context, method string) error {
+		w := WorldOf(ctx)
+		return w.Send(ctx, w.Build(client.Call{Method: method, Omit: []string{harness.HeaderProtocolVersion}}))
+	})
+}
+
+// sessionIDVisible judges LHTTP-012 on the session id the connection's session was assigned
+// (checks.VisibleSessionID).
+func sessionIDVisible(_ context.Context, w *World) error {
+	e, ok := w.Conn.Endpoint()
+	if !ok {
+		return fmt.Errorf("feature bug: LHTTP-012 needs a Streamable HTTP connection")
+	}
+	na, m := checks.VisibleSessionID(e.Session().ID, w.LastSeqs())
+	if na != "" {
+		return w.SetSkip(reports.NA, na)
+	}
+	if m != nil {
+		return m
+	}
+	return nil
 }
 
 // sessionRequiredRefusal judges LHTTP-014 on the reply to the request sent without the session
