@@ -17,7 +17,7 @@ func schemaDir(tb testing.TB) string {
 	d := os.Getenv(EnvSchemas)
 	if d == "" {
 		tb.Fatalf("%s is not set: set it to the absolute path of the official schema folder "+
-			"(<revision>/schema.json, e.g. /work/shared/spec/schema); these tests never download", EnvSchemas)
+			"(<revision>/schema.json, e.g. the absolute path of ../shared/spec/schema); these tests never download", EnvSchemas)
 	}
 	if !filepath.IsAbs(d) {
 		tb.Fatalf("%s=%q must be an absolute path", EnvSchemas, d)
