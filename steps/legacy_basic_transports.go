@@ -41,32 +41,40 @@ func registerLegacyBasicTransportsSteps(sc *godog.ScenarioContext) {
 // sessionIDVisible judges LHTTP-012 on the session id the connection's session was assigned
 // (checks.VisibleSessionID).
 func sessionIDVisible(_ context.Context, w *World) error {
-	e, ok := w.Conn.Endpoint()
-	if !ok {
-		return fmt.Errorf("feature bug: LHTTP-012 needs a Streamable HTTP connection")
+	id, err := sessionID(w)
+	if err != nil {
+		return err
 	}
-	na, m := checks.VisibleSessionID(e.Session().ID, w.LastSeqs())
-	if na != "" {
-		return w.SetSkip(reports.NA, na)
-	}
-	if m != nil {
-		return m
-	}
-	return nil
+	return w.naOrMismatch(checks.VisibleSessionID(id, w.LastSeqs()))
 }
 
 // sessionRequiredRefusal judges LHTTP-014 on the reply to the request sent without the session
 // id the connection's session was issued (checks.SessionRequiredRefusal).
 func sessionRequiredRefusal(_ context.Context, w *World) error {
-	e, ok := w.Conn.Endpoint()
-	if !ok {
-		return fmt.Errorf("feature bug: LHTTP-014 needs a Streamable HTTP connection")
+	id, err := sessionID(w)
+	if err != nil {
+		return err
 	}
 	meta, err := w.LastHTTP()
 	if err != nil {
 		return err
 	}
-	na, m := checks.SessionRequiredRefusal(e.Session().ID, meta.Status, w.LastSeqs())
+	return w.naOrMismatch(checks.SessionRequiredRefusal(id, meta.Status, w.LastSeqs()))
+}
+
+// sessionID returns the Mcp-Session-Id the scenario's Streamable HTTP connection was
+// assigned ("" when none).
+func sessionID(w *World) (string, error) {
+	e, ok := w.Conn.Endpoint()
+	if !ok {
+		return "", fmt.Errorf("feature bug: a session rule needs a Streamable HTTP connection")
+	}
+	return e.Session().ID, nil
+}
+
+// naOrMismatch turns a check's outcome into the step's: na with its reason when na is set,
+// else the mismatch m, else nil (the rule holds).
+func (w *World) naOrMismatch(na string, m *client.Mismatch) error {
 	if na != "" {
 		return w.SetSkip(reports.NA, na)
 	}
