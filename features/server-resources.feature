@@ -114,3 +114,16 @@ Feature: Resources (server/resources)
     Then every read that returned several contents returned valid items
 
   # (area res) new RES scenarios go above this line.
+
+  @rule:LFEAT-001 @SHOULD @since:2024-11-05 @until:2025-11-25 @capability:resources
+  Scenario: Reading a resource that does not exist fails with -32002
+    Spec: server/resources#Error Handling
+    Servers should answer common failures with the standard errors, a resource that is not
+    found with -32002. A made-up URI under an unregistered scheme, and one under the scheme of
+    a listed resource, are read: any other answer (-32602, which 2026-07-28 asks for instead,
+    another code, or contents) is a warning.
+    Given a connected server
+    And the server declares the "resources" capability
+    When the client lists every resource
+    And the client reads resources that do not exist
+    Then each of those reads failed with code -32002
