@@ -71,3 +71,110 @@ func LogLevelKept(level string, notes []Notice) *client.Mismatch {
 	}
 	return nil
 }
+
+// EmptyResult returns what is wrong with the reply to a request whose result is the
+// EmptyResult ("" when it is a result whose only member, if any, is `_meta`): what is the
+// request's name for the message.
+func EmptyResult(what string, msg *harness.Message) string {
+	switch {
+	case msg == nil:
+		return "no reply to " + what
+	case msg.Kind != harness.KindResult:
+		return what + " got " + client.Describe(msg)
+	}
+	var res map[string]json.RawMessage
+	if json.Unmarshal(msg.Result, &res) != nil {
+		return what + " got a result that is not an object: " + client.Short(msg.Result)
+	}
+	for k := range res {
+		if k != "_meta" {
+			return fmt.Sprintf("%s got a result with member %q (an empty result was due)", what, k)
+		}
+	}
+	return ""
+}
+
+// Subscription is what a scenario recorded of one resource subscription (LFEAT-002): the URI,
+// the notifications of the session between the subscribe reply and the unsubscribe request
+// (While, after the trigger ran) and after the unsubscribe reply (After, after the trigger ran
+// again), and whether the notifications could have gone elsewhere than the recorded streams
+// (Unread: over Streamable HTTP a server may send them on a GET stream the client did not
+// read).
+type Subscription struct {
+	URI    string
+	While  []Notice
+	After  []Notice
+	Unread string
+}
+
+// SubscriptionUpdates grades the notifications of LFEAT-002 (2024-11-05..2025-11-25
+// server/resources#Subscriptions): while subscribed, the change the trigger made is notified
+// as notifications/resources/updated for the subscribed URI and no other; after
+// resources/unsubscribe, no update for it comes. frames are cited when no update came. It
+// returns untestable (the reason) when no update came while sub.Unread names where it could
+// have gone, and a Mismatch otherwise.
+func SubscriptionUpdates(sub Subscription, frames []int) (untestable string, m *client.Mismatch) {
+	updated := func(n Notice) (string, bool) {
+		var uri string
+		if n.Method != "notifications/resources/updated" || json.Unmarshal(n.Params["uri"], &uri) != nil {
+			return "", false
+		}
+		return uri, true
+	}
+	seen := false
+	for _, n := range sub.While {
+		uri, ok := updated(n)
+		switch {
+		case !ok:
+		case uri != sub.URI:
+			return "", &client.Mismatch{
+				Expected: "notifications/resources/updated only for the subscribed " + sub.URI,
+				Actual:   fmt.Sprintf("an update for %s, which the session did not subscribe to (frame %d)", uri, n.Seq),
+				Frames:   []int{n.Seq},
+			}
+		default:
+			seen = true
+		}
+	}
+	for _, n := range sub.After {
+		if uri, ok := updated(n); ok && uri == sub.URI {
+			return "", &client.Mismatch{
+				Expected: "no notifications/resources/updated for " + sub.URI + " after resources/unsubscribe",
+				Actual:   fmt.Sprintf("an update for it after the unsubscribe reply (frame %d)", n.Seq),
+				Frames:   []int{n.Seq},
+			}
+		}
+	}
+	switch {
+	case seen:
+		return "", nil
+	case sub.Unread != "":
+		return "no notifications/resources/updated for " + sub.URI + " came on the streams read; " + sub.Unread, nil
+	}
+	return "", &client.Mismatch{
+		Expected: "notifications/resources/updated for the subscribed " + sub.URI + " after the trigger changed it",
+		Actual:   "no such notification while subscribed",
+		Frames:   frames,
+	}
+}
+
+// ListChanged grades LFEAT-003 (2024-11-05..2025-11-25 server/tools#List Changed
+// Notification, and the same sentence of prompts and resources): after the trigger changed the
+// list, a server that declared listChanged notifies the session with method. notes are the
+// session's notifications after the trigger was sent; frames are cited when none came; unread
+// is as Subscription.Unread.
+func ListChanged(method string, notes []Notice, unread string, frames []int) (untestable string, m *client.Mismatch) {
+	for _, n := range notes {
+		if n.Method == method {
+			return "", nil
+		}
+	}
+	if unread != "" {
+		return "no " + method + " came on the streams read; " + unread, nil
+	}
+	return "", &client.Mismatch{
+		Expected: method + " to the session after the trigger changed the list",
+		Actual:   "no such notification",
+		Frames:   frames,
+	}
+}

@@ -50,3 +50,64 @@ func TestLogLevelKept(t *testing.T) {
 	assert.Contains(t, m.Actual, `"info"`)
 	assert.Nil(t, LogLevelKept("debug", []Notice{note(3, "debug")}))
 }
+
+// TestEmptyResult: {} and a result with only _meta pass; an error, a member, a non-object and
+// no reply are named.
+func TestEmptyResult(t *testing.T) {
+	res := func(body string) *harness.Message {
+		return &harness.Message{Kind: harness.KindResult, Result: json.RawMessage(body)}
+	}
+	assert.Empty(t, EmptyResult("resources/subscribe", res(`{}`)))
+	assert.Empty(t, EmptyResult("resources/subscribe", res(`{"_meta":{"a":1}}`)))
+	assert.Contains(t, EmptyResult("resources/subscribe", res(`{"ok":true}`)), `member "ok"`)
+	assert.Contains(t, EmptyResult("resources/subscribe", res(`[]`)), "not an object")
+	assert.Contains(t, EmptyResult("resources/subscribe", nil), "no reply")
+	e := &harness.Message{Kind: harness.KindError, Error: &harness.ErrorObject{Code: -32601, CodeRaw: "-32601", Message: "Method not found"}}
+	assert.Contains(t, EmptyResult("resources/subscribe", e), "-32601")
+}
+
+// TestSubscriptionUpdates: an update for the subscribed URI while subscribed and none after
+// passes (other notifications aside); an update for another URI, one after unsubscribe, or
+// none at all fail; none at all with an unread stream is untestable.
+func TestSubscriptionUpdates(t *testing.T) {
+	upd := func(seq int, uri string) Notice {
+		return Notice{Seq: seq, Method: "notifications/resources/updated", Params: map[string]json.RawMessage{"uri": json.RawMessage(`"` + uri + `"`)}}
+	}
+	logMsg := Notice{Seq: 2, Method: "notifications/message"}
+	const u = "test://static-text"
+	why, m := SubscriptionUpdates(Subscription{URI: u, While: []Notice{logMsg, upd(3, u)}, After: []Notice{upd(9, "test://other")}}, nil)
+	assert.Empty(t, why)
+	assert.Nil(t, m)
+
+	_, m = SubscriptionUpdates(Subscription{URI: u, While: []Notice{upd(3, u), upd(4, "test://static-binary")}}, nil)
+	require.NotNil(t, m)
+	assert.Equal(t, []int{4}, m.Frames)
+
+	_, m = SubscriptionUpdates(Subscription{URI: u, While: []Notice{upd(3, u)}, After: []Notice{upd(8, u)}}, nil)
+	require.NotNil(t, m)
+	assert.Contains(t, m.Expected, "after resources/unsubscribe")
+	assert.Equal(t, []int{8}, m.Frames)
+
+	_, m = SubscriptionUpdates(Subscription{URI: u, While: []Notice{logMsg}}, []int{5, 6})
+	require.NotNil(t, m)
+	assert.Equal(t, []int{5, 6}, m.Frames)
+
+	why, m = SubscriptionUpdates(Subscription{URI: u, Unread: "a GET stream"}, nil)
+	assert.Nil(t, m)
+	assert.Contains(t, why, "a GET stream")
+}
+
+// TestListChanged: the method among the notes passes; its absence fails citing the frames, or
+// is untestable when a stream may have missed it.
+func TestListChanged(t *testing.T) {
+	const lc = "notifications/tools/list_changed"
+	why, m := ListChanged(lc, []Notice{{Seq: 4, Method: "notifications/message"}, {Seq: 5, Method: lc}}, "", nil)
+	assert.Empty(t, why)
+	assert.Nil(t, m)
+	_, m = ListChanged(lc, []Notice{{Seq: 4, Method: "notifications/prompts/list_changed"}}, "", []int{3, 4})
+	require.NotNil(t, m)
+	assert.Equal(t, []int{3, 4}, m.Frames)
+	why, m = ListChanged(lc, nil, "a GET stream", nil)
+	assert.Nil(t, m)
+	assert.Contains(t, why, "a GET stream")
+}

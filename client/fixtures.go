@@ -20,6 +20,9 @@ var (
 		"test_sampling", "test_incomplete_result_sampling", "test_incomplete_result_list_roots", "test_tool_with_logging",
 		// Ours: the reference fixture's tool with x-mcp-header parameters (HDR-010..014).
 		"test_header_params",
+		// Ours: the reference fixture's tool that changes its resources (LFEAT-002); the
+		// official suite has no fixture for it.
+		"test_trigger_resource_update",
 	}
 	// FixturePrompts are the fixture prompt names.
 	FixturePrompts = []string{
