@@ -178,3 +178,100 @@ func ListChanged(method string, notes []Notice, unread string, frames []int) (un
 		Frames:   frames,
 	}
 }
+
+// URLElicitationRequired grades LFEAT-011 (2025-11-25 client/elicitation#URL Elicitation
+// Required Error) on msg, the reply to a request that needs a URL mode elicitation: a -32042
+// error whose data.elicitations lists at least one elicitation, each of mode "url" with a
+// non-empty string elicitationId, a url and a message. It returns the elicitationIds it
+// listed; untestable when the reply is not a -32042 error (the request may not have needed an
+// elicitation after all); a Mismatch naming the first defect otherwise.
+func URLElicitationRequired(msg *harness.Message, frames []int) (ids []string, untestable string, m *client.Mismatch) {
+	if msg == nil || msg.Kind != harness.KindError || msg.Error.Code != -32042 {
+		return nil, "the fixture call got " + client.Describe(msg) + ", not a -32042 error", nil
+	}
+	fail := func(actual string) ([]string, string, *client.Mismatch) {
+		return nil, "", &client.Mismatch{
+			Expected: "a -32042 error whose data.elicitations lists URL mode elicitations, each with mode \"url\", an elicitationId, a url and a message",
+			Actual:   actual, Frames: frames,
+		}
+	}
+	var data struct {
+		Elicitations []map[string]json.RawMessage `json:"elicitations"`
+	}
+	if !msg.Error.HasData || json.Unmarshal(msg.Error.Data, &data) != nil || len(data.Elicitations) == 0 {
+		return fail("error data " + client.Short(msg.Error.Data) + " lists no elicitations")
+	}
+	for i, el := range data.Elicitations {
+		str := func(k string) string {
+			var v string
+			_ = json.Unmarshal(el[k], &v)
+			return v
+		}
+		switch {
+		case str("mode") != "url":
+			return fail(fmt.Sprintf("elicitations[%d] has mode %s", i, client.Short(el["mode"])))
+		case str("elicitationId") == "":
+			return fail(fmt.Sprintf("elicitations[%d] has no elicitationId string", i))
+		case str("url") == "":
+			return fail(fmt.Sprintf("elicitations[%d] has no url string", i))
+		case str("message") == "":
+			return fail(fmt.Sprintf("elicitations[%d] has no message string", i))
+		}
+		ids = append(ids, str("elicitationId"))
+	}
+	return ids, "", nil
+}
+
+// ElicitationCompletes grades LFEAT-012 (2025-11-25 client/elicitation#Completion
+// Notifications for URL Mode Elicitation): every notifications/elicitation/complete a session
+// receives carries the elicitationId of a URL mode elicitation the server issued in that
+// session (issued). notes are the session's notifications. It returns na when the server sent
+// none (the notification is optional) and a Mismatch citing the first one with an id it did
+// not issue.
+func ElicitationCompletes(issued []string, notes []Notice) (na string, m *client.Mismatch) {
+	known := map[string]bool{}
+	for _, id := range issued {
+		known[id] = true
+	}
+	sent := false
+	for _, n := range notes {
+		if n.Method != "notifications/elicitation/complete" {
+			continue
+		}
+		sent = true
+		var id string
+		if json.Unmarshal(n.Params["elicitationId"], &id) != nil || !known[id] {
+			return "", &client.Mismatch{
+				Expected: "notifications/elicitation/complete naming an elicitationId the server issued in this session",
+				Actual:   fmt.Sprintf("elicitationId %s (frame %d); issued: %v", client.Short(n.Params["elicitationId"]), n.Seq, issued),
+				Frames:   []int{n.Seq},
+			}
+		}
+	}
+	if !sent {
+		return "the server sent no notifications/elicitation/complete (it may choose not to)", nil
+	}
+	return "", nil
+}
+
+// IssuedElicitations returns the elicitationId of every elicitation/create request the server
+// sent among frames (URL mode elicitations carry one).
+func IssuedElicitations(frames []*harness.Frame) []string {
+	var out []string
+	for _, f := range frames {
+		if f == nil || f.Dir != harness.DirServerToClient {
+			continue
+		}
+		msg, err := harness.ParseMessage(f.Body())
+		if err != nil || msg.Kind != harness.KindRequest || msg.Method != "elicitation/create" {
+			continue
+		}
+		var p struct {
+			ID string `json:"elicitationId"`
+		}
+		if json.Unmarshal(msg.Params, &p) == nil && p.ID != "" {
+			out = append(out, p.ID)
+		}
+	}
+	return out
+}

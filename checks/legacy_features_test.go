@@ -111,3 +111,64 @@ func TestListChanged(t *testing.T) {
 	assert.Nil(t, m)
 	assert.Contains(t, why, "a GET stream")
 }
+
+// TestURLElicitationRequired: a -32042 listing complete URL mode elicitations passes with their
+// ids; a missing list, another mode, a missing id, url or message fail; another reply is
+// untestable.
+func TestURLElicitationRequired(t *testing.T) {
+	errMsg := func(data string) *harness.Message {
+		return &harness.Message{Kind: harness.KindError, Error: &harness.ErrorObject{Code: -32042, CodeRaw: "-32042", Message: "x", Data: json.RawMessage(data), HasData: data != ""}}
+	}
+	good := `{"elicitations":[{"mode":"url","elicitationId":"e1","url":"https://a.example/x","message":"m"},{"mode":"url","elicitationId":"e2","url":"https://b.example","message":"n"}]}`
+	ids, why, m := URLElicitationRequired(errMsg(good), []int{4})
+	assert.Equal(t, []string{"e1", "e2"}, ids)
+	assert.Empty(t, why)
+	assert.Nil(t, m)
+	for data, want := range map[string]string{
+		"":                    "lists no elicitations",
+		`{"elicitations":[]}`: "lists no elicitations",
+		`{"elicitations":[{"mode":"form","elicitationId":"e","url":"u","message":"m"}]}`: `mode "form"`,
+		`{"elicitations":[{"mode":"url","url":"u","message":"m"}]}`:                      "no elicitationId",
+		`{"elicitations":[{"mode":"url","elicitationId":"e","message":"m"}]}`:            "no url",
+		`{"elicitations":[{"mode":"url","elicitationId":"e","url":"u"}]}`:                "no message",
+	} {
+		_, _, m = URLElicitationRequired(errMsg(data), []int{4})
+		require.NotNil(t, m, data)
+		assert.Contains(t, m.Actual, want, data)
+		assert.Equal(t, []int{4}, m.Frames)
+	}
+	_, why, m = URLElicitationRequired(&harness.Message{Kind: harness.KindResult, Result: json.RawMessage(`{"content":[]}`)}, nil)
+	assert.Nil(t, m)
+	assert.Contains(t, why, "not a -32042 error")
+}
+
+// TestElicitationCompletes: a completion naming an issued id passes; an unknown or missing id
+// fails; no completion at all is na.
+func TestElicitationCompletes(t *testing.T) {
+	done := func(seq int, params string) Notice {
+		var p map[string]json.RawMessage
+		_ = json.Unmarshal([]byte(params), &p)
+		return Notice{Seq: seq, Method: "notifications/elicitation/complete", Params: p}
+	}
+	na, m := ElicitationCompletes([]string{"e1"}, []Notice{{Seq: 2, Method: "notifications/message"}, done(3, `{"elicitationId":"e1"}`)})
+	assert.Empty(t, na)
+	assert.Nil(t, m)
+	_, m = ElicitationCompletes([]string{"e1"}, []Notice{done(3, `{"elicitationId":"e1"}`), done(5, `{"elicitationId":"other"}`)})
+	require.NotNil(t, m)
+	assert.Equal(t, []int{5}, m.Frames)
+	_, m = ElicitationCompletes([]string{"e1"}, []Notice{done(6, `{}`)})
+	require.NotNil(t, m)
+	na, m = ElicitationCompletes([]string{"e1"}, nil)
+	assert.Nil(t, m)
+	assert.Contains(t, na, "no notifications/elicitation/complete")
+}
+
+// TestIssuedElicitations: the ids of the server's elicitation/create requests only.
+func TestIssuedElicitations(t *testing.T) {
+	frames := []*harness.Frame{
+		serverFrame(1, `{"jsonrpc":"2.0","id":"s1","method":"elicitation/create","params":{"mode":"url","elicitationId":"e9","url":"u","message":"m"}}`),
+		serverFrame(2, `{"jsonrpc":"2.0","id":"s2","method":"elicitation/create","params":{"message":"form","requestedSchema":{}}}`),
+		{Seq: 3, Dir: harness.DirClientToServer, Raw: []byte(`{"jsonrpc":"2.0","id":"c","method":"elicitation/create","params":{"elicitationId":"x"}}`)},
+	}
+	assert.Equal(t, []string{"e9"}, IssuedElicitations(frames))
+}
