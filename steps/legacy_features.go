@@ -121,7 +121,7 @@ func (w *World) listedTool(ctx context.Context, fixture string) (tool map[string
 			return t, "", nil
 		}
 	}
-	return nil, fmt.Sprintf("no fixture tool %q to trigger the change (--fixture-map %s=<tool> names the server's own)", name, fixture), nil
+	return nil, fmt.Sprintf("no fixture tool %q (--fixture-map %s=<tool> names the server's own)", name, fixture), nil
 }
 
 // trigger calls the trigger tool while a GET stream is read (Streamable HTTP, DuringGET),

@@ -37,6 +37,12 @@ func registerServerUtilitiesLoggingSteps(sc *godog.ScenarioContext) {
 	step(sc, `^every log message in this run is at or above the level its request asked for$`, AskJudge("LOG-002"))
 	step(sc, `^every log message in this run travelled with the response of the request that asked for it$`, AskJudge("LOG-003"))
 	step(sc, `^every log message the server sent in this run has a known level and data$`, AskJudge("LOG-005"))
+	step(sc, `^logging/setLevel got an empty result$`, wc(func(_ context.Context, w *World) error {
+		if what := checks.EmptyResult("logging/setLevel", client.ResponseOf(w.Last)); what != "" {
+			return &client.Mismatch{Expected: "an empty result to logging/setLevel", Actual: what, Frames: w.LastSeqs()}
+		}
+		return nil
+	}))
 	step(sc, `^no log message after the level was set is below "([^"]+)"$`, logLevelKept)
 }
 
