@@ -14,14 +14,19 @@ import (
 // Messages from the Server). The GET is sent before during runs; afterwards DuringGET waits
 // until its reading ends (the server closes it, one quiet window passes without an event, or
 // --timeout) and notes its exchange. stream reports whether the server answered with a 2xx
-// text/event-stream; on stdio during runs alone and stream is false. It returns during's error.
-//
-// It cannot tell when the server set the stream up, so a notification the server sent before
-// then is lost to it; a caller treats an open stream that carried nothing as inconclusive.
-func (w *Session) DuringGET(ctx context.Context, during func(context.Context) error) (stream bool, err error) {
+// text/event-stream; primed, whether that stream delivered an event (a priming event, any
+// message) before during sent its first request, which proves the stream was set up before
+// whatever during made the server do. Without primed an open stream that carried nothing is
+// inconclusive: the client cannot tell when the server set it up. On stdio during runs alone
+// and both are false. It returns during's error.
+func (w *Session) DuringGET(ctx context.Context, during func(context.Context) error) (stream, primed bool, err error) {
 	e, ok := w.Conn.Endpoint()
 	if !ok {
-		return false, during(ctx)
+		return false, false, during(ctx)
+	}
+	mark := 0
+	if fs := w.Conn.Frames(); len(fs) > 0 {
+		mark = fs[len(fs)-1].Seq
 	}
 	gctx, cancel := context.WithTimeout(ctx, w.Timeout()+2*w.Opts.QuietWindow)
 	defer cancel()
@@ -34,8 +39,23 @@ func (w *Session) DuringGET(ctx context.Context, during func(context.Context) er
 	ex := <-got
 	w.Note(ex)
 	if ex == nil || ex.HTTP == nil || ex.HTTP.Status/100 != 2 {
-		return false, err
+		return false, false, err
 	}
 	mt, _, _ := mime.ParseMediaType(ex.HTTP.Headers.Get("Content-Type"))
-	return mt == "text/event-stream", err
+	if mt != "text/event-stream" {
+		return false, false, err
+	}
+	firstPost := 0
+	for _, f := range w.Conn.Frames() {
+		if f.Seq > mark && f.Dir == harness.DirClientToServer && f.HTTP != nil && f.HTTP.Method == http.MethodPost {
+			firstPost = f.Seq
+			break
+		}
+	}
+	for _, f := range ex.Frames {
+		if f.Dir == harness.DirServerToClient {
+			return true, firstPost != 0 && f.Seq < firstPost, err
+		}
+	}
+	return true, false, err
 }

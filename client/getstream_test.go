@@ -22,6 +22,7 @@ import (
 type getServer struct {
 	stream bool
 	caps   string
+	pinged chan struct{} // closed when the ping arrives; the stream's event waits for it
 }
 
 func (g *getServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -32,6 +33,9 @@ func (g *getServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(http.StatusOK)
+		w.(http.Flusher).Flush()
+		<-g.pinged
 		io.WriteString(w, "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}\n\n")
 		return
 	}
@@ -54,28 +58,33 @@ func (g *getServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":%q,"capabilities":{},"serverInfo":{"name":"s","version":"1"}}}`, m.ID, revisions.LatestLegacy().ID)
 		return
 	}
+	if m.Method == "ping" {
+		close(g.pinged)
+	}
 	fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{}}`, m.ID)
 }
 
 // TestOpenOwnSessionWithAndDuringGET: the initialize declares the capabilities given; DuringGET
-// runs its function while the GET is read, reports whether the GET opened a stream, and the
-// stream's notification is among the connection's frames; a 405 is no stream.
+// runs its function while the GET is read, reports whether the GET opened a stream (not
+// primed: its one event follows the function's request), and the stream's notification is
+// among the connection's frames; a 405 is no stream.
 func TestOpenOwnSessionWithAndDuringGET(t *testing.T) {
 	for _, stream := range []bool{true, false} {
-		g := &getServer{stream: stream}
+		g := &getServer{stream: stream, pinged: make(chan struct{})}
 		srv := httptest.NewServer(g)
 		s, _ := httpSession(t, srv)
 		ctx := context.Background()
 		require.NoError(t, s.OpenOwnSessionWith(ctx, map[string]any{"elicitation": map[string]any{"url": map[string]any{}}}))
 		assert.JSONEq(t, `{"elicitation":{"url":{}}}`, g.caps)
 		ran := false
-		got, err := s.DuringGET(ctx, func(ctx context.Context) error {
+		got, primed, err := s.DuringGET(ctx, func(ctx context.Context) error {
 			ran = true
 			return s.Send(ctx, s.Build(Call{Method: "ping"}))
 		})
 		require.NoError(t, err)
 		assert.True(t, ran)
 		assert.Equal(t, stream, got)
+		assert.False(t, primed, "the stream's only event came after the ping was sent")
 		seen := false
 		for _, f := range s.Conn.Frames() {
 			if m, err := harness.ParseMessage(f.Body()); err == nil && m.Method == "notifications/tools/list_changed" {

@@ -86,7 +86,7 @@ func urlElicitationFlow(ctx context.Context, w *World) error {
 		return err
 	}
 	st.first = w.Last
-	if _, err := w.DuringGET(ctx, func(ctx context.Context) error { return w.Send(ctx, w.Build(c)) }); err != nil {
+	if _, _, err := w.DuringGET(ctx, func(ctx context.Context) error { return w.Send(ctx, w.Build(c)) }); err != nil {
 		return err
 	}
 	if s, ok := w.Conn.Process(); ok {

@@ -135,7 +135,7 @@ func (w *World) trigger(ctx context.Context, tool map[string]any) (string, error
 	}
 	st := lfeatOf(w)
 	var call *harness.Exchange
-	stream, err := w.DuringGET(ctx, func(ctx context.Context) error {
+	stream, primed, err := w.DuringGET(ctx, func(ctx context.Context) error {
 		err := w.Send(ctx, w.Build(c))
 		call = w.Last
 		return err
@@ -143,7 +143,7 @@ func (w *World) trigger(ctx context.Context, tool map[string]any) (string, error
 	if err != nil {
 		return "", err
 	}
-	if stream {
+	if stream && !primed {
 		st.unread = unreadGET
 	}
 	st.frames = append(st.frames, checks.ExchangeSeqs(call)...)
