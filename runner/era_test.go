@@ -329,7 +329,7 @@ func decodeMeta(t *testing.T, req harness.Request) map[string]any {
 
 // TestModernVersions: the modern revisions to test are those of the table the server lists,
 // plus the asked one unless -32022 refused it; only the forced one under --revision; the asked
-// one when the server lists none the build knows.
+// one when the server lists none the build knows, none when it refused with legacy ones only.
 func TestModernVersions(t *testing.T) {
 	table := fakeModernTable()
 	newer, older := table[0].ID, table[1].ID
@@ -345,6 +345,7 @@ func TestModernVersions(t *testing.T) {
 		{"result not listing the asked", harness.Probe{Supported: []string{older}, Result: result}, "auto", []string{newer, older}},
 		{"-32022 listing the older", harness.Probe{Supported: []string{older, "2025-11-25"}}, "auto", []string{older}},
 		{"-32022 listing none known", harness.Probe{Supported: []string{"2030-01-01"}}, "auto", []string{newer}},
+		{"-32022 listing legacy revisions only", harness.Probe{Supported: revisions.LegacyIDs()}, "auto", nil},
 		{"-32021 (no list)", harness.Probe{}, "auto", []string{newer}},
 		{"forced older", harness.Probe{Supported: []string{older, newer}, Result: result}, older, []string{older}},
 	} {
