@@ -48,6 +48,9 @@ type fakeEra struct {
 	Discover    map[string]string `json:"discover"`
 	Initialize  string            `json:"initialize"`
 	InitDelayMs int               `json:"initDelayMs"`
+	// Supported is the data.supported list of a -32022 reply (the newest modern revision
+	// when empty).
+	Supported []string `json:"supported,omitempty"`
 }
 
 // reply returns the JSON-RPC reply to the request line, or "" for none.
@@ -65,7 +68,12 @@ func (f fakeEra) reply(line []byte, started time.Time) string {
 	errorReply := func(code string) string {
 		data := ""
 		if code == "-32022" {
-			data = `,"data":{"supported":["2026-07-28"],"requested":"x"}`
+			supported := f.Supported
+			if len(supported) == 0 {
+				supported = []string{revisions.Modern().ID}
+			}
+			list, _ := json.Marshal(supported)
+			data = fmt.Sprintf(`,"data":{"supported":%s,"requested":"x"}`, list)
 		}
 		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":{"code":%s,"message":"scripted"%s}}`, req.ID, code, data)
 	}
@@ -196,6 +204,23 @@ func TestDetectModernErrorLeavesCapabilitiesUnknown(t *testing.T) {
 	require.Len(t, targets, 1)
 	assert.Empty(t, targets[0].capsUnknown)
 	assert.Contains(t, targets[0].caps, "tools")
+}
+
+// TestDetectLegacyListRefusal: a server refusing server/discover with -32022 and listing only
+// legacy revisions says it serves no modern one: it gets the legacy target alone, never a
+// modern one whose every request it would refuse.
+func TestDetectLegacyListRefusal(t *testing.T) {
+	for _, transport := range []string{harness.TransportHTTP, harness.TransportStdio} {
+		t.Run(transport, func(t *testing.T) {
+			f := fakeEra{Discover: map[string]string{revisions.Modern().ID: "-32022"}, Supported: revisions.LegacyIDs(), Initialize: revisions.LatestLegacy().ID}
+			targets, notes, abort := detectAgainst(t, f, transport, Config{})
+			require.Empty(t, abort, notes)
+			require.Len(t, targets, 1, notes)
+			assert.Equal(t, revisions.LatestLegacy().ID, targets[0].revision)
+			assert.False(t, targets[0].modern)
+			assert.Contains(t, strings.Join(notes, "; "), "only legacy revisions")
+		})
+	}
 }
 
 // TestLegacyHandshakeGetsTheStartupWindow: after a probe that got no reply within the startup
