@@ -180,7 +180,7 @@ func TaskResult(id string, res, after, plain *harness.Exchange) (why string, m *
 		return "tasks/result got " + client.DescribeExchange(res) + " within --timeout", nil
 	}
 	plainMsg := client.ResponseOf(plain)
-	frames := append(ExchangeSeqs(res), ExchangeSeqs(plain)...)
+	frames := seqsOf(res, plain)
 	if msg.Kind == harness.KindError {
 		if plainMsg == nil {
 			return "tasks/result answered " + client.Describe(msg) + " and the tool cannot be called without a task to compare", nil
@@ -201,7 +201,7 @@ func TaskResult(id string, res, after, plain *harness.Exchange) (why string, m *
 	}
 	if am := client.ResponseOf(after); am != nil && am.Kind == harness.KindResult {
 		if _, status, _ := TaskProblem(am.Result, false); status != "" && !TerminalTask(status) {
-			return "", &client.Mismatch{Expected: "tasks/result to answer once the task is terminal", Actual: fmt.Sprintf("tasks/get after the result says %q", status), Frames: append(ExchangeSeqs(res), ExchangeSeqs(after)...)}
+			return "", &client.Mismatch{Expected: "tasks/result to answer once the task is terminal", Actual: fmt.Sprintf("tasks/get after the result says %q", status), Frames: seqsOf(res, after)}
 		}
 	}
 	if plainMsg == nil {
@@ -216,6 +216,17 @@ func TaskResult(id string, res, after, plain *harness.Exchange) (why string, m *
 	return "", nil
 }
 
+// seqsOf returns the seqs of the frames of exs, skipping nil exchanges.
+func seqsOf(exs ...*harness.Exchange) []int {
+	var out []int
+	for _, ex := range exs {
+		if ex != nil {
+			out = append(out, ExchangeSeqs(ex)...)
+		}
+	}
+	return out
+}
+
 // resultShapeDiff says how the tool result got differs in shape from want: its members
 // (`_meta` aside), isError, or the types of its content blocks; "" when alike.
 func resultShapeDiff(want, got json.RawMessage) string {
@@ -223,7 +234,7 @@ func resultShapeDiff(want, got json.RawMessage) string {
 		var r map[string]json.RawMessage
 		_ = json.Unmarshal(raw, &r)
 		for k := range r {
-			if k != "_meta" {
+			if k != "_meta" && k != "isError" { // isError is compared as a value, absent = false
 				members = append(members, k)
 			}
 		}
@@ -288,12 +299,12 @@ func TaskCancel(cancel1, get1, cancel2, get2 *harness.Exchange) *client.Mismatch
 		}
 		for _, ex := range []*harness.Exchange{get1, get2} {
 			if st := status(ex); st != "cancelled" {
-				return &client.Mismatch{Expected: "a cancelled task to stay cancelled", Actual: fmt.Sprintf("tasks/get says %s", describeStatus(st, ex)), Frames: append(ExchangeSeqs(cancel1), ExchangeSeqs(ex)...)}
+				return &client.Mismatch{Expected: "a cancelled task to stay cancelled", Actual: fmt.Sprintf("tasks/get says %s", describeStatus(st, ex)), Frames: seqsOf(cancel1, ex)}
 			}
 		}
 	case c1 != nil && c1.Kind == harness.KindError && c1.Error.Code == codeInvalidParams:
 		if st := status(get1); !TerminalTask(st) {
-			return &client.Mismatch{Expected: "tasks/cancel of a task that is not terminal to cancel it", Actual: fmt.Sprintf("%s while tasks/get says %s", client.Describe(c1), describeStatus(st, get1)), Frames: append(ExchangeSeqs(cancel1), ExchangeSeqs(get1)...)}
+			return &client.Mismatch{Expected: "tasks/cancel of a task that is not terminal to cancel it", Actual: fmt.Sprintf("%s while tasks/get says %s", client.Describe(c1), describeStatus(st, get1)), Frames: seqsOf(cancel1, get1)}
 		}
 	default:
 		return &client.Mismatch{Expected: "tasks/cancel of a task to cancel it, or -32602 when it was already terminal", Actual: client.DescribeExchange(cancel1), Frames: ExchangeSeqs(cancel1)}
