@@ -365,12 +365,12 @@ func PickTool(tools []map[string]any, supports, prefer []string, allowed func(ma
 	}
 	quoted := make([]string, len(supports))
 	for i, s := range supports {
-		if s == "" {
-			s = "absent"
-		}
 		quoted[i] = fmt.Sprintf("%q", s)
+		if s == "" {
+			quoted[i] = "absent"
+		}
 	}
-	return nil, fmt.Sprintf("no listed tool with execution.taskSupport %s may be called (fixture tools: %s)", strings.Join(quoted, " or "), strings.Join(prefer, ", ")) + JoinWhy(skipped)
+	return nil, fmt.Sprintf("no listed tool whose execution.taskSupport is %s may be called (fixture tools: %s)", strings.Join(quoted, " or "), strings.Join(prefer, ", ")) + JoinWhy(skipped)
 }
 
 // TaskCapability reports whether caps, the server's capabilities, declare the member at path

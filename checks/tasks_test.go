@@ -209,7 +209,7 @@ func TestPickTool(t *testing.T) {
 	}
 	got, why := PickTool(tools, []string{"forbidden", ""}, nil, fixturesOnly)
 	assert.Nil(t, got)
-	assert.Contains(t, why, `"forbidden" or "absent"`)
+	assert.Contains(t, why, `"forbidden" or absent`)
 	assert.Contains(t, why, "tool plain is not a fixture tool")
 }
 

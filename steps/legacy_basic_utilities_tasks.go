@@ -80,7 +80,7 @@ func registerLegacyTasksSteps(sc *godog.ScenarioContext) {
 			return m
 		}
 		if st.why != "" {
-			return w.SetSkip(reports.Untestable, st.why)
+			return w.SetSkip(reports.Untestable, "the unknown task id was refused with -32602; no task could be cancelled: "+st.why)
 		}
 		if st.cancel1 == nil {
 			return nil // tasks/cancel is not declared: the unknown id is the rule's whole subject
