@@ -115,9 +115,11 @@ func contains(l []string, s string) bool {
 }
 
 // inputRequest makes the constructor of rule's check over the params of every server request
-// of method: problem says what is wrong with them ("" when nothing), and a schema violation
-// rule claims (Claimants) is wrong too; the first offender is cited.
-func inputRequest(rule, method, expected string, problem func(params json.RawMessage) string) func(Deps) Check {
+// of method: problem says what is wrong with them ("" when nothing), and so is a schema
+// violation rule claims (Claimants) at an instance path under under (a claim that only takes
+// a union's echo from SCHEMA-001, such as INPUT-003's URL-branch one, is not reported); the
+// first offender is cited.
+func inputRequest(rule, method, under, expected string, problem func(params json.RawMessage) string) func(Deps) Check {
 	return first(expected, func(f *Frame) (bool, string) {
 		m, params, ok := serverRequest(f)
 		if !ok || m != method {
@@ -127,7 +129,7 @@ func inputRequest(rule, method, expected string, problem func(params json.RawMes
 			return true, why
 		}
 		for _, e := range f.Schema {
-			if contains(Claimants(e), rule) {
+			if strings.HasPrefix(e.InstancePath, under) && contains(Claimants(e), rule) {
 				return true, fmt.Sprintf("%s at %q", e.Message, e.InstancePath)
 			}
 		}
@@ -137,15 +139,15 @@ func inputRequest(rule, method, expected string, problem func(params json.RawMes
 
 // checkElicitShape is INPUT-002 (client/elicitation#Elicitation Requests): every
 // elicitation/create has a message; form mode a requestedSchema; url mode a url.
-var checkElicitShape = inputRequest("INPUT-002", "elicitation/create", "elicitation requests with a message, and a requestedSchema (form) or a url (url mode)", ElicitationShape)
+var checkElicitShape = inputRequest("INPUT-002", "elicitation/create", "/params", "elicitation requests with a message, and a requestedSchema (form) or a url (url mode)", ElicitationShape)
 
 // checkRequestedSchema is INPUT-003 (client/elicitation#Requested Schema): the requested
 // schema of a form elicitation is a flat object of primitive properties.
-var checkRequestedSchema = inputRequest("INPUT-003", "elicitation/create", "a requestedSchema that is a flat object of primitive properties", RequestedSchemaProblem)
+var checkRequestedSchema = inputRequest("INPUT-003", "elicitation/create", "/params/requestedSchema", "a requestedSchema that is a flat object of primitive properties", RequestedSchemaProblem)
 
 // checkSamplingMessages is INPUT-013 (client/sampling#Messages): every sampling message has
 // role user or assistant and content.
-var checkSamplingMessages = inputRequest("INPUT-013", "sampling/createMessage", "sampling messages with role user or assistant and content", SamplingMessagesProblem)
+var checkSamplingMessages = inputRequest("INPUT-013", "sampling/createMessage", "/params/messages", "sampling messages with role user or assistant and content", SamplingMessagesProblem)
 
 // ElicitationShape says what an elicitation/create's params lack, "" when nothing: a string
 // message; in form mode (mode absent or "form") an object requestedSchema; in url mode an
