@@ -35,6 +35,11 @@ func DeclaredAnswer(caps map[string]json.RawMessage, elicit string) Answerer {
 				return nil, &AnswerError{Code: -32601, Message: "Method not found: " + method + " (the client did not declare " + need + ")"}
 			}
 		}
+		if method == "sampling/createMessage" {
+			if res := toolUseAnswer(params); res != nil {
+				return res, nil
+			}
+		}
 		if method != "elicitation/create" {
 			return DefaultAnswer(method, params)
 		}
@@ -97,21 +102,30 @@ func ModeDeclared(decl json.RawMessage, mode string) bool {
 	return (mode == "form" && form) || (mode == "url" && url)
 }
 
-// invalidContent returns form content that violates the requested schema of params: every
-// property gets a value of the wrong type (an object), and nothing else.
+// invalidContent returns form content that violates the requested schema of params while
+// staying a valid ElicitResult (string, integer, boolean or string-array values): every
+// property gets a value of another type (an integer for a string, a string for a number or a
+// boolean, an integer for an array).
 func invalidContent(params json.RawMessage) map[string]any {
 	var p struct {
 		RequestedSchema struct {
-			Properties map[string]json.RawMessage `json:"properties"`
+			Properties map[string]struct {
+				Type string `json:"type"`
+			} `json:"properties"`
 		} `json:"requestedSchema"`
 	}
 	_ = json.Unmarshal(params, &p)
 	out := map[string]any{}
-	for name := range p.RequestedSchema.Properties {
-		out[name] = map[string]any{"not": "a primitive"}
+	for name, prop := range p.RequestedSchema.Properties {
+		switch prop.Type {
+		case "string", "array":
+			out[name] = 12345
+		default:
+			out[name] = "not a " + prop.Type
+		}
 	}
 	if len(out) == 0 {
-		out["unexpected"] = map[string]any{}
+		out["unexpected"] = 1
 	}
 	return out
 }
@@ -146,4 +160,30 @@ func (w *Session) OpenSessionDeclaring(ctx context.Context, caps json.RawMessage
 		return &PreconditionFailed{What: "initialize on a fresh connection got " + DescribeExchange(w.Last), Rule: "LEG-001"}
 	}
 	return w.Send(ctx, w.Build(Call{Method: "notifications/initialized", Notification: true}))
+}
+
+// ToolUseID is the id of the tool use DeclaredAnswer's model asks for.
+const ToolUseID = "mcp-conform-tool-use-1"
+
+// toolUseAnswer is the answer to a sampling request that offers tools and whose last message
+// holds no tool result: the model uses the first tool (stopReason "toolUse", 2025-11-25
+// client/sampling#Sampling with Tools), so that the server's follow-up request can be judged.
+// nil when the request offers no tools or already carries the results.
+func toolUseAnswer(params json.RawMessage) json.RawMessage {
+	var p struct {
+		Tools []struct {
+			Name string `json:"name"`
+		} `json:"tools"`
+		Messages []struct {
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	if json.Unmarshal(params, &p) != nil || len(p.Tools) == 0 {
+		return nil
+	}
+	if n := len(p.Messages); n > 0 && strings.Contains(string(p.Messages[n-1].Content), `"tool_result"`) {
+		return nil
+	}
+	return mustJSON(map[string]any{"role": "assistant", "model": "mcp-conform", "stopReason": "toolUse",
+		"content": []any{map[string]any{"type": "tool_use", "id": ToolUseID, "name": p.Tools[0].Name, "input": map[string]any{}}}})
 }

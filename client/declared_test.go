@@ -41,7 +41,7 @@ func TestDeclaredAnswer(t *testing.T) {
 	res, _ = DeclaredAnswer(caps(`{"elicitation":{"form":{}}}`), ElicitDecline)("elicitation/create", form)
 	assert.JSONEq(t, `{"action":"decline"}`, string(res))
 	res, _ = DeclaredAnswer(caps(`{"elicitation":{}}`), ElicitInvalid)("elicitation/create", form)
-	assert.Contains(t, string(res), `"not":"a primitive"`)
+	assert.JSONEq(t, `{"action":"accept","content":{"n":12345,"score":"not a number"}}`, string(res))
 	res, e = DeclaredAnswer(caps(`{"sampling":{}}`), ElicitAccept)("sampling/createMessage", nil)
 	require.Nil(t, e)
 	assert.Contains(t, string(res), "mcp-conform sampled reply")

@@ -24,3 +24,16 @@ Feature: Legacy messages (2025-11-25 basic/index)
     And the client opens a session of its own declaring client capabilities `{"sampling":{},"elicitation":{},"roots":{}}`
     When the client calls the fixture tools "test_sampling, test_elicitation, test_list_roots"
     Then every request the server sent in this run validates against the schema
+
+  @rule:LEG-011 @MUST @since:2024-11-05 @until:2025-11-25
+  Scenario: The server cancels only requests it issued
+    Spec: basic/utilities/cancellation#Behavior Requirements
+    A cancellation the server sends names a request the server itself issued in the session
+    and left unanswered. A cancellation that crosses the client's answer in flight is allowed
+    (#Timing Considerations), so the suite flags only ids the server never issued as a
+    request on the connection. Judged over every server cancellation of the run (fixture
+    test_cancelled_ping, ours); na when the run saw none.
+    Given a fresh connection
+    And the client opens a session of its own declaring client capabilities `{}`
+    When the client calls the fixture tools "test_cancelled_ping"
+    Then every cancellation the server sent in this run names a request it issued

@@ -271,3 +271,47 @@ func SamplingMessagesProblem(params json.RawMessage) string {
 	}
 	return ""
 }
+
+// serverCancellations is LEG-011 (2025-11-25 basic/utilities/cancellation#Behavior
+// Requirements): a notifications/cancelled the server sends names a request the server
+// itself issued earlier on the connection. A cancellation that crosses the client's answer is
+// allowed (#Timing Considerations: both parties handle the race), so an answered request is
+// not flagged; an id the server never issued (the client's own request, or none) is.
+type serverCancellations struct {
+	n      int
+	issued map[int]map[string]bool // connection -> id keys of the server's requests
+	bad    *Mismatch
+}
+
+func newServerCancellations(Deps) Check {
+	return &serverCancellations{issued: map[int]map[string]bool{}}
+}
+
+func (c *serverCancellations) Observe(f *Frame) {
+	if _, _, ok := serverRequest(f); ok {
+		m, _ := f.Object()
+		if c.issued[f.Conn] == nil {
+			c.issued[f.Conn] = map[string]bool{}
+		}
+		c.issued[f.Conn][harness.IDKey(m["id"])] = true
+		return
+	}
+	m, ok := f.Object()
+	if !ok || stringOf(m["method"]) != "notifications/cancelled" {
+		return
+	}
+	var p struct {
+		RequestID json.RawMessage `json:"requestId"`
+	}
+	_ = json.Unmarshal(m["params"], &p)
+	if len(p.RequestID) == 0 {
+		return // no request named: a 2026-07-28 subscription end or a malformed one, not this rule's
+	}
+	c.n++
+	if c.bad == nil && !c.issued[f.Conn][harness.IDKey(p.RequestID)] {
+		c.bad = &Mismatch{Expected: "a cancellation naming a request the server issued on the connection",
+			Actual: fmt.Sprintf("frame %d cancels request %s, which the server never sent", f.Seq, bytes.TrimSpace(p.RequestID)), Frames: []int{f.Seq}}
+	}
+}
+
+func (c *serverCancellations) Finish() Outcome { return Outcome{Judged: c.n, Mismatch: c.bad} }

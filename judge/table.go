@@ -87,6 +87,7 @@ var table = []Entry{
 	// client-elicitation.feature, client-sampling.feature).
 	{Rule: "LEG-009", New: newServerRequestIDs},
 	{Rule: "LEG-010", New: requestSchema("LEG-010")},
+	{Rule: "LEG-011", New: newServerCancellations},
 	{Rule: "INPUT-002", New: checkElicitShape},
 	{Rule: "INPUT-003", New: checkRequestedSchema},
 	{Rule: "INPUT-013", New: checkSamplingMessages},

@@ -51,6 +51,34 @@ func registerClientElicitationSteps(sc *godog.ScenarioContext) {
 	step(sc, `^every elicitation the server sent in this run has a message and what its mode needs$`, AskJudge("INPUT-002"))
 	step(sc, `^every requested schema the server sent in this run is a flat object of primitive properties$`, AskJudge("INPUT-003"))
 	step(sc, `^every sampling message the server sent in this run has a user or assistant role and typed content$`, AskJudge("INPUT-013"))
+	step(sc, `^every elicitation the server sent used a mode the client declared$`, wc(func(ctx context.Context, w *World) error {
+		return w.judgeInput("elicitation", func(f []*harness.Frame) (int, *client.Mismatch) { return checks.UndeclaredModes(inputOf(w).declared, f) })
+	}))
+	step(sc, `^no form elicitation asked for a secret$`, wc(func(ctx context.Context, w *World) error {
+		return w.judgeInput("form elicitation", func(f []*harness.Frame) (int, *client.Mismatch) { return checks.FormText(f, true) })
+	}))
+	step(sc, `^no form elicitation holds a clickable URL$`, wc(func(ctx context.Context, w *World) error {
+		return w.judgeInput("form elicitation", func(f []*harness.Frame) (int, *client.Mismatch) { return checks.FormText(f, false) })
+	}))
+	step(sc, `^no URL elicitation carries credentials or personal data$`, wc(func(ctx context.Context, w *World) error {
+		return w.judgeInput("URL-mode elicitation", func(f []*harness.Frame) (int, *client.Mismatch) { return checks.URLElicitations(f, false) })
+	}))
+	step(sc, `^every URL elicitation uses HTTPS unless on loopback$`, wc(func(ctx context.Context, w *World) error {
+		return w.judgeInput("URL-mode elicitation", func(f []*harness.Frame) (int, *client.Mismatch) { return checks.URLElicitations(f, true) })
+	}))
+	step(sc, `^the invalid content was rejected or asked for again$`, wc(func(ctx context.Context, w *World) error {
+		for _, ex := range inputOf(w).calls {
+			na, m := checks.InvalidContentHandled(ex)
+			if na != "" {
+				return w.SetSkip(reports.Untestable, na)
+			}
+			if m != nil {
+				return m
+			}
+		}
+		return nil
+	}))
+	step(sc, `^every cancellation the server sent in this run names a request it issued$`, AskJudge("LEG-011"))
 	step(sc, `^every call got a JSON-RPC response$`, wc(func(ctx context.Context, w *World) error {
 		if checks.AnsweredElicitations(scenarioFrames(w)) == 0 {
 			return w.SetSkip(reports.Untestable, "the server sent no elicitation/create, so no declined or cancelled elicitation could be judged")
@@ -115,4 +143,17 @@ func scenarioFrames(w *World) []*harness.Frame {
 		out = append(out, ex.Frames...)
 	}
 	return out
+}
+
+// judgeInput grades the scenario's frames with check; a check that found no subject (no
+// request of kind what) is untestable: the server's fixture tools made none.
+func (w *World) judgeInput(what string, check func([]*harness.Frame) (int, *client.Mismatch)) error {
+	n, m := check(scenarioFrames(w))
+	if m != nil {
+		return m
+	}
+	if n == 0 {
+		return w.SetSkip(reports.Untestable, "the fixture tools called made no "+what+" request of the client")
+	}
+	return nil
 }
