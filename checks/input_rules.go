@@ -310,7 +310,6 @@ func URLProblem(raw string, https bool) string {
 	return ""
 }
 
-
 // URLElicitations grades INPUT-005 (https false) or INPUT-006 (https true, a warning) over
 // every URL-mode elicitation among frames (URLProblem).
 func URLElicitations(frames []*harness.Frame, https bool) (judged int, m *client.Mismatch) {

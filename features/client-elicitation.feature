@@ -3,7 +3,7 @@ Feature: Elicitation (client/elicitation)
   with a requested schema, or (2025-11-25 and later) a URL to open.
   https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation
 
-  @rule:INPUT-001 @MUST @since:2025-06-18 @until:2025-11-25
+  @rule:INPUT-001 @MUST-NOT @since:2025-06-18 @until:2025-11-25
   Scenario Outline: Elicitations use only the modes the client declared
     Spec: client/elicitation#Capabilities
     A server never sends an elicitation in a mode the client did not declare; `elicitation: {}`
@@ -59,7 +59,7 @@ Feature: Elicitation (client/elicitation)
       | decline |
       | cancel  |
 
-  @rule:INPUT-004 @MUST @since:2025-06-18 @until:2025-11-25
+  @rule:INPUT-004 @MUST-NOT @since:2025-06-18 @until:2025-11-25
   Scenario: Form elicitations ask for no secrets
     Spec: client/elicitation#User Interaction Model
     Form mode never asks for passwords, API keys, access tokens or payment credentials: those
@@ -71,7 +71,7 @@ Feature: Elicitation (client/elicitation)
     When the client calls the fixture tools "test_elicitation, test_elicitation_sep1034_defaults, test_elicitation_sep1330_enums"
     Then no form elicitation asked for a secret
 
-  @rule:INPUT-005 @MUST @since:2025-11-25 @until:2025-11-25
+  @rule:INPUT-005 @MUST-NOT @since:2025-11-25 @until:2025-11-25
   Scenario: URL elicitations carry no credentials or personal data
     Spec: client/elicitation#Safe URL Handling
     The url of a URL-mode elicitation holds no end-user credentials or personal data and is
@@ -94,7 +94,7 @@ Feature: Elicitation (client/elicitation)
     When the client calls the fixture tools "test_url_elicitation"
     Then every URL elicitation uses HTTPS unless on loopback
 
-  @rule:INPUT-007 @SHOULD @since:2025-11-25 @until:2025-11-25
+  @rule:INPUT-007 @SHOULD-NOT @since:2025-11-25 @until:2025-11-25
   Scenario: Form elicitations hold no clickable URLs
     Spec: client/elicitation#Safe URL Handling
     No field of a form-mode elicitation holds a URL meant to be clicked. A heuristic: an

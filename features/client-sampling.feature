@@ -12,7 +12,7 @@ Feature: Sampling (client/sampling)
     When the client calls the fixture tools "test_sampling"
     Then every sampling message the server sent in this run has a user or assistant role and typed content
 
-  @rule:INPUT-008 @MUST @since:2025-11-25 @until:2025-11-25
+  @rule:INPUT-008 @MUST-NOT @since:2025-11-25 @until:2025-11-25
   Scenario: Sampling carries tools only to a client that declared sampling.tools
     Spec: client/sampling#Tools in Sampling
     A server sends no tool-enabled sampling request (`tools` or `toolChoice`) to a client that

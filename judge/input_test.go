@@ -6,6 +6,10 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcp-conform/mcp-conform/harness"
+	"github.com/mcp-conform/mcp-conform/internal/testutil"
+	"github.com/mcp-conform/mcp-conform/revisions"
 )
 
 // TestServerRequestIDs: LEG-009 passes on string and integer ids unique per connection (the
@@ -113,4 +117,57 @@ func TestInputClaims(t *testing.T) {
 		assert.Equal(t, []string{c.want}, Claimants(c.e), "%+v", c.e)
 	}
 	assert.Contains(t, claimedBy(cases[4].e), "INPUT-002", "a broken INPUT-002 takes the URL-branch echo from SCHEMA-001 too")
+}
+
+// The server-to-client request rules' passing and failing conversations (TestEveryRuleHasCases).
+func init() {
+	elicit := func(params string) string {
+		return `{"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":` + params + `}`
+	}
+	form := `{"message":"m","requestedSchema":{"type":"object","properties":{"n":{"type":"string"}}}}`
+	sample := func(role string) string {
+		return `{"jsonrpc":"2.0","id":2,"method":"sampling/createMessage","params":{"maxTokens":5,"messages":[{"role":"` + role + `","content":{"type":"text","text":"x"}}]}}`
+	}
+	tableCases = append(tableCases,
+		tableCase{"LEG-009", func(c *conv) { c.srv(elicit(form), "elicitation/create"); c.srv(sample("user"), "") },
+			func(c *conv) { c.srv(elicit(form), "elicitation/create"); c.srv(elicit(form), "elicitation/create") }},
+		tableCase{"LEG-011", func(c *conv) {
+			c.srv(`{"jsonrpc":"2.0","id":"p1","method":"ping"}`, "")
+			c.srv(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"p1"}}`, "")
+		}, func(c *conv) {
+			c.cli(`{"jsonrpc":"2.0","id":"p1","method":"tools/call","params":{"name":"t"}}`)
+			c.srv(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"p1"}}`, "")
+		}},
+		tableCase{"INPUT-002", func(c *conv) { c.srv(elicit(form), "") }, func(c *conv) { c.srv(elicit(`{"requestedSchema":{"type":"object","properties":{}}}`), "") }},
+		tableCase{"INPUT-003", func(c *conv) { c.srv(elicit(form), "") },
+			func(c *conv) {
+				c.srv(elicit(`{"message":"m","requestedSchema":{"type":"object","properties":{"o":{"type":"object"}}}}`), "")
+			}},
+		tableCase{"INPUT-013", func(c *conv) { c.srv(sample("assistant"), "") }, func(c *conv) { c.srv(sample("system"), "") }},
+	)
+}
+
+// TestRequestSchema: LEG-010 fails a server request that breaks the schema where no client
+// page's rule owns the shape (a missing maxTokens), and leaves a wrong message role to
+// INPUT-013.
+func TestRequestSchema(t *testing.T) {
+	set := testutil.Schemas(t)
+	run := func(raw string) Outcome {
+		f := &harness.Frame{Seq: 1, Conn: 1, Dir: harness.DirServerToClient, Transport: harness.TransportStdio, Raw: []byte(raw), Method: "sampling/createMessage"}
+		j := New(Config{Schemas: set, Rules: []string{"LEG-010", "INPUT-013"}})
+		j.Feed(revisions.LatestLegacy().ID, f)
+		j.Finish()
+		o, ok := j.Outcome(revisions.LatestLegacy().ID, "LEG-010")
+		require.True(t, ok)
+		return o
+	}
+	ok := `{"jsonrpc":"2.0","id":1,"method":"sampling/createMessage","params":{"maxTokens":5,"messages":[{"role":"user","content":{"type":"text","text":"x"}}]}}`
+	o := run(ok)
+	assert.Nil(t, o.Mismatch)
+	assert.Equal(t, 1, o.Judged)
+	o = run(`{"jsonrpc":"2.0","id":1,"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"x"}}]}}`)
+	require.NotNil(t, o.Mismatch)
+	assert.Contains(t, o.Mismatch.Actual, "maxTokens")
+	o = run(`{"jsonrpc":"2.0","id":1,"method":"sampling/createMessage","params":{"maxTokens":5,"messages":[{"role":"system","content":{"type":"text","text":"x"}}]}}`)
+	assert.Nil(t, o.Mismatch, "the role is INPUT-013's")
 }

@@ -52,7 +52,9 @@ func registerClientElicitationSteps(sc *godog.ScenarioContext) {
 	step(sc, `^every requested schema the server sent in this run is a flat object of primitive properties$`, AskJudge("INPUT-003"))
 	step(sc, `^every sampling message the server sent in this run has a user or assistant role and typed content$`, AskJudge("INPUT-013"))
 	step(sc, `^every elicitation the server sent used a mode the client declared$`, wc(func(ctx context.Context, w *World) error {
-		return w.judgeInput("elicitation", func(f []*harness.Frame) (int, *client.Mismatch) { return checks.UndeclaredModes(inputOf(w).declared, f) })
+		return w.judgeInput("elicitation", func(f []*harness.Frame) (int, *client.Mismatch) {
+			return checks.UndeclaredModes(inputOf(w).declared, f)
+		})
 	}))
 	step(sc, `^no form elicitation asked for a secret$`, wc(func(ctx context.Context, w *World) error {
 		return w.judgeInput("form elicitation", func(f []*harness.Frame) (int, *client.Mismatch) { return checks.FormText(f, true) })
