@@ -212,7 +212,7 @@ func InvalidContentHandled(ex *harness.Exchange) (na string, m *client.Mismatch)
 }
 
 // secretWords is INPUT-004's heuristic: names of secrets that form mode must not ask for.
-var secretWords = regexp.MustCompile(`(?i)password|passwd|api.?key|secret|\btoken|access.?token|credit.?card|card.?number|\bcvv\b|\bcvc\b`)
+var secretWords = regexp.MustCompile(`(?i)pass(word|wd|phrase)|api.?key|secret|access.?token|(^|[^a-z])tokens?($|[^a-z])|credit.?card|card.?number|(^|[^a-z])(cvv|cvc)($|[^a-z])`)
 
 // SecretField says which field of a requested schema asks for a secret (INPUT-004, 2025-11-25
 // client/elicitation#User Interaction Model: no passwords, API keys, tokens or payment
@@ -234,7 +234,7 @@ func SecretField(schema json.RawMessage) string {
 	for _, n := range names {
 		p := s.Properties[n]
 		if w := secretWords.FindString(n + " " + p.Title + " " + p.Description); w != "" {
-			return fmt.Sprintf("property %q asks for %q", n, w)
+			return fmt.Sprintf("property %q asks for %q", n, strings.TrimSpace(w))
 		}
 	}
 	return ""
@@ -272,7 +272,7 @@ func FormText(frames []*harness.Frame, secret bool) (judged int, m *client.Misma
 
 // credentialParams is INPUT-005's heuristic: query parameters that carry credentials or
 // personal data.
-var credentialParams = regexp.MustCompile(`(?i)^(token|access_?token|id_?token|refresh_?token|auth|authorization|password|passwd|secret|api_?key|code|session|session_?id|sid|email|e-?mail|user|username|phone)$`)
+var credentialParams = regexp.MustCompile(`(?i)token|passw|secret|api_?key|^auth|^code$|session|^sid$|e-?mail|^user(_?name|_?id)?$|phone|^ssn$`)
 
 // URLProblem says what makes a URL-mode elicitation's url unsafe (INPUT-005, 2025-11-25
 // client/elicitation#Safe URL Handling: no credentials or personal data, not
