@@ -10,11 +10,6 @@ import (
 	"github.com/mcp-conform/mcp-conform/harness"
 )
 
-// serverFrame is a server-to-client frame with seq and body.
-func serverFrame(seq int, body string) *harness.Frame {
-	return &harness.Frame{Seq: seq, Dir: harness.DirServerToClient, Raw: []byte(body)}
-}
-
 // TestNoticesAfter: only the server's notifications after the seq, in order; requests,
 // responses, client frames and malformed bodies are skipped.
 func TestNoticesAfter(t *testing.T) {

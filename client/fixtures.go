@@ -20,6 +20,11 @@ var (
 		"test_sampling", "test_incomplete_result_sampling", "test_incomplete_result_list_roots", "test_tool_with_logging",
 		// Ours: the reference fixture's tool with x-mcp-header parameters (HDR-010..014).
 		"test_header_params",
+		// Ours: the reference fixture's legacy tools asking the client for roots, a URL-mode
+		// elicitation, a sampling tool loop, and a ping it cancels (INPUT-*, LEG-011), and the
+		// official suite's elicitation schema fixtures.
+		"test_list_roots", "test_url_elicitation", "test_sampling_tools", "test_cancelled_ping",
+		"test_elicitation_sep1034_defaults", "test_elicitation_sep1330_enums",
 		// Ours: the reference fixture's 2025-11-25 task tools, one per execution.taskSupport
 		// value (LFEAT-006..010).
 		"test_task_tool", "test_task_required_tool", "test_task_forbidden_tool",

@@ -53,3 +53,18 @@ Feature: Legacy lifecycle (2025-11-25 basic/lifecycle)
       {"jsonrpc":"2.0","method":"notifications/initialized"}
       """
     Then no message arrives in reply
+
+  @rule:LEG-006 @MUST @since:2024-11-05 @until:2025-11-25
+  Scenario: The server uses only the client capabilities negotiated
+    Spec: basic/lifecycle#Operation
+    During operation both parties keep to the capabilities they negotiated: a client that
+    declared no client capability gets no sampling/createMessage, elicitation/create or
+    roots/list request. The fixture tools that ask the client are called on a session
+    declaring `{}`. This rule owns a request for a capability the client did not declare at
+    all; a request under a declared capability that uses an undeclared part of it (an
+    elicitation mode, tools in sampling) is INPUT-001's or INPUT-008's, so one frame fails one
+    rule. Untestable when the server has none of the fixture tools.
+    Given a fresh connection
+    And the client opens a session of its own declaring client capabilities `{}`
+    When the client calls the fixture tools "test_sampling, test_elicitation, test_list_roots"
+    Then the server sent the client no request for a capability the client did not declare

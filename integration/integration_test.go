@@ -160,7 +160,12 @@ func requireFairToUnoffered(t *testing.T, r *reports.Run, prefixes ...string) {
 func TestServerEverythingStdioLegacy(t *testing.T) {
 	t.Parallel()
 	entry := nodeModule(t, "node_modules/@modelcontextprotocol/server-everything/dist/index.js")
-	r := run(t, "server-everything-stdio", runner.Config{Transport: "stdio", Command: []string{nodeBinary(t), entry}})
+	// server-everything asks the client for sampling, elicitation and roots under its own tool
+	// names (registered only for a client declaring the capability): --fixture-map points the
+	// legacy input rules at them (INPUT-*, LEG-006, LEG-009, LEG-010).
+	r := run(t, "server-everything-stdio", runner.Config{Transport: "stdio", Command: []string{nodeBinary(t), entry},
+		FixtureMap: map[string]string{"test_sampling": "trigger-sampling-request", "test_elicitation": "trigger-elicitation-request",
+			"test_list_roots": "get-roots-list"}})
 	require.Equal(t, []string{"2025-11-25"}, r.Revisions, "server-everything negotiates the legacy revision only; notes: %v", r.Notes)
 }
 

@@ -91,6 +91,20 @@ var claims = []Claim{
 	// Required Error).
 	{Rule: "LFEAT-011", Schema: "/$defs/URLElicitationRequiredError/**"},
 	{Rule: "LFEAT-011", Instance: "/error/data/elicitations/**", Schema: "/**"},
+	// The requests a server makes of the client (basic/index#Requests): LEG-010 owns every
+	// violation of one, except the shapes the client pages' rules judge. ElicitRequestParams
+	// is a union of the form and URL params, so a form request breaking its requestedSchema
+	// also fails the URL branch's required members: INPUT-003 claims that echo too.
+	{Rule: "LEG-010", Type: "CreateMessageRequest", Schema: "/**"},
+	{Rule: "LEG-010", Type: "ElicitRequest", Schema: "/**"},
+	{Rule: "LEG-010", Type: "ListRootsRequest", Schema: "/**"},
+	{Rule: "LEG-010", Type: "PingRequest", Schema: "/**"},
+	{Rule: "INPUT-002", Type: "ElicitRequest", Schema: "/$defs/ElicitRequest*Params/required"},
+	{Rule: "INPUT-002", Type: "ElicitRequest", Instance: "/params/message", Schema: "/**"},
+	{Rule: "INPUT-002", Type: "ElicitRequest", Instance: "/params/url", Schema: "/**"},
+	{Rule: "INPUT-003", Type: "ElicitRequest", Instance: "/params/requestedSchema/**", Schema: "/**"},
+	{Rule: "INPUT-003", Type: "ElicitRequest", Instance: "/params", Schema: "/$defs/ElicitRequestURLParams/required"},
+	{Rule: "INPUT-013", Type: "CreateMessageRequest", Instance: "/params/messages/**", Schema: "/**"},
 }
 
 // Claimants returns the owners of schema violation e: of the claims that match it, the rules

@@ -82,4 +82,13 @@ var table = []Entry{
 	{Rule: "EXT-005", New: checkTaskHandles},
 	{Rule: "DEP-001", New: checkDeprecatedFeatures},
 	{Rule: "DEP-004", New: checkElicitationComplete},
+
+	// Requests the server makes of the client (features/legacy-basic-index.feature,
+	// client-elicitation.feature, client-sampling.feature).
+	{Rule: "LEG-009", New: newServerRequestIDs},
+	{Rule: "LEG-010", New: requestSchema("LEG-010")},
+	{Rule: "LEG-011", New: newServerCancellations},
+	{Rule: "INPUT-002", New: checkElicitShape},
+	{Rule: "INPUT-003", New: checkRequestedSchema},
+	{Rule: "INPUT-013", New: checkSamplingMessages},
 }

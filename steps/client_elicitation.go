@@ -2,6 +2,9 @@ package steps
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
 
 	"github.com/cucumber/godog"
 
@@ -13,84 +16,146 @@ import (
 
 func init() { bindSteps("client-elicitation", registerClientElicitationSteps) }
 
-// urlElicitationTool is the reference fixture's tool that needs a URL mode elicitation (no
-// official conformance fixture exists for it; --fixture-map names a server's own).
-const urlElicitationTool = "test_url_elicitation_required"
-
-// elicitState is what the elicitation send step leaves for its assertions.
-type elicitState struct {
-	first     *harness.Exchange // the first call, expected to fail with -32042
-	untrigger string            // why the fixture could not be called ("" when it was)
-	from      int               // the seq after which the session's notifications are judged
+// inputState is what the scenarios about the server's requests to the client remember: the
+// client capabilities declared and the fixture tool calls made.
+type inputState struct {
+	declared map[string]json.RawMessage
+	calls    []*harness.Exchange
 }
 
-// elicitOf returns the scenario's elicitation state (see stateOf).
-func elicitOf(w *World) *elicitState {
-	return stateOf(w, func() *elicitState { return &elicitState{} })
+func inputOf(w *World) *inputState { return stateOf(w, func() *inputState { return &inputState{} }) }
+
+// fixtureArgs are the arguments the suite calls the input fixture tools with.
+var fixtureArgs = map[string]map[string]any{
+	"test_sampling":    {"prompt": "Say hello."},
+	"test_elicitation": {"message": "Please provide your details."},
 }
 
-// registerClientElicitationSteps binds the steps of features/client-elicitation.feature.
+// registerClientElicitationSteps binds the steps of the scenarios about the requests a server
+// makes of the client (features/client-elicitation.feature, client-sampling.feature,
+// legacy-basic-index.feature and LEG-006).
 func registerClientElicitationSteps(sc *godog.ScenarioContext) {
-	step(sc, `^the client calls the URL elicitation fixture tool in a session of its own that supports URL elicitation, then retries it$`, wc(urlElicitationFlow))
-	step(sc, `^the -32042 error listed URL mode elicitations, each with an elicitationId, a url and a message$`, wc(func(_ context.Context, w *World) error {
-		st := elicitOf(w)
-		if st.untrigger != "" {
-			return w.SetSkip(reports.Untestable, st.untrigger)
+	step(sc, "^the client opens a session of its own declaring client capabilities `([^`]*)`$", func(ctx context.Context, caps string) error {
+		return openDeclaring(ctx, caps, client.ElicitAccept)
+	})
+	step(sc, "^the client opens a session of its own declaring client capabilities `([^`]*)` and answering elicitations with \"(accept|decline|cancel|invalid)\"$", openDeclaring)
+	step(sc, `^the client calls the fixture tools "([^"]+)"$`, callInputFixtures)
+	step(sc, `^the server sent the client no request for a capability the client did not declare$`, wc(func(ctx context.Context, w *World) error {
+		if m := checks.UndeclaredRequests(inputOf(w).declared, scenarioFrames(w)); m != nil {
+			return m
 		}
-		_, why, m := checks.URLElicitationRequired(client.ResponseOf(st.first), checks.ExchangeSeqs(st.first))
-		return verdictOf(w, why, m)
+		return nil
 	}))
-	step(sc, `^every notifications/elicitation/complete of the session named an elicitationId the server issued in it$`, wc(func(_ context.Context, w *World) error {
-		st := elicitOf(w)
-		if st.untrigger != "" {
-			return w.SetSkip(reports.Untestable, st.untrigger)
+	step(sc, `^every request the server sent in this run has a string or integer id unused before in its session$`, AskJudge("LEG-009"))
+	step(sc, `^every request the server sent in this run validates against the schema$`, AskJudge("LEG-010"))
+	step(sc, `^every elicitation the server sent in this run has a message and what its mode needs$`, AskJudge("INPUT-002"))
+	step(sc, `^every requested schema the server sent in this run is a flat object of primitive properties$`, AskJudge("INPUT-003"))
+	step(sc, `^every sampling message the server sent in this run has a user or assistant role and typed content$`, AskJudge("INPUT-013"))
+	step(sc, `^every elicitation the server sent used a mode the client declared$`, wc(func(ctx context.Context, w *World) error {
+		return w.judgeInput("elicitation", func(f []*harness.Frame) (int, *client.Mismatch) {
+			return checks.UndeclaredModes(inputOf(w).declared, f)
+		})
+	}))
+	step(sc, `^no form elicitation asked for a secret$`, wc(func(ctx context.Context, w *World) error {
+		return w.judgeInput("form elicitation", func(f []*harness.Frame) (int, *client.Mismatch) { return checks.FormText(f, true) })
+	}))
+	step(sc, `^no form elicitation holds a clickable URL$`, wc(func(ctx context.Context, w *World) error {
+		return w.judgeInput("form elicitation", func(f []*harness.Frame) (int, *client.Mismatch) { return checks.FormText(f, false) })
+	}))
+	step(sc, `^no URL elicitation carries credentials or personal data$`, wc(func(ctx context.Context, w *World) error {
+		return w.judgeInput("URL-mode elicitation", func(f []*harness.Frame) (int, *client.Mismatch) { return checks.URLElicitations(f, false) })
+	}))
+	step(sc, `^every URL elicitation uses HTTPS unless on loopback$`, wc(func(ctx context.Context, w *World) error {
+		return w.judgeInput("URL-mode elicitation", func(f []*harness.Frame) (int, *client.Mismatch) { return checks.URLElicitations(f, true) })
+	}))
+	step(sc, `^the invalid content was rejected or asked for again$`, wc(func(ctx context.Context, w *World) error {
+		for _, ex := range inputOf(w).calls {
+			na, m := checks.InvalidContentHandled(ex)
+			if na != "" {
+				return w.SetSkip(reports.Untestable, na)
+			}
+			if m != nil {
+				return m
+			}
 		}
-		frames := w.Conn.Frames()
-		issued, _, bad := checks.URLElicitationRequired(client.ResponseOf(st.first), nil)
-		if bad != nil {
-			return w.SetSkip(reports.Untestable, "the elicitations the -32042 error lists cannot be told apart ("+bad.Actual+"), which LFEAT-011 judges")
+		return nil
+	}))
+	step(sc, `^every cancellation the server sent in this run names a request it issued$`, AskJudge("LEG-011"))
+	step(sc, `^every call got a JSON-RPC response$`, wc(func(ctx context.Context, w *World) error {
+		if checks.AnsweredElicitations(scenarioFrames(w)) == 0 {
+			return w.SetSkip(reports.Untestable, "the server sent no elicitation/create, so no declined or cancelled elicitation could be judged")
 		}
-		issued = append(issued, checks.IssuedElicitations(frames)...)
-		na, m := checks.ElicitationCompletes(issued, checks.NoticesAfter(frames, st.from))
-		if na != "" {
-			return w.SetSkip(reports.NA, na)
-		}
-		if m != nil {
+		if m := checks.EveryCallAnswered(inputOf(w).calls); m != nil {
 			return m
 		}
 		return nil
 	}))
 }
 
-// urlElicitationFlow opens a session of its own whose client declares URL mode elicitation
-// (client/elicitation#Capabilities), calls the fixture tool and, whatever it answered, calls
-// it again (the retry after the out-of-band interaction), reading a GET stream meanwhile on
-// Streamable HTTP (client.DuringGET) and one quiet window on stdio.
-func urlElicitationFlow(ctx context.Context, w *World) error {
-	if err := w.OpenOwnSessionWith(ctx, map[string]any{"elicitation": map[string]any{"url": map[string]any{}}}); err != nil {
-		return err
+func openDeclaring(ctx context.Context, caps, elicit string) error {
+	w := WorldOf(ctx)
+	st := inputOf(w)
+	if err := json.Unmarshal([]byte(caps), &st.declared); err != nil {
+		return fmt.Errorf("feature bug: capabilities %s: %w", caps, err)
 	}
-	st := elicitOf(w)
-	st.from = lastSeq(w)
-	tool, why, err := w.listedTool(ctx, urlElicitationTool)
-	if err != nil || why != "" {
-		st.untrigger = why
-		return err
+	return w.OpenSessionDeclaring(ctx, json.RawMessage(caps), elicit)
+}
+
+// callInputFixtures calls each fixture tool of the comma-separated list that the server
+// offers (by its --fixture-map name); none offered is untestable naming them.
+func callInputFixtures(ctx context.Context, list string) error {
+	w := WorldOf(ctx)
+	lt, err := w.ListAll(ctx, "tools/list", "tools")
+	if err != nil {
+		return client.ListPrecondition(err, "TOOL-001")
 	}
-	c, ok, why := w.ListedToolCall(tool, map[string]any{}, nil)
-	if !ok {
-		st.untrigger = why
-		return nil
+	offered := map[string]bool{}
+	for _, t := range lt.Items {
+		if name, ok := t["name"].(string); ok {
+			offered[name] = true
+		}
 	}
-	if err := w.Send(ctx, w.Build(c)); err != nil {
-		return err
+	var missing []string
+	st := inputOf(w)
+	for _, name := range strings.Split(list, ",") {
+		name = strings.TrimSpace(name)
+		if !offered[w.Opts.FixtureName(name)] {
+			missing = append(missing, name)
+			continue
+		}
+		var args any
+		if a, ok := fixtureArgs[name]; ok {
+			args = a
+		}
+		if err := w.Send(ctx, w.Build(w.FixtureToolCall(name, args, nil))); err != nil {
+			return err
+		}
+		st.calls = append(st.calls, w.Last)
 	}
-	st.first = w.Last
-	if _, _, err := w.DuringGET(ctx, func(ctx context.Context) error { return w.Send(ctx, w.Build(c)) }); err != nil {
-		return err
+	if len(st.calls) == 0 {
+		return w.SetSkip(reports.Untestable, "the server offers none of the fixture tools "+strings.Join(missing, ", ")+" (--fixture-map maps a server's own names)")
 	}
-	if s, ok := w.Conn.Process(); ok {
-		quiet(ctx, w.Opts.QuietWindow, s)
+	return nil
+}
+
+// scenarioFrames are every frame of the scenario's exchanges, in order.
+func scenarioFrames(w *World) []*harness.Frame {
+	var out []*harness.Frame
+	for _, ex := range w.Exchanges {
+		out = append(out, ex.Frames...)
 	}
-	return ctx.Err()
+	return out
+}
+
+// judgeInput grades the scenario's frames with check; a check that found no subject (no
+// request of kind what) is untestable: the server's fixture tools made none.
+func (w *World) judgeInput(what string, check func([]*harness.Frame) (int, *client.Mismatch)) error {
+	n, m := check(scenarioFrames(w))
+	if m != nil {
+		return m
+	}
+	if n == 0 {
+		return w.SetSkip(reports.Untestable, "the fixture tools called made no "+what+" request of the client")
+	}
+	return nil
 }
