@@ -33,9 +33,6 @@ func registerProgressSteps(sc *godog.ScenarioContext) {
 			}
 			return WorldOf(ctx).callFixtureWithProgress(ctx, fixture, tok, optional == "")
 		})
-	step(sc, `^the client sends a harmless request$`, wc(func(ctx context.Context, w *World) error {
-		return w.Send(ctx, w.Build(client.Call{Method: w.Harmless()}))
-	}))
 	step(sc, `^every progress notification of the run names a progress token the client set on that connection$`, AskJudge("PROG-001"))
 	step(sc, `^every progress notification of the run carries its token with the JSON type the request gave it$`, AskJudge("PROG-002"))
 	step(sc, `^the progress of every progress token of the run increases with each notification$`, AskJudge("PROG-003"))
