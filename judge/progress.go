@@ -19,8 +19,9 @@ import (
 // progress value that is no number is PROG-006's, not a decrease.
 //
 // On a 2026-07-28 Streamable HTTP request stream a notification with a token other than the
-// request's is HTTP-007's, and one after the response HTTP-009's (both judge every event of such
-// a stream); on 2026-07-28 stdio STDIO-004 leaves notifications/progress to these rules.
+// request's is HTTP-007's, one after the response HTTP-009's (both judge every event of such a
+// stream), and one on a subscriptions/listen stream HTTP-023's; on 2026-07-28 stdio STDIO-004
+// leaves notifications/progress to these rules.
 
 // progressRequest is a request of the client that set a progress token.
 type progressRequest struct {
@@ -95,6 +96,9 @@ func (c *progressFold) progress(f *Frame, tokens map[string]*progressRequest) {
 		return // PROG-006's
 	}
 	key := harness.IDKey(tok)
+	if c.modern && sseEvent(f) && f.Request != nil && f.Request.Msg.Method == listenMethod {
+		return // on a subscriptions/listen stream: HTTP-023's
+	}
 	if c.modern && onRequestStream(f) {
 		if rm := requestMessage(f); rm == nil || harness.IDKey(requestMeta(rm.Params)[progressMeta]) != key {
 			return // a token other than its stream's request's: HTTP-007's
