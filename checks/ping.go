@@ -43,3 +43,52 @@ func EmptyPingResult(ex *harness.Exchange, what string, cite []int) *client.Mism
 	}
 	return nil
 }
+
+// PreInitializedTraffic grades LEG-005 (basic/lifecycle#Initialization: before the client's
+// notifications/initialized the server should send no request but ping and no message but
+// logging) on frames, the frames of one connection in order, from its initialize request to
+// the initialized notification the client sent after a sentinel had been answered. Server
+// requests other than ping and notifications other than notifications/message are a defect;
+// responses are the answers to the client's own requests. ok is false when frames hold no
+// initialize or no initialized notification (nothing to judge).
+func PreInitializedTraffic(frames []*harness.Frame) (m *client.Mismatch, ok bool) {
+	start, end := -1, -1
+	for i, f := range frames {
+		if f.Dir != harness.DirClientToServer {
+			continue
+		}
+		msg, _ := harness.ParseMessage(f.Body())
+		switch {
+		case msg == nil:
+		case msg.Method == "initialize" && start < 0:
+			start = i
+		case msg.Method == "notifications/initialized" && start >= 0 && end < 0:
+			end = i
+		}
+	}
+	if start < 0 || end < 0 {
+		return nil, false
+	}
+	for _, f := range frames[start:end] {
+		if f.Dir != harness.DirServerToClient {
+			continue
+		}
+		msg, _ := harness.ParseMessage(f.Body())
+		if msg == nil {
+			continue // not a message: the framing rules'
+		}
+		bad := ""
+		switch {
+		case msg.Kind == harness.KindRequest && msg.Method != "ping":
+			bad = "request " + msg.Method
+		case msg.Kind == harness.KindNotification && msg.Method != "notifications/message":
+			bad = "notification " + msg.Method
+		}
+		if bad != "" {
+			return &client.Mismatch{Expected: "no request but ping and no notification but log messages before notifications/initialized",
+				Actual: bad + " before the client sent notifications/initialized",
+				Frames: []int{frames[start].Seq, f.Seq, frames[end].Seq}}, true
+		}
+	}
+	return nil, true
+}

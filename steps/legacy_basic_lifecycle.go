@@ -41,6 +41,16 @@ func registerLegacyBasicLifecycleSteps(sc *godog.ScenarioContext) {
 	step(sc, `^each initialize result echoes the requested version$`, wc(eachInitializeResultEchoes))
 	step(sc, `^the client initializes, on fresh connections, with each legacy revision newer than the counter-offer$`, wc(initializeNewerThanOffer))
 	step(sc, `^the counter-offer is the latest version the server supports$`, wc(counterOfferIsLatest))
+	step(sc, `^before notifications/initialized the server sent no request but ping and no notification but log messages$`, wc(func(_ context.Context, w *World) error {
+		m, ok := checks.PreInitializedTraffic(w.Conn.Frames())
+		if !ok {
+			return fmt.Errorf("feature bug: LEG-005 needs an initialize and a notifications/initialized on the connection")
+		}
+		if m != nil {
+			return m
+		}
+		return nil
+	}))
 }
 
 // initVersion returns the protocolVersion of the InitializeResult of attempt in, "" when the
