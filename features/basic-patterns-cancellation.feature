@@ -6,6 +6,20 @@ Feature: Cancellation (basic/patterns/cancellation)
   request on 2026-07-28 stdio is STDIO-008's.
   https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/cancellation
 
+  @rule:CANC-001 @SHOULD @since:2024-11-05
+  Scenario: A cancelled request gets no response
+    Spec: basic/patterns/cancellation#Behavior Requirements
+    A server that receives notifications/cancelled for a request in flight should stop it and
+    send no response for it. The client calls the fixture tool test_tool_with_progress, cancels
+    it once its first progress notification shows it running, then sends a harmless request: one
+    quiet window after that sentinel is answered, the response of the cancelled call must not
+    have come (over Streamable HTTP: its stream ends without it). At 2026-07-28 STDIO-008 judges
+    stdio (a MUST there) and over HTTP the cancellation is closing the stream, which leaves
+    nothing to observe: na.
+    Given a connected server
+    When the client cancels a call of the fixture tool "test_tool_with_progress" while it runs
+    Then no response to the cancelled call arrived
+
   @rule:CANC-002 @SHOULD @since:2024-11-05
   Scenario: A cancellation the server cannot act on is ignored
     Spec: basic/patterns/cancellation#Error Handling
