@@ -60,10 +60,13 @@ func (w *World) callFixtureWithProgress(ctx context.Context, fixture string, tok
 }
 
 // fixtureToolPresent returns the server's name for the fixture tool fixture, or why it cannot
-// be called: no tools declared, a tools/list that failed (the listing rules' to judge), or no
+// be called: capabilities unknown (DISC-001's), no tools declared, a tools/list that failed (the listing rules' to judge), or no
 // tool of that name.
 func (w *World) fixtureToolPresent(ctx context.Context, fixture string) (name, why string) {
 	name = w.Opts.FixtureName(fixture)
+	if why := w.Target.CapsUnknown; why != "" {
+		return name, why // names DISC-001
+	}
 	if !w.Declares("tools") {
 		return name, fmt.Sprintf("no tool %q: the server declares no tools (%s)", name, undeclaredToolsJudge)
 	}
