@@ -67,8 +67,8 @@ type stdioInFlight struct {
 }
 
 // stdoutTraffic is STDIO-004: it classifies every stdio frame the server wrote: responses are
-// fine; a notification must belong to an in-flight request (progress with its token, anything
-// else while a request other than a listen is pending) or to an open subscriptions/listen
+// fine; a notification must belong to an in-flight request (anything while a request other
+// than a listen is pending; notifications/progress is left to PROG-001/004, judge/progress.go) or to an open subscriptions/listen
 // request (its subscriptionId, or a listen-only method while a listen is open; a missing
 // subscriptionId is STDIO-010's); notifications/cancelled must name an open listen; requests
 // are never allowed. Log messages are left to LOG-003, which judges where they travel.
