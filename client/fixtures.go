@@ -18,6 +18,7 @@ var (
 		"test_multiple_content_types", "test_error_handling", "json_schema_2020_12_tool",
 		"test_echo", "test_trigger_tool_change", "test_elicitation", "test_tool_with_elicitation",
 		"test_sampling", "test_incomplete_result_sampling", "test_incomplete_result_list_roots", "test_tool_with_logging",
+		"test_tool_with_progress",
 		// Ours: the reference fixture's tool with x-mcp-header parameters (HDR-010..014).
 		"test_header_params",
 		// Ours: the reference fixture's legacy tools asking the client for roots, a URL-mode

@@ -32,6 +32,34 @@ Feature: Legacy lifecycle (2025-11-25 basic/lifecycle)
     And the value at "/result/protocolVersion" is not "2099-12-31"
     And the value at "/result/protocolVersion" is a known protocol revision
 
+  @rule:LEG-004 @SHOULD @since:2024-11-05 @until:2025-11-25
+  Scenario: The counter-offer is the latest version the server supports
+    Spec: basic/lifecycle#Version Negotiation
+    For a version it does not support the server should answer with the latest version it
+    supports. What else the server shows it supports is the evidence: the versions a dual-era
+    server advertises in its DiscoverResult, and each newer handshake-era revision it echoes when
+    a fresh connection asks for it. An answer that is no handshake-era version is LEG-003's.
+    Given a fresh connection
+    When the client initializes with protocol version "2099-12-31"
+    And the client initializes, on fresh connections, with each legacy revision newer than the counter-offer
+    Then the counter-offer is the latest version the server supports
+
+  @rule:LEG-005 @SHOULD-NOT @since:2024-11-05 @until:2025-11-25
+  Scenario: Before notifications/initialized the server sends only pings and log messages
+    Spec: basic/lifecycle#Initialization
+    Until the client has sent notifications/initialized the server should send no request other
+    than ping and no message other than logging. The client delays the notification until the
+    server has answered a ping sent after the InitializeResult: on the same connection that
+    answer comes after whatever the server sent before it.
+    Given a fresh connection
+    When the client initializes with the revision under test
+    And the client sends a "ping" request
+    And the client sends the notification:
+      """
+      {"jsonrpc":"2.0","method":"notifications/initialized"}
+      """
+    Then before notifications/initialized the server sent no request but ping and no notification but log messages
+
   @rule:LEG-007 @MUST @since:2024-11-05 @until:2025-11-25
   Scenario: After the handshake the server answers in the negotiated revision
     Spec: basic/lifecycle#Operation

@@ -50,6 +50,8 @@ var claims = []Claim{
 	{Rule: "CAP-009", Instance: "/result/capabilities/**", Schema: "/**"},
 	{Rule: "EXT-002", Instance: "/result/capabilities/extensions/**", Schema: "/**"},
 	{Rule: "LEG-001", Schema: "/$defs/InitializeResult/**"},
+	// Progress notifications (basic/patterns/progress; ProgressNotificationParams).
+	{Rule: "PROG-006", Schema: "/$defs/ProgressNotification*/**"},
 	{Rule: "CONT-006", Schema: "/$defs/Implementation/**"},
 	// Content blocks: a block of no known kind fails every branch of the union.
 	{Rule: "CONT-001", Instance: "/**/content", Schema: "/$defs/*/required"},

@@ -67,8 +67,8 @@ type stdioInFlight struct {
 }
 
 // stdoutTraffic is STDIO-004: it classifies every stdio frame the server wrote: responses are
-// fine; a notification must belong to an in-flight request (progress with its token, anything
-// else while a request other than a listen is pending) or to an open subscriptions/listen
+// fine; a notification must belong to an in-flight request (anything while a request other
+// than a listen is pending; notifications/progress is left to PROG-001/004, judge/progress.go) or to an open subscriptions/listen
 // request (its subscriptionId, or a listen-only method while a listen is open; a missing
 // subscriptionId is STDIO-010's); notifications/cancelled must name an open listen; requests
 // are never allowed. Log messages are left to LOG-003, which judges where they travel.
@@ -106,6 +106,11 @@ func (c *stdoutTraffic) Observe(f *Frame) {
 	case harness.KindRequest:
 		// A server request is MSG-012's, a notification with an id MSG-010's: one defect
 		// fails one rule.
+		return
+	}
+	if msg.Method == "notifications/progress" {
+		// Which tokens progress may name, and until when, is PROG-001/002/004's
+		// (basic/patterns/progress, judge/progress.go): one defect fails one rule.
 		return
 	}
 	if msg.Method == "notifications/message" {
@@ -158,12 +163,6 @@ func unscopedNotification(msg *harness.Message, pending map[string]stdioInFlight
 		return fmt.Sprintf("%s for subscription %s, which is no open subscriptions/listen request of this process", msg.Method, harness.IDKey(sub))
 	}
 	switch {
-	case msg.Method == "notifications/progress":
-		tok := harness.IDKey(params.ProgressToken)
-		if tok != "" && some(func(x stdioInFlight) bool { return x.token == tok }) {
-			return ""
-		}
-		return fmt.Sprintf("notifications/progress for token %s, which no in-flight request carries", orNone(tok))
 	case msg.Method == "notifications/cancelled":
 		if x, open := pending[harness.IDKey(params.RequestID)]; open && x.listen {
 			return ""

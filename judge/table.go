@@ -73,6 +73,12 @@ var table = []Entry{
 	// stdio.
 	{Rule: "STDIO-002", New: checkStdoutPurity, Intentional: true},
 	{Rule: "STDIO-004", New: newStdoutTraffic},
+	// Progress (judge/progress.go).
+	{Rule: "PROG-001", New: progressRule("PROG-001")},
+	{Rule: "PROG-002", New: progressRule("PROG-002")},
+	{Rule: "PROG-003", New: progressRule("PROG-003")},
+	{Rule: "PROG-004", New: progressRule("PROG-004")},
+	{Rule: "PROG-006", New: progressRule("PROG-006")},
 	// Logging, extensions, deprecated features.
 	{Rule: "LOG-001", New: checkLogUnasked},
 	{Rule: "LOG-002", New: checkLogLevels},

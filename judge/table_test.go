@@ -232,10 +232,12 @@ func TestTableRulesOnFrames(t *testing.T) {
 
 // TestEveryRuleHasCases: each rule of the table is unit-tested here on a passing and a
 // failing conversation (this file, msg_test.go, cont_test.go, stdio_test.go, schema_test.go,
-// input_test.go's TestRequestSchema for LEG-010, which needs the schemas).
+// progress_test.go, input_test.go's TestRequestSchema for LEG-010, which needs the schemas).
 func TestEveryRuleHasCases(t *testing.T) {
 	covered := map[string]bool{"SCHEMA-001": true, "LEG-010": true, "STDIO-004": true, "CONT-001": true, "CONT-002": true, "CONT-003": true,
-		"CONT-004": true, "CONT-005": true, "CONT-006": true, "CONT-007": true, "PROMPT-006": true}
+		"CONT-004": true, "CONT-005": true, "CONT-006": true, "CONT-007": true, "PROMPT-006": true,
+		// progress_test.go
+		"PROG-001": true, "PROG-002": true, "PROG-003": true, "PROG-004": true, "PROG-006": true}
 	for _, tc := range tableCases {
 		covered[tc.rule] = true
 	}

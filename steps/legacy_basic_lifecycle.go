@@ -13,6 +13,7 @@ import (
 	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/judge"
+	"github.com/mcp-conform/mcp-conform/reports"
 	"github.com/mcp-conform/mcp-conform/revisions"
 )
 
@@ -38,6 +39,81 @@ func registerLegacyBasicLifecycleSteps(sc *godog.ScenarioContext) {
 	step(sc, `^the result validates as "([^"]+)"$`, resultValidates)
 	step(sc, `^the response validates against the schema$`, wc(responseValidatesAgainstSchema))
 	step(sc, `^each initialize result echoes the requested version$`, wc(eachInitializeResultEchoes))
+	step(sc, `^the client initializes, on fresh connections, with each legacy revision newer than the counter-offer$`, wc(initializeNewerThanOffer))
+	step(sc, `^the counter-offer is the latest version the server supports$`, wc(counterOfferIsLatest))
+	step(sc, `^before notifications/initialized the server sent no request but ping and no notification but log messages$`, wc(func(_ context.Context, w *World) error {
+		m, ok := checks.PreInitializedTraffic(w.Conn.Frames())
+		if !ok {
+			return fmt.Errorf("feature bug: LEG-005 needs an initialize and a notifications/initialized on the connection")
+		}
+		if m != nil {
+			return m
+		}
+		return nil
+	}))
+}
+
+// initVersion returns the protocolVersion of the InitializeResult of attempt in, "" when the
+// server answered no result with a string protocolVersion.
+func initVersion(in client.InitAttempt) string {
+	if in.Ex == nil || in.Ex.Response == nil {
+		return ""
+	}
+	msg, _ := harness.ParseMessage(in.Ex.Response.Body())
+	var got struct {
+		ProtocolVersion string `json:"protocolVersion"`
+	}
+	if msg == nil || msg.Kind != harness.KindResult || json.Unmarshal(msg.Result, &got) != nil {
+		return ""
+	}
+	return got.ProtocolVersion
+}
+
+// initializeNewerThanOffer asks, each on a fresh connection, for every handshake-era revision
+// newer than the version the first initialize of the scenario was answered with (LEG-004).
+func initializeNewerThanOffer(ctx context.Context, w *World) error {
+	if len(w.Inits) == 0 {
+		return fmt.Errorf("feature bug: no initialize was sent")
+	}
+	offered := initVersion(w.Inits[0])
+	if !revisions.IsLegacy(offered) {
+		return nil // the Then-step says why there is nothing to judge
+	}
+	for _, v := range checks.NewerLegacy(offered) {
+		if err := freshConnection(ctx, w); err != nil {
+			return err
+		}
+		if err := w.Initialize(ctx, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// counterOfferIsLatest judges LEG-004 on the scenario's initialize attempts: the first asked
+// for an unsupported version, the others for newer handshake-era revisions
+// (checks.LatestCounterOffer). A first answer that is no known handshake-era version is
+// LEG-003's to judge.
+func counterOfferIsLatest(_ context.Context, w *World) error {
+	if len(w.Inits) == 0 {
+		return fmt.Errorf("feature bug: no initialize was sent")
+	}
+	offered := initVersion(w.Inits[0])
+	if !revisions.IsLegacy(offered) {
+		return w.SetSkip(reports.Untestable, "the server answered the unsupported version with no handshake-era version to compare (LEG-003 judges the answer)")
+	}
+	var echoed []string
+	var frames []int
+	for i, in := range w.Inits {
+		frames = append(frames, checks.ExchangeSeqs(in.Ex)...)
+		if i > 0 && initVersion(in) == in.Requested {
+			echoed = append(echoed, in.Requested)
+		}
+	}
+	if m := checks.LatestCounterOffer(offered, w.Target.Supported, echoed, frames); m != nil {
+		return m
+	}
+	return nil
 }
 
 func initializeEachLegacyVersion(ctx context.Context, w *World) error {

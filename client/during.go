@@ -1,0 +1,153 @@
+package client
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/mcp-conform/mcp-conform/harness"
+)
+
+// During is what SendDuring observed: the exchange of the long request, the exchange of the
+// request sent while it ran (nil when it was not sent), and Running, whether the server showed
+// it was working on the long request (a notifications/progress with its token) before the
+// second request went out.
+type During struct {
+	Long    *harness.Exchange
+	Second  *harness.Exchange
+	Running bool
+}
+
+// SendDuring sends long, a request that set progress token token, and, as soon as the server
+// sends a notifications/progress carrying that token on the scenario's connection (proof that
+// the request is in flight: progress comes before the response), sends second on the same
+// connection. When long is answered, or --timeout passes, without such a notification, second
+// is not sent and Running is false. Both exchanges are noted; it errors as Send does.
+func (w *Session) SendDuring(ctx context.Context, long harness.Request, token string, second harness.Request) (*During, error) {
+	if w.Conn == nil {
+		return nil, fmt.Errorf("feature bug: no connection (missing Given step)")
+	}
+	started := w.progressSeen(token)
+	lctx, cancel := context.WithTimeout(ctx, w.Timeout())
+	defer cancel()
+	done := make(chan *harness.Exchange, 1)
+	go func() {
+		ex, _ := w.Conn.Send(lctx, long)
+		done <- ex
+	}()
+	d := &During{}
+	timer := time.NewTimer(w.Timeout())
+	defer timer.Stop()
+	select {
+	case <-started:
+		d.Running = true
+		sctx, scancel := context.WithTimeout(ctx, w.Timeout())
+		d.Second, _ = w.Conn.Send(sctx, second)
+		scancel()
+		d.Long = <-done
+	case d.Long = <-done:
+	case <-timer.C:
+		cancel()
+		d.Long = <-done
+	}
+	for _, ex := range []*harness.Exchange{d.Long, d.Second} {
+		if ex != nil {
+			w.Note(ex)
+		}
+	}
+	if d.Long == nil {
+		return d, fmt.Errorf("transport returned no exchange")
+	}
+	if d.Second != nil {
+		w.Fresh = false
+		w.LastID = second.ID
+	}
+	return d, ctx.Err()
+}
+
+// progressSeen returns a channel closed when the server sends, on the scenario's connection, a
+// notifications/progress carrying token. The observer stays registered for the rest of the
+// run; after the first match it only compares a connection number.
+func (w *Session) progressSeen(token string) <-chan struct{} {
+	conn, mark := w.Conn.Conn(), []byte(`"`+token+`"`)
+	started := make(chan struct{})
+	var once sync.Once
+	w.Env.Recorder().OnFrame(func(f *harness.Frame) {
+		if f.Conn == conn && f.Dir == harness.DirServerToClient && bytes.Contains(f.Raw, []byte(`"notifications/progress"`)) && bytes.Contains(f.Raw, mark) {
+			once.Do(func() { close(started) })
+		}
+	})
+	return started
+}
+
+// Cancelled is what CancelDuring observed: the exchange of the cancelled request (its Response
+// nil when none came), the cancellation frame (nil when it was not sent), the sentinel's
+// exchange, and Running, whether the request was provably in flight when it was cancelled.
+type Cancelled struct {
+	Long     *harness.Exchange
+	Cancel   *harness.Frame
+	Sentinel *harness.Exchange
+	Running  bool
+}
+
+// CancelDuring sends long, a request that set progress token token, and, as soon as the server
+// sends a notifications/progress carrying that token (the request is in flight), a
+// notifications/cancelled naming it, then a harmless request on the same connection as the
+// sentinel: once the sentinel is answered, one quiet window later (--quiet-window, DESIGN
+// "Absence is proved by a sentinel") a response to long that has not come is taken as not
+// coming, and the wait for it ends. Without such a notification before long is answered (or
+// --timeout) nothing is cancelled and Running is false. The exchanges are noted.
+func (w *Session) CancelDuring(ctx context.Context, long harness.Request, token string) (*Cancelled, error) {
+	if w.Conn == nil {
+		return nil, fmt.Errorf("feature bug: no connection (missing Given step)")
+	}
+	started := w.progressSeen(token)
+	lctx, cancel := context.WithTimeout(ctx, w.Timeout())
+	defer cancel()
+	done := make(chan *harness.Exchange, 1)
+	go func() {
+		ex, _ := w.Conn.Send(lctx, long)
+		done <- ex
+	}()
+	c := &Cancelled{}
+	timer := time.NewTimer(w.Timeout())
+	defer timer.Stop()
+	select {
+	case <-started:
+		c.Running = true
+		n := w.Build(Call{Method: "notifications/cancelled", Notification: true,
+			Params: map[string]any{"requestId": long.ID, "reason": "conformance test: the client cancelled the request"}})
+		n.ID, n.NoQuiet = nil, true
+		sctx, scancel := context.WithTimeout(ctx, w.Timeout())
+		if ex, _ := w.Conn.Send(sctx, n); ex != nil {
+			c.Cancel = ex.Sent
+			w.Note(ex)
+		}
+		c.Sentinel, _ = w.Conn.Send(sctx, w.Build(Call{Method: w.Harmless()}))
+		scancel()
+		quiet := time.NewTimer(w.Opts.QuietWindow)
+		select {
+		case c.Long = <-done:
+		case <-quiet.C:
+			cancel()
+			c.Long = <-done
+		}
+		quiet.Stop()
+	case c.Long = <-done:
+	case <-timer.C:
+		cancel()
+		c.Long = <-done
+	}
+	for _, ex := range []*harness.Exchange{c.Long, c.Sentinel} {
+		if ex != nil {
+			w.Note(ex)
+		}
+	}
+	if c.Long == nil {
+		return c, fmt.Errorf("transport returned no exchange")
+	}
+	w.Fresh = false
+	return c, ctx.Err()
+}
