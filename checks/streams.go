@@ -1,0 +1,304 @@
+package checks
+
+import (
+	"fmt"
+	"math/big"
+	"net/http"
+	"strings"
+
+	"github.com/mcp-conform/mcp-conform/client"
+	"github.com/mcp-conform/mcp-conform/harness"
+)
+
+// The legacy Streamable HTTP checks (2025-03-26..2025-11-25 basic/transports) over what a
+// scenario recorded: the replies to its POSTs and the GET streams it held.
+
+// EndpointServesGET grades LHTTP-001 (basic/transports#Streamable HTTP: one MCP endpoint
+// supports both POST and GET): the endpoint that served the scenario's POSTs answers a GET
+// to the same URL as an MCP endpoint does, which 404 Not Found denies (a 405 says the endpoint
+// offers no stream, which #Listening for Messages from the Server allows; what else a GET may
+// get is LHTTP-007's). meta is the GET's reply, frames the GET's exchange.
+func EndpointServesGET(meta *harness.HTTPMeta, frames []int) *client.Mismatch {
+	if meta.Status != http.StatusNotFound {
+		return nil
+	}
+	return &client.Mismatch{Expected: "the MCP endpoint that served the POSTs to answer GET too (an SSE stream or 405)",
+		Actual: "HTTP 404 Not Found to a GET of the same URL", Frames: frames}
+}
+
+// GETStreamOr405 grades LHTTP-007 (basic/transports#Listening for Messages from the Server):
+// a GET on the endpoint gets Content-Type: text/event-stream or HTTP 405. It returns the
+// reason the rule cannot be judged when the GET got 404 (the endpoint does not serve GET,
+// LHTTP-001's defect), and a Mismatch for any other answer.
+func GETStreamOr405(meta *harness.HTTPMeta, frames []int) (untestable string, m *client.Mismatch) {
+	ct := meta.Headers.Get("Content-Type")
+	switch {
+	case meta.Status == http.StatusMethodNotAllowed:
+		return "", nil
+	case meta.Status/100 == 2 && MediaType(ct) == "text/event-stream":
+		return "", nil
+	case meta.Status == http.StatusNotFound:
+		return "the GET got 404 Not Found: the endpoint does not serve GET, which LHTTP-001 judges", nil
+	}
+	return "", &client.Mismatch{Expected: "Content-Type: text/event-stream or HTTP 405 Method Not Allowed in reply to a GET",
+		Actual: fmt.Sprintf("HTTP %d with Content-Type %q", meta.Status, ct), Frames: frames}
+}
+
+// Accepted202 grades LHTTP-002 (basic/transports#Sending Messages to the Server, 4): a POSTed
+// notification or response the server accepts gets 202 Accepted with no body; one it cannot
+// accept gets an HTTP error status (4xx or 5xx, any body). status and bodyBytes describe the
+// reply to the POST; frames are its exchange.
+func Accepted202(what string, status, bodyBytes int, frames []int) *client.Mismatch {
+	switch {
+	case status >= 400:
+		return nil
+	case status == http.StatusAccepted && bodyBytes == 0:
+		return nil
+	}
+	return &client.Mismatch{Expected: "202 Accepted with no body for the accepted " + what + " (or an HTTP error status when refused)",
+		Actual: fmt.Sprintf("HTTP %d with %d body bytes", status, bodyBytes), Frames: frames}
+}
+
+// DistinctSessionIDs grades LHTTP-013 (basic/transports#Session Management: a session id
+// SHOULD be globally unique and cryptographically secure) on the ids a server issued to n
+// sessions, in issue order: every id distinct, at least 16 characters, and no two
+// consecutive ids sequential (the same but for a number that grew by at most a million, the
+// mark of a counter or a clock). na is the reason the rule does not apply (no id issued).
+func DistinctSessionIDs(ids []string, frames []int) (na string, m *client.Mismatch) {
+	if len(ids) == 0 || ids[0] == "" {
+		return "the server issued no Mcp-Session-Id with its InitializeResult: it does not use sessions", nil
+	}
+	seen := map[string]int{}
+	for i, id := range ids {
+		if id == "" {
+			return "", &client.Mismatch{Expected: "an Mcp-Session-Id with every InitializeResult", Actual: fmt.Sprintf("session %d got none", i+1), Frames: frames}
+		}
+		if j, dup := seen[id]; dup {
+			return "", &client.Mismatch{Expected: "a distinct session id for each session", Actual: fmt.Sprintf("sessions %d and %d both got %q", j+1, i+1, id), Frames: frames}
+		}
+		seen[id] = i
+		if len(id) < 16 {
+			return "", &client.Mismatch{Expected: "session ids of at least 16 characters (too short to be cryptographically random otherwise)", Actual: fmt.Sprintf("%q (%d characters)", id, len(id)), Frames: frames}
+		}
+	}
+	sequential := 0
+	for i := 1; i < len(ids); i++ {
+		if counted(ids[i-1], ids[i]) {
+			sequential++
+		}
+	}
+	if sequential > 0 && 2*sequential >= len(ids)-1 {
+		return "", &client.Mismatch{Expected: "unpredictable session ids (globally unique and cryptographically secure)",
+			Actual: fmt.Sprintf("%d of %d consecutive ids differ only by a growing number (%q, then %q)", sequential, len(ids)-1, ids[0], ids[1]), Frames: frames}
+	}
+	return "", nil
+}
+
+// counted reports whether b is a with a number in it grown by 1 to a million: the parts of a
+// and b between their common prefix and suffix are both decimal or hexadecimal numbers.
+func counted(a, b string) bool {
+	p := 0
+	for p < len(a) && p < len(b) && a[p] == b[p] {
+		p++
+	}
+	// Back up to the start of the number the ids differ in.
+	for p > 0 && isHex(a[p-1]) {
+		p--
+	}
+	s := 0
+	for s < len(a)-p && s < len(b)-p && a[len(a)-1-s] == b[len(b)-1-s] {
+		s++
+	}
+	for s > 0 && isHex(a[len(a)-s]) {
+		s--
+	}
+	ma, mb := a[p:len(a)-s], b[p:len(b)-s]
+	for _, base := range []int{10, 16} {
+		x, okA := new(big.Int).SetString(ma, base)
+		y, okB := new(big.Int).SetString(mb, base)
+		if !okA || !okB {
+			continue
+		}
+		d := new(big.Int).Sub(y, x)
+		if d.Sign() > 0 && d.Cmp(big.NewInt(1_000_000)) <= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func isHex(c byte) bool {
+	return strings.IndexByte("0123456789abcdefABCDEF", c) >= 0
+}
+
+// SSEStream is one SSE stream a scenario read: the exchange (the request, then every event as
+// a frame), how its reading ended, and whether it is a GET stream (else a POST's reply).
+type SSEStream struct {
+	Ex   *harness.Exchange
+	Info harness.StreamInfo
+	GET  bool
+}
+
+// PrimingEvent grades LHTTP-004 (2025-11-25 basic/transports#Sending Messages to the Server,
+// 6: an SSE stream the server initiates SHOULD start with an event of an event id and empty
+// data) on the scenario's SSE streams. na is the reason when none was an SSE stream.
+func PrimingEvent(streams []SSEStream) (na string, m *client.Mismatch) {
+	n := 0
+	for _, st := range streams {
+		if !st.Info.SSE || len(st.Ex.Frames) == 0 {
+			continue
+		}
+		n++
+		f := st.Ex.Frames[0]
+		if f.SSE == nil || (f.Size == 0 && st.Info.Events == 0) {
+			continue // the stream carried no event at all: nothing was initiated to prime
+		}
+		if !f.SSE.HasID || f.Size != 0 {
+			actual := "an event without an id"
+			if f.SSE.HasID {
+				actual = fmt.Sprintf("an event with id %q and data %s", f.SSE.ID, client.Short(f.Raw))
+			}
+			return "", &client.Mismatch{Expected: "the SSE stream to open with a priming event (an event id and empty data)",
+				Actual: "the stream opened with " + actual, Frames: ExchangeSeqs(st.Ex)}
+		}
+	}
+	if n == 0 {
+		return "the server opened no SSE stream in this scenario (every reply was application/json)", nil
+	}
+	return "", nil
+}
+
+// ResponseEndsStream grades LHTTP-006 (basic/transports#Sending Messages to the Server, 6:
+// the SSE stream of a POSTed request SHOULD eventually include its response, and the server
+// SHOULD terminate it after the response) on the POST streams of a scenario. A stream the
+// server closed early after an event with an id and a retry field (2025-11-25 polling:
+// the client resumes it with GET) is untestable here. na is the reason when no POST was
+// answered with an SSE stream.
+func ResponseEndsStream(streams []SSEStream) (na, untestable string, m *client.Mismatch) {
+	n := 0
+	for _, st := range streams {
+		if st.GET || !st.Info.SSE {
+			continue
+		}
+		n++
+		switch {
+		case st.Ex.Response == nil && polled(st.Ex):
+			return "", "the server closed an SSE stream before the response, asking the client to reconnect (retry): resumption is LHTTP-005's and LHTTP-019's", nil
+		case st.Ex.Response == nil:
+			return "", "", &client.Mismatch{Expected: "the POST's SSE stream to carry the response", Actual: fmt.Sprintf("the stream ended (%s) without it", st.Info.End), Frames: ExchangeSeqs(st.Ex)}
+		case st.Info.EventsAfterResponse > 0:
+			return "", "", &client.Mismatch{Expected: "the SSE stream to end after the response", Actual: fmt.Sprintf("%d events after the response", st.Info.EventsAfterResponse), Frames: ExchangeSeqs(st.Ex)}
+		case st.Info.End != harness.EndEOF:
+			return "", "", &client.Mismatch{Expected: "the SSE stream to end after the response", Actual: fmt.Sprintf("the stream was still open %s after the response", st.Info.AfterResponse.Round(1e6)), Frames: ExchangeSeqs(st.Ex)}
+		}
+	}
+	if n == 0 {
+		return "no POST in this scenario was answered with an SSE stream (every reply was application/json)", "", nil
+	}
+	return "", "", nil
+}
+
+// polled reports whether the stream of ex sent an event id and a retry field (the
+// 2025-11-25 way to close the connection and have the client reconnect).
+func polled(ex *harness.Exchange) bool {
+	id, retry := false, false
+	for _, f := range ex.Frames {
+		if f.SSE != nil {
+			id = id || f.SSE.HasID
+			retry = retry || f.SSE.Retry >= 0
+		}
+	}
+	return id && retry
+}
+
+// NoResponseOnGET grades LHTTP-008 (basic/transports#Listening for Messages from the Server:
+// the server MUST NOT send a JSON-RPC response on the GET stream unless resuming a stream of a
+// previous request) on the GET streams of a scenario, none of which resumed (no Last-Event-ID).
+// na is the reason when no GET was answered with an SSE stream.
+func NoResponseOnGET(streams []SSEStream) (na string, m *client.Mismatch) {
+	n := 0
+	for _, st := range streams {
+		if !st.GET || !st.Info.SSE {
+			continue
+		}
+		n++
+		for _, f := range st.Ex.Frames {
+			msg, err := harness.ParseMessage(f.Body())
+			if err == nil && (msg.Kind == harness.KindResult || msg.Kind == harness.KindError) {
+				return "", &client.Mismatch{Expected: "no JSON-RPC response on the GET stream (it resumed nothing)",
+					Actual: "the GET stream carried " + client.Describe(msg), Frames: []int{st.Ex.Sent.Seq, f.Seq}}
+			}
+		}
+	}
+	if n == 0 {
+		return "the server offers no GET stream (the GET was not answered with text/event-stream)", nil
+	}
+	return "", nil
+}
+
+// UniqueEventIDs grades LHTTP-010 (basic/transports#Resumability and Redelivery: an SSE event
+// id, when present, is unique across all streams of the session) on every SSE stream of one
+// session. na is the reason when no event carried an id.
+func UniqueEventIDs(streams []SSEStream) (na string, m *client.Mismatch) {
+	seen := map[string]int{}
+	n := 0
+	for _, st := range streams {
+		for _, f := range st.Ex.Frames {
+			if f.SSE == nil || !f.SSE.HasID {
+				continue
+			}
+			n++
+			if prev, dup := seen[f.SSE.ID]; dup {
+				return "", &client.Mismatch{Expected: "SSE event ids unique across the session's streams",
+					Actual: fmt.Sprintf("event id %q used twice", f.SSE.ID), Frames: []int{prev, f.Seq}}
+			}
+			seen[f.SSE.ID] = f.Seq
+		}
+	}
+	if n == 0 {
+		return "no SSE event of the session carried an id", nil
+	}
+	return "", nil
+}
+
+// NotBroadcast grades LHTTP-009 (basic/transports#Multiple Connections: the server sends each
+// message on only one of the connected streams) on every stream of one session: no response
+// (by id), server request (by id) or progress notification (by token and progress) travels
+// on two streams.
+func NotBroadcast(streams []SSEStream) *client.Mismatch {
+	where := map[string]int{} // message key -> seq of the first frame carrying it
+	owner := map[string]*harness.Exchange{}
+	for _, st := range streams {
+		for _, f := range st.Ex.Frames {
+			key := messageKey(f)
+			if key == "" {
+				continue
+			}
+			if prev, dup := where[key]; dup && owner[key] != st.Ex {
+				return &client.Mismatch{Expected: "each message on only one stream", Actual: "the same message on two streams: " + client.Short(f.Body()), Frames: []int{prev, f.Seq}}
+			}
+			where[key], owner[key] = f.Seq, st.Ex
+		}
+	}
+	return nil
+}
+
+// messageKey identifies the message a frame carries when it can be told apart from any other:
+// a response or request by kind and id, a progress notification by token and progress.
+func messageKey(f *harness.Frame) string {
+	msg, err := harness.ParseMessage(f.Body())
+	if err != nil {
+		return ""
+	}
+	switch msg.Kind {
+	case harness.KindResult, harness.KindError:
+		return "response " + string(msg.ID)
+	case harness.KindRequest:
+		return "request " + string(msg.ID)
+	case harness.KindNotification:
+		if msg.Method == "notifications/progress" {
+			return "progress " + string(msg.Params)
+		}
+	}
+	return ""
+}
