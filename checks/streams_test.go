@@ -48,7 +48,9 @@ func TestDistinctSessionIDs(t *testing.T) {
 		}
 		return out
 	}
-	random := ids(func(i int) string { return fmt.Sprintf("%08x-4c1e-9a7b-%012x", uint32(i*2654435761), uint64(i)*0x9e3779b97f4a7c15>>16) })
+	random := ids(func(i int) string {
+		return fmt.Sprintf("%08x-4c1e-9a7b-%012x", uint32(i*2654435761), uint64(i)*0x9e3779b97f4a7c15>>16)
+	})
 	na, m := DistinctSessionIDs(random, nil)
 	assert.Empty(t, na)
 	assert.Nil(t, m)
