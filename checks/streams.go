@@ -145,7 +145,7 @@ type SSEStream struct {
 func PrimingEvent(streams []SSEStream) (na string, m *client.Mismatch) {
 	n := 0
 	for _, st := range streams {
-		if !st.Info.SSE || len(st.Ex.Frames) == 0 {
+		if st.GET || !st.Info.SSE || len(st.Ex.Frames) == 0 {
 			continue
 		}
 		n++
@@ -177,7 +177,7 @@ func PrimingEvent(streams []SSEStream) (na string, m *client.Mismatch) {
 func ResponseEndsStream(streams []SSEStream) (na, untestable string, m *client.Mismatch) {
 	n := 0
 	for _, st := range streams {
-		if st.GET || !st.Info.SSE {
+		if st.GET || !st.Info.SSE || st.Info.End == "" {
 			continue
 		}
 		n++
@@ -301,4 +301,39 @@ func messageKey(f *harness.Frame) string {
 		}
 	}
 	return ""
+}
+
+// ScenarioStreams lists the streams of a scenario for the checks above: the reply to each
+// POST among exchanges (with how it was read, from infos, when the scenario kept it; else
+// End is "" and Info.SSE says whether the reply was text/event-stream), then each GET stream
+// held, once closed. The exchanges of the GET streams are left out of the POSTs.
+func ScenarioStreams(exchanges []*harness.Exchange, infos map[*harness.Exchange]harness.StreamInfo, held []*client.HeldStream) []SSEStream {
+	gets := map[*harness.Exchange]bool{}
+	for _, g := range held {
+		if g.Ex != nil {
+			gets[g.Ex] = true
+		}
+	}
+	var out []SSEStream
+	for _, ex := range exchanges {
+		if gets[ex] || ex.HTTP == nil || ex.Sent == nil || ex.Sent.HTTP == nil || ex.Sent.HTTP.Method != http.MethodPost {
+			continue
+		}
+		info, ok := infos[ex]
+		if !ok {
+			info = harness.StreamInfo{SSE: MediaType(ex.HTTP.Headers.Get("Content-Type")) == "text/event-stream"}
+			for _, f := range ex.Frames {
+				if f.SSE != nil && (f.Size > 0 || f.SSE.HasID) {
+					info.Events++
+				}
+			}
+		}
+		out = append(out, SSEStream{Ex: ex, Info: info})
+	}
+	for _, g := range held {
+		if g.Ex != nil && g.Ex.HTTP != nil {
+			out = append(out, SSEStream{Ex: g.Ex, Info: g.Info, GET: true})
+		}
+	}
+	return out
 }

@@ -607,11 +607,7 @@ func (h *HTTP) readSSE(ctx context.Context, sp rtSpec, body io.ReadCloser, ex *E
 			quiet.Reset(h.cfg.QuietWindow)
 		}
 	}
-	var release <-chan struct{}
-	if sp.held != nil {
-		release = sp.held.release
-	}
-	released := sp.held == nil
+	release, released := sp.held.released(), sp.held == nil
 	if !sp.isRequest && released {
 		armQuiet()
 	}

@@ -62,6 +62,15 @@ func (s *Stream) headed(ex *Exchange) {
 	close(s.head)
 }
 
+// released returns the channel closed when the caller releases the stream (Close); nil (never
+// ready) on a nil Stream, whose reading is not held.
+func (s *Stream) released() <-chan struct{} {
+	if s == nil {
+		return nil
+	}
+	return s.release
+}
+
 // saw records a frame read on the stream and wakes Wait.
 func (s *Stream) saw(f *Frame) {
 	s.mu.Lock()
