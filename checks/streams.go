@@ -264,43 +264,53 @@ func UniqueEventIDs(streams []SSEStream) (na string, m *client.Mismatch) {
 // NotBroadcast grades LHTTP-009 (basic/transports#Multiple Connections: the server sends each
 // message on only one of the connected streams) on every stream of one session: no response
 // (by id), server request (by id) or progress notification (by token and progress) travels
-// on two streams.
+// on two streams, nor does another notification, byte for byte, on a GET stream and another
+// stream (two POST streams may each carry a notification of the same text about their own
+// request: those are two messages).
 func NotBroadcast(streams []SSEStream) *client.Mismatch {
-	where := map[string]int{} // message key -> seq of the first frame carrying it
-	owner := map[string]*harness.Exchange{}
-	for _, st := range streams {
+	type seen struct {
+		seq    int
+		stream int
+	}
+	first := map[string]seen{}
+	for i, st := range streams {
 		for _, f := range st.Ex.Frames {
-			key := messageKey(f)
+			key, strict := messageKey(f)
 			if key == "" {
 				continue
 			}
-			if prev, dup := where[key]; dup && owner[key] != st.Ex {
-				return &client.Mismatch{Expected: "each message on only one stream", Actual: "the same message on two streams: " + client.Short(f.Body()), Frames: []int{prev, f.Seq}}
+			prev, dup := first[key]
+			if dup && prev.stream != i && (strict || st.GET || streams[prev.stream].GET) {
+				return &client.Mismatch{Expected: "each message on only one stream", Actual: "the same message on two streams: " + client.Short(f.Body()), Frames: []int{prev.seq, f.Seq}}
 			}
-			where[key], owner[key] = f.Seq, st.Ex
+			if !dup {
+				first[key] = seen{f.Seq, i}
+			}
 		}
 	}
 	return nil
 }
 
-// messageKey identifies the message a frame carries when it can be told apart from any other:
-// a response or request by kind and id, a progress notification by token and progress.
-func messageKey(f *harness.Frame) string {
+// messageKey identifies the message a frame carries: strict when it cannot be told from
+// another (a response or request by kind and id, a progress notification by token and
+// progress), else (another notification) by its bytes.
+func messageKey(f *harness.Frame) (key string, strict bool) {
 	msg, err := harness.ParseMessage(f.Body())
 	if err != nil {
-		return ""
+		return "", false
 	}
 	switch msg.Kind {
 	case harness.KindResult, harness.KindError:
-		return "response " + string(msg.ID)
+		return "response " + string(msg.ID), true
 	case harness.KindRequest:
-		return "request " + string(msg.ID)
+		return "request " + string(msg.ID), true
 	case harness.KindNotification:
 		if msg.Method == "notifications/progress" {
-			return "progress " + string(msg.Params)
+			return "progress " + string(msg.Params), true
 		}
+		return "notification " + string(f.Body()), false
 	}
-	return ""
+	return "", false
 }
 
 // ScenarioStreams lists the streams of a scenario for the checks above: the reply to each

@@ -137,4 +137,10 @@ func TestNoResponseOnGETAndUniqueIDsAndBroadcast(t *testing.T) {
 	assert.Nil(t, NotBroadcast([]SSEStream{get, post}))
 	dup := stream(true, harness.EndQuiet, 0, false, ev(2, "g-0", true, ""), ev(6, "g-1", true, resp7))
 	assert.NotNil(t, NotBroadcast([]SSEStream{dup, post}))
+	logMsg := `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}`
+	postA := stream(false, harness.EndEOF, 0, false, ev(7, "", false, logMsg))
+	postB := stream(false, harness.EndEOF, 0, false, ev(8, "", false, logMsg))
+	assert.Nil(t, NotBroadcast([]SSEStream{postA, postB}), "the same text about two requests: two messages")
+	getLog := stream(true, harness.EndQuiet, 0, false, ev(9, "", false, logMsg))
+	assert.NotNil(t, NotBroadcast([]SSEStream{postA, getLog}), "a POST stream's notification copied to the GET stream")
 }

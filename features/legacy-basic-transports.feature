@@ -134,6 +134,7 @@ Feature: Legacy Streamable HTTP transport (2025-11-25 basic/transports)
     Given a fresh connection
     And the client opens a session of its own
     When the client calls the fixture tool "test_simple_text" asking for progress
+    And the client calls the logging fixture tool, if listed, without a log level
     And the client sends a "ping" request
     Then every SSE reply in this scenario opened with a priming event
 
@@ -146,6 +147,7 @@ Feature: Legacy Streamable HTTP transport (2025-11-25 basic/transports)
     Given a fresh connection
     And the client opens a session of its own
     When the client calls the fixture tool "test_simple_text" asking for progress
+    And the client calls the logging fixture tool, if listed, without a log level
     And the client sends a "ping" request
     Then every SSE reply to a POST in this scenario carried its response and ended after it
 
@@ -159,6 +161,7 @@ Feature: Legacy Streamable HTTP transport (2025-11-25 basic/transports)
     And the client opens a session of its own
     When the client opens a GET stream on the endpoint
     And the client calls the fixture tool "test_simple_text" asking for progress
+    And the client calls the logging fixture tool, if listed, without a log level
     And the client sends a "ping" request
     And the client closes its GET streams
     Then no GET stream in this scenario carried a JSON-RPC response
@@ -172,7 +175,8 @@ Feature: Legacy Streamable HTTP transport (2025-11-25 basic/transports)
     And the client opens a session of its own
     When the client opens a GET stream on the endpoint
     And the client calls the fixture tool "test_simple_text" asking for progress
-    And the client calls the fixture tool "test_simple_text" asking for progress
+    And the client calls the logging fixture tool, if listed, without a log level
+    And the client calls the logging fixture tool, if listed, without a log level
     And the client closes its GET streams
     Then the SSE event ids of this scenario's streams are unique
 
@@ -186,6 +190,7 @@ Feature: Legacy Streamable HTTP transport (2025-11-25 basic/transports)
     When the client opens a GET stream on the endpoint
     And the client opens a GET stream on the endpoint
     And the client calls the fixture tool "test_simple_text" asking for progress
-    And the client calls the fixture tool "test_simple_text" asking for progress
+    And the client calls the logging fixture tool, if listed, without a log level
+    And the client calls the logging fixture tool, if listed, without a log level
     And the client closes its GET streams
     Then no message of this scenario travelled on two streams
