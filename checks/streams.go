@@ -141,7 +141,8 @@ type SSEStream struct {
 
 // PrimingEvent grades LHTTP-004 (2025-11-25 basic/transports#Sending Messages to the Server,
 // 6: an SSE stream the server initiates SHOULD start with an event of an event id and empty
-// data) on the scenario's SSE streams. na is the reason when none was an SSE stream.
+// data) on the SSE replies to the scenario's POSTs (the sentence is about those; GET streams
+// are left out). na is the reason when no POST got an SSE stream.
 func PrimingEvent(streams []SSEStream) (na string, m *client.Mismatch) {
 	n := 0
 	for _, st := range streams {
@@ -172,8 +173,8 @@ func PrimingEvent(streams []SSEStream) (na string, m *client.Mismatch) {
 // the SSE stream of a POSTed request SHOULD eventually include its response, and the server
 // SHOULD terminate it after the response) on the POST streams of a scenario. A stream the
 // server closed early after an event with an id and a retry field (2025-11-25 polling:
-// the client resumes it with GET) is untestable here. na is the reason when no POST was
-// answered with an SSE stream.
+// the client resumes it with GET) is untestable here. Streams whose End was not kept ("") are
+// left out. na is the reason when no POST was answered with an SSE stream.
 func ResponseEndsStream(streams []SSEStream) (na, untestable string, m *client.Mismatch) {
 	n := 0
 	for _, st := range streams {

@@ -3,7 +3,6 @@ package client
 import (
 	"context"
 	"fmt"
-	"mime"
 	"net/http"
 
 	"github.com/mcp-conform/mcp-conform/harness"
@@ -19,16 +18,6 @@ type HeldStream struct {
 	LastEventID string // the Last-Event-ID the GET carried, "" for none
 	Ex          *harness.Exchange
 	Info        harness.StreamInfo
-}
-
-// SSE reports whether the GET was answered with a 2xx text/event-stream (the stream opened).
-func (g *HeldStream) SSE() bool {
-	m := g.S.Head(context.Background())
-	if m == nil || m.Status/100 != 2 {
-		return false
-	}
-	mt, _, _ := mime.ParseMediaType(m.Headers.Get("Content-Type"))
-	return mt == "text/event-stream"
 }
 
 // OpenGET sends an HTTP GET to the endpoint with Accept: text/event-stream, the session's
