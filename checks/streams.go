@@ -302,6 +302,9 @@ func messageKey(f *harness.Frame) (key string, strict bool) {
 	}
 	switch msg.Kind {
 	case harness.KindResult, harness.KindError:
+		if !msg.HasID || string(msg.ID) == "null" {
+			return "", false // an error without id (an HTTP refusal's body) names no message
+		}
 		return "response " + string(msg.ID), true
 	case harness.KindRequest:
 		return "request " + string(msg.ID), true

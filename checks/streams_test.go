@@ -143,4 +143,7 @@ func TestNoResponseOnGETAndUniqueIDsAndBroadcast(t *testing.T) {
 	assert.Nil(t, NotBroadcast([]SSEStream{postA, postB}), "the same text about two requests: two messages")
 	getLog := stream(true, harness.EndQuiet, 0, false, ev(9, "", false, logMsg))
 	assert.NotNil(t, NotBroadcast([]SSEStream{postA, getLog}), "a POST stream's notification copied to the GET stream")
+	refusal := `{"jsonrpc":"2.0","error":{"code":-32000,"message":"Conflict"},"id":null}`
+	assert.Nil(t, NotBroadcast([]SSEStream{stream(true, harness.EndEOF, 0, false, ev(10, "", false, refusal)),
+		stream(true, harness.EndEOF, 0, false, ev(11, "", false, refusal))}), "two refusals without id are no message")
 }
