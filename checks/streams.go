@@ -239,9 +239,11 @@ func NoResponseOnGET(streams []SSEStream) (na string, m *client.Mismatch) {
 
 // UniqueEventIDs grades LHTTP-010 (basic/transports#Resumability and Redelivery: an SSE event
 // id, when present, is unique across all streams of the session) on every SSE stream of one
-// session. na is the reason when no event carried an id.
+// session; an event seen again with its id and bytes is its redelivery on a resumed stream,
+// not a second use of the id. na is the reason when no event carried an id.
 func UniqueEventIDs(streams []SSEStream) (na string, m *client.Mismatch) {
 	seen := map[string]int{}
+	body := map[string]string{}
 	n := 0
 	for _, st := range streams {
 		for _, f := range st.Ex.Frames {
@@ -249,11 +251,11 @@ func UniqueEventIDs(streams []SSEStream) (na string, m *client.Mismatch) {
 				continue
 			}
 			n++
-			if prev, dup := seen[f.SSE.ID]; dup {
+			if prev, dup := seen[f.SSE.ID]; dup && body[f.SSE.ID] != string(f.Raw) {
 				return "", &client.Mismatch{Expected: "SSE event ids unique across the session's streams",
 					Actual: fmt.Sprintf("event id %q used twice", f.SSE.ID), Frames: []int{prev, f.Seq}}
 			}
-			seen[f.SSE.ID] = f.Seq
+			seen[f.SSE.ID], body[f.SSE.ID] = f.Seq, string(f.Raw)
 		}
 	}
 	if n == 0 {
@@ -350,4 +352,92 @@ func ScenarioStreams(exchanges []*harness.Exchange, infos map[*harness.Exchange]
 		}
 	}
 	return out
+}
+
+// resumable returns the reason the resumption rules do not apply to the dropped stream d and
+// its resumption resumed (nil when the client did not resume it): na when the dropped reply
+// carried no event id, or the GET with Last-Event-ID was not answered with an SSE stream.
+func resumable(d *client.DroppedStream, resumed *SSEStream) string {
+	switch {
+	case d.LastEventID == "":
+		return "the dropped reply carried no SSE event id: the server does not make its streams resumable"
+	case resumed == nil || resumed.Ex.HTTP == nil:
+		return "the dropped stream was not resumed"
+	case resumed.Ex.HTTP.Status/100 != 2 || MediaType(resumed.Ex.HTTP.Headers.Get("Content-Type")) != "text/event-stream":
+		return fmt.Sprintf("the server answered the GET with Last-Event-ID with HTTP %d %q: it does not resume streams",
+			resumed.Ex.HTTP.Status, resumed.Ex.HTTP.Headers.Get("Content-Type"))
+	}
+	return ""
+}
+
+// ReplayOnlyThatStream grades LHTTP-011 (basic/transports#Resumability and Redelivery: on a
+// GET with Last-Event-ID the server MUST NOT replay messages that would have been delivered on
+// a different stream) on the resumption resumed of the dropped stream d: no response to
+// another request than d's, and no server request or progress notification that another of
+// the session's streams (others) carried. na when the server does not resume streams.
+func ReplayOnlyThatStream(d *client.DroppedStream, resumed *SSEStream, others []SSEStream) (na string, m *client.Mismatch) {
+	if why := resumable(d, resumed); why != "" {
+		return why, nil
+	}
+	elsewhere := map[string]int{}
+	for _, st := range others {
+		if st.Ex == d.Ex || st.Ex == resumed.Ex {
+			continue
+		}
+		for _, f := range st.Ex.Frames {
+			if key, strict := messageKey(f); strict {
+				elsewhere[key] = f.Seq
+			}
+		}
+	}
+	for _, f := range resumed.Ex.Frames {
+		key, strict := messageKey(f)
+		if !strict {
+			continue
+		}
+		msg, _ := harness.ParseMessage(f.Body())
+		if (msg.Kind == harness.KindResult || msg.Kind == harness.KindError) && string(msg.ID) != d.ReqID {
+			return "", &client.Mismatch{Expected: "only the messages of the dropped stream (the reply to request " + d.ReqID + ") on its resumption",
+				Actual: "the resumption replayed " + client.Describe(msg), Frames: []int{resumed.Ex.Sent.Seq, f.Seq}}
+		}
+		if seq, dup := elsewhere[key]; dup {
+			return "", &client.Mismatch{Expected: "only the messages of the dropped stream on its resumption",
+				Actual: "the resumption replayed a message another stream carried: " + client.Short(f.Body()), Frames: []int{seq, f.Seq}}
+		}
+	}
+	return "", nil
+}
+
+// DeliveredOnResume grades LHTTP-019 (basic/transports#Sending Messages to the Server, 6:
+// disconnection SHOULD NOT be interpreted as the client cancelling its request) on the
+// resumption resumed of the dropped stream d: resumed from the first event id of d, it carries
+// the response to d's request. na when the server does not resume streams.
+func DeliveredOnResume(d *client.DroppedStream, resumed *SSEStream) (na string, m *client.Mismatch) {
+	if why := resumable(d, resumed); why != "" {
+		return why, nil
+	}
+	for _, f := range resumed.Ex.Frames {
+		msg, err := harness.ParseMessage(f.Body())
+		if err == nil && (msg.Kind == harness.KindResult || msg.Kind == harness.KindError) && string(msg.ID) == d.ReqID {
+			return "", nil
+		}
+	}
+	return "", &client.Mismatch{Expected: "the response to request " + d.ReqID + " on the resumed stream (the lost connection did not cancel it)",
+		Actual: fmt.Sprintf("the resumption from event %q carried %d events and no such response", d.LastEventID, resumed.Info.Events),
+		Frames: ExchangeSeqs(resumed.Ex)}
+}
+
+// Resumption returns the held stream that resumed d (its Last-Event-ID is d's), nil when none.
+func Resumption(d *client.DroppedStream, streams []SSEStream, held []*client.HeldStream) *SSEStream {
+	for _, g := range held {
+		if g.LastEventID == "" || g.LastEventID != d.LastEventID || g.Ex == nil {
+			continue
+		}
+		for i := range streams {
+			if streams[i].Ex == g.Ex {
+				return &streams[i]
+			}
+		}
+	}
+	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/stretchr/testify/assert"
 )
@@ -129,8 +130,10 @@ func TestNoResponseOnGETAndUniqueIDsAndBroadcast(t *testing.T) {
 	na, m = UniqueEventIDs([]SSEStream{get, post})
 	assert.Empty(t, na)
 	assert.Nil(t, m)
-	_, m = UniqueEventIDs([]SSEStream{get, stream(false, harness.EndEOF, 0, true, ev(3, "g-0", true, ""), ev(4, "p-1", true, resp7))})
+	_, m = UniqueEventIDs([]SSEStream{get, stream(false, harness.EndEOF, 0, true, ev(3, "p-0", true, ""), ev(4, "g-0", true, resp7))})
 	assert.NotNil(t, m, "an id reused on another stream")
+	_, m = UniqueEventIDs([]SSEStream{post, stream(true, harness.EndEOF, 0, false, ev(5, "p-1", true, resp7))})
+	assert.Nil(t, m, "the same event redelivered on a resumed stream")
 	na, _ = UniqueEventIDs([]SSEStream{stream(false, harness.EndEOF, 0, true, ev(4, "", false, resp7))})
 	assert.NotEmpty(t, na)
 
@@ -146,4 +149,36 @@ func TestNoResponseOnGETAndUniqueIDsAndBroadcast(t *testing.T) {
 	refusal := `{"jsonrpc":"2.0","error":{"code":-32000,"message":"Conflict"},"id":null}`
 	assert.Nil(t, NotBroadcast([]SSEStream{stream(true, harness.EndEOF, 0, false, ev(10, "", false, refusal)),
 		stream(true, harness.EndEOF, 0, false, ev(11, "", false, refusal))}), "two refusals without id are no message")
+}
+
+func TestResumptionChecks(t *testing.T) {
+	d := &client.DroppedStream{Ex: &harness.Exchange{Sent: &harness.Frame{Seq: 1}}, ReqID: "7", LastEventID: "3-1"}
+	resumed := func(frames ...*harness.Frame) *SSEStream {
+		st := stream(true, harness.EndEOF, 0, false, frames...)
+		st.Ex.HTTP = meta(200, "text/event-stream")
+		return &st
+	}
+	other := stream(false, harness.EndEOF, 0, true, ev(2, "2-2", true, `{"jsonrpc":"2.0","id":5,"result":{}}`))
+	logMsg := `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}`
+
+	own := resumed(ev(20, "3-2", true, logMsg), ev(21, "3-3", true, resp7))
+	na, m := ReplayOnlyThatStream(d, own, []SSEStream{other, *own})
+	assert.Empty(t, na)
+	assert.Nil(t, m)
+	na, m = DeliveredOnResume(d, own)
+	assert.Empty(t, na)
+	assert.Nil(t, m)
+
+	mixed := resumed(ev(20, "3-2", true, logMsg), ev(21, "2-2", true, `{"jsonrpc":"2.0","id":5,"result":{}}`))
+	_, m = ReplayOnlyThatStream(d, mixed, []SSEStream{other, *mixed})
+	assert.NotNil(t, m, "another request's response replayed")
+	_, m = DeliveredOnResume(d, resumed(ev(20, "3-2", true, logMsg)))
+	assert.NotNil(t, m, "no response on the resumption")
+
+	na, _ = ReplayOnlyThatStream(&client.DroppedStream{ReqID: "7"}, nil, nil)
+	assert.Contains(t, na, "resumable")
+	refused := resumed()
+	refused.Ex.HTTP = meta(405, "text/plain")
+	na, _ = DeliveredOnResume(d, refused)
+	assert.Contains(t, na, "does not resume")
 }

@@ -128,3 +128,50 @@ func exchangeSeqs(ex *harness.Exchange) []int {
 	}
 	return out
 }
+
+// DroppedStream is a POST whose SSE reply the client dropped after its first event with an
+// id (PostAndDrop): the exchange as far as it was read, the id of the request, and the id of
+// that event ("" when none came: the reply was JSON, or its events carried no id).
+type DroppedStream struct {
+	Ex          *harness.Exchange
+	ReqID       string
+	LastEventID string
+}
+
+// PostAndDrop POSTs req and, as soon as its SSE reply has carried an event with an id, drops
+// the connection (2025-11-25 basic/transports#Sending Messages to the Server: disconnection
+// may occur at any time), as a client that lost it would. A reply that is JSON, or an SSE
+// stream whose events carry no id, is read to its end (up to --timeout); LastEventID is then
+// "". The dropped stream is kept in Dropped; resume it with OpenGET(ctx, LastEventID).
+func (w *Session) PostAndDrop(ctx context.Context, req harness.Request) (*DroppedStream, error) {
+	h, ok := w.Conn.Endpoint()
+	if !ok {
+		return nil, fmt.Errorf("this step needs an HTTP connection")
+	}
+	hdr := req.Header.Clone()
+	if hdr == nil {
+		hdr = http.Header{}
+	}
+	hdr.Set("Content-Type", "application/json")
+	hdr.Set("Accept", "application/json, text/event-stream")
+	sctx, cancel := context.WithTimeout(ctx, w.Timeout())
+	defer cancel()
+	s := h.OpenStream(sctx, http.MethodPost, hdr, req.Omit, req.Raw)
+	first := s.Wait(sctx, func(f *harness.Frame) bool { return f.SSE != nil && f.SSE.HasID })
+	ex, _ := s.Drop()
+	d := &DroppedStream{Ex: ex, ReqID: string(req.ID)}
+	if first != nil {
+		d.LastEventID = first.SSE.ID
+	}
+	w.streamsMu.Lock()
+	w.Dropped = append(w.Dropped, d)
+	w.streamsMu.Unlock()
+	w.Note(ex)
+	if ex == nil || ex.HTTP == nil {
+		if ex != nil && ex.Err != nil {
+			return d, ex.Err
+		}
+		return d, fmt.Errorf("no HTTP reply to the POST within %s (--timeout)", w.Timeout())
+	}
+	return d, ctx.Err()
+}

@@ -194,3 +194,33 @@ Feature: Legacy Streamable HTTP transport (2025-11-25 basic/transports)
     And the client calls the logging fixture tool, if listed, without a log level
     And the client closes its GET streams
     Then no message of this scenario travelled on two streams
+
+  @rule:LHTTP-011 @MUST-NOT @transport:http @since:2025-03-26 @until:2025-11-25
+  Scenario: A resumed stream replays only its own messages
+    Spec: basic/transports#Resumability and Redelivery
+    A GET with `Last-Event-ID` resumes the stream that event belonged to: the server may replay
+    the messages that stream would have carried after it, never messages that would have been
+    delivered on a different stream. Not applicable when the server makes no stream
+    resumable (no event ids) or answers the resuming GET without an SSE stream.
+    Given a fresh connection
+    And the client opens a session of its own
+    When the client calls the logging fixture tool, if listed, without a log level
+    And the client sends a "ping" request
+    And the client calls the fixture tool "test_tool_with_logging" and drops the connection after the first event id
+    And the client resumes the dropped stream with a GET carrying its Last-Event-ID
+    And the client closes its GET streams
+    Then the resumption replayed only messages of the dropped stream
+
+  @rule:LHTTP-019 @SHOULD-NOT @transport:http @since:2025-03-26 @until:2025-11-25
+  Scenario: A lost connection does not cancel the request
+    Spec: basic/transports#Sending Messages to the Server
+    Disconnection may happen at any time and is not to be read as the client cancelling its
+    request: after the client drops a request's SSE stream and resumes it with a GET carrying
+    `Last-Event-ID`, the response to the request arrives on the resumed stream. Not applicable
+    when the server makes no stream resumable or does not resume it.
+    Given a fresh connection
+    And the client opens a session of its own
+    When the client calls the fixture tool "test_tool_with_logging" and drops the connection after the first event id
+    And the client resumes the dropped stream with a GET carrying its Last-Event-ID
+    And the client closes its GET streams
+    Then the resumption delivered the response to the dropped request

@@ -151,3 +151,17 @@ func (s *Stream) Close() (*Exchange, StreamInfo) {
 	defer s.mu.Unlock()
 	return s.ex, s.info
 }
+
+// Drop closes the stream at once, as a lost connection would (2025-11-25
+// basic/transports#Sending Messages to the Server: disconnection may occur at any time), and
+// returns what Close returns; Close after it returns the same.
+func (s *Stream) Drop() (*Exchange, StreamInfo) {
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
+	s.cancel()
+	<-s.done
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.ex, s.info
+}

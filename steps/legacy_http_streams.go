@@ -170,3 +170,47 @@ func deleteAnswered(_ context.Context, w *World) error {
 	}
 	return w.naOrMismatch(checks.DeleteAnswered(id, st.del.HTTP.Status, checks.ExchangeSeqs(st.del)))
 }
+
+func init() { bindSteps("legacy-http-resume", registerLegacyResumeSteps) }
+
+// registerLegacyResumeSteps binds the resumption steps of features/legacy-basic-transports.feature.
+func registerLegacyResumeSteps(sc *godog.ScenarioContext) {
+	step(sc, `^the client calls the fixture tool "([^"]+)" and drops the connection after the first event id$`, func(ctx context.Context, tool string) error {
+		w := WorldOf(ctx)
+		c := w.FixtureToolCall(tool, nil, nil)
+		c.ID = w.Env.IDs().Next()
+		_, err := w.PostAndDrop(ctx, w.Build(c))
+		return err
+	})
+	step(sc, `^the client resumes the dropped stream with a GET carrying its Last-Event-ID$`, wc(func(ctx context.Context, w *World) error {
+		if len(w.Dropped) == 0 || w.Dropped[0].LastEventID == "" {
+			return nil // nothing to resume: the Then-step says why
+		}
+		_, err := w.OpenGET(ctx, w.Dropped[0].LastEventID)
+		return err
+	}))
+	step(sc, `^the resumption replayed only messages of the dropped stream$`, wc(func(_ context.Context, w *World) error {
+		d, resumed, streams, err := droppedAndResumed(w)
+		if err != nil {
+			return err
+		}
+		return w.naOrMismatch(checks.ReplayOnlyThatStream(d, resumed, streams))
+	}))
+	step(sc, `^the resumption delivered the response to the dropped request$`, wc(func(_ context.Context, w *World) error {
+		d, resumed, _, err := droppedAndResumed(w)
+		if err != nil {
+			return err
+		}
+		return w.naOrMismatch(checks.DeliveredOnResume(d, resumed))
+	}))
+}
+
+// droppedAndResumed returns the scenario's dropped stream, its resumption (nil when none) and
+// every stream of the scenario.
+func droppedAndResumed(w *World) (*client.DroppedStream, *checks.SSEStream, []checks.SSEStream, error) {
+	if len(w.Dropped) == 0 {
+		return nil, nil, nil, fmt.Errorf("feature bug: no stream was dropped before this step")
+	}
+	streams := scenarioStreams(w)
+	return w.Dropped[0], checks.Resumption(w.Dropped[0], streams, w.Held), streams, nil
+}
