@@ -20,6 +20,9 @@ var (
 		"test_sampling", "test_incomplete_result_sampling", "test_incomplete_result_list_roots", "test_tool_with_logging",
 		// Ours: the reference fixture's tool with x-mcp-header parameters (HDR-010..014).
 		"test_header_params",
+		// Ours: the reference fixture's 2025-11-25 task tools, one per execution.taskSupport
+		// value (LFEAT-006..010).
+		"test_task_tool", "test_task_required_tool", "test_task_forbidden_tool",
 	}
 	// FixturePrompts are the fixture prompt names.
 	FixturePrompts = []string{
@@ -100,9 +103,26 @@ func (o Options) isFixtureTool(name string) bool {
 	return false
 }
 
-// MayCall reports whether the run's --call-tools policy allows calling tool (a tools/list
-// entry), and if not, the reason an `untestable` verdict gives.
+// MayCall reports whether the suite may call tool (a tools/list entry) as a normal request:
+// the run's --call-tools policy allows it (PolicyAllows) and its execution.taskSupport is not
+// "required" (a client MUST invoke such a tool as a task, 2025-11-25
+// basic/utilities/tasks#Tool-Level Negotiation); if not, the reason an `untestable` verdict
+// gives.
 func (o Options) MayCall(tool map[string]any) (bool, string) {
+	if ok, why := o.PolicyAllows(tool); !ok {
+		return false, why
+	}
+	if TaskSupport(tool) == "required" {
+		name, _ := tool["name"].(string)
+		return false, fmt.Sprintf("tool %q has execution.taskSupport \"required\": it is called only as a task", name)
+	}
+	return true, ""
+}
+
+// PolicyAllows reports whether the run's --call-tools policy allows calling tool (a
+// tools/list entry), whatever its taskSupport, and if not, the reason an `untestable` verdict
+// gives.
+func (o Options) PolicyAllows(tool map[string]any) (bool, string) {
 	name, _ := tool["name"].(string)
 	if o.isFixtureTool(name) {
 		return true, ""

@@ -1,10 +1,11 @@
 // Package integration runs mcp-conform end to end against real MCP servers nobody here wrote
-// the protocol code of: the npm "everything" and "filesystem" servers (legacy revisions, stdio),
-// a server of ours on the TypeScript SDK @modelcontextprotocol/server 2.x with the official
-// conformance fixture surface, one on @modelcontextprotocol/sdk 1.x serving Streamable HTTP
-// with sessions, and servers of ours on go-sdk v1.8.0 (also with -tools-only: a
-// server offering tools alone, which the rules of the features it does not offer must not fail)
-// and on mcp-go v1.2.1, over stdio and Streamable HTTP. Every verdict but na is pinned in
+// the protocol code of: the npm "everything" (stdio and streamableHttp), "filesystem" and
+// "memory" servers (legacy revisions), a server of ours on the TypeScript SDK
+// @modelcontextprotocol/server 2.x with the official conformance fixture surface, one on
+// @modelcontextprotocol/sdk 1.x serving Streamable HTTP with sessions, and servers of ours on
+// go-sdk v1.8.0 (stateless and with sessions; also with -tools-only: a server offering tools
+// alone, which the rules of the features it does not offer must not fail) and on mcp-go v1.2.1,
+// over stdio and Streamable HTTP. Every verdict but na is pinned in
 // testdata/golden/<subject>.golden (`go test ./integration -update` rewrites them), so a new
 // false verdict on a real server is seen. The npm packages come from fixtures/package.json
 // (`npm ci --prefix fixtures`); the SDK servers are the nested module fixtures/sdkservers.
@@ -163,6 +164,26 @@ func TestServerEverythingStdioLegacy(t *testing.T) {
 	require.Equal(t, []string{"2025-11-25"}, r.Revisions, "server-everything negotiates the legacy revision only; notes: %v", r.Notes)
 }
 
+// TestServerEverythingStreamableHTTP runs the whole suite on the npm "everything" server in its
+// streamableHttp mode: Streamable HTTP with sessions and an event store for resumption.
+func TestServerEverythingStreamableHTTP(t *testing.T) {
+	t.Parallel()
+	entry := nodeModule(t, "node_modules/@modelcontextprotocol/server-everything/dist/index.js")
+	url := testutil.StartPortServer(t, 60*time.Second, "/mcp", nodeBinary(t), entry, "streamableHttp")
+	r := run(t, "server-everything-http", runner.Config{Transport: "http", URL: url})
+	require.Equal(t, []string{"2025-11-25"}, r.Revisions, "server-everything negotiates the legacy revision only; notes: %v", r.Notes)
+}
+
+// TestServerMemoryStdio runs the whole suite on the npm "memory" server (legacy revisions,
+// stdio, tools only), its knowledge graph kept in a temporary file.
+func TestServerMemoryStdio(t *testing.T) {
+	t.Parallel()
+	entry := nodeModule(t, "node_modules/@modelcontextprotocol/server-memory/dist/index.js")
+	graph := filepath.Join(t.TempDir(), "memory.jsonl")
+	r := run(t, "server-memory-stdio", runner.Config{Transport: "stdio", Command: []string{"env", "MEMORY_FILE_PATH=" + graph, nodeBinary(t), entry}})
+	require.NotEmpty(t, r.Revisions)
+}
+
 func TestTypeScriptSDKServer(t *testing.T) {
 	t.Parallel()
 	script := nodeModule(t, "servers/ts-modern/server.mjs")
@@ -206,6 +227,14 @@ func TestGoSDKServer(t *testing.T) {
 		t.Parallel()
 		url := testutil.StartHTTPServer(t, 60*time.Second, bin, "-transport", "http", "-stateless")
 		r := run(t, "gosdk-http-stateless", runner.Config{Transport: "http", URL: url})
+		require.Contains(t, r.Revisions, "2026-07-28")
+	})
+	// With sessions (StreamableHTTPOptions{Stateless: false}): the legacy revisions get an
+	// Mcp-Session-Id, a GET stream and DELETE.
+	t.Run("http", func(t *testing.T) {
+		t.Parallel()
+		url := testutil.StartHTTPServer(t, 60*time.Second, bin, "-transport", "http")
+		r := run(t, "gosdk-http", runner.Config{Transport: "http", URL: url})
 		require.Contains(t, r.Revisions, "2026-07-28")
 	})
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcp-conform/mcp-conform/internal/testutil"
+	"github.com/mcp-conform/mcp-conform/revisions"
 )
 
 func TestPointerMatch(t *testing.T) {
@@ -176,4 +177,26 @@ func TestSchemaLeavesEchoedIntentionalValues(t *testing.T) {
 
 	o = judgeSchema(true, strings.Replace(echo, `"text":"t"`, `"text":7`, 1))
 	require.NotNil(t, o.Mismatch, "a violation of its own in the echoing reply still counts")
+}
+
+// TestSchemaTaskAugmentedReply: the reply to a task-augmented 2025-11-25 tools/call is judged
+// as a CreateTaskResult (no content), the same reply to a normal call as a CallToolResult.
+func TestSchemaTaskAugmentedReply(t *testing.T) {
+	set := testutil.Schemas(t)
+	legacy := revisions.LatestLegacy().ID
+	created := `<{"jsonrpc":"2.0","id":1,"result":{"task":{"taskId":"t1","status":"working","createdAt":"2025-11-25T10:30:00Z","lastUpdatedAt":"2025-11-25T10:30:00Z","ttl":60000}}}`
+	judgeSchema := func(params string) Outcome {
+		frames := stdioFrames(`>{"jsonrpc":"2.0","id":1,"method":"tools/call","params":`+params+`}`, created)
+		frames[0].Method, frames[1].Method = "tools/call", "tools/call"
+		j := New(Config{Schemas: set, Rules: []string{"SCHEMA-001"}})
+		for _, f := range frames {
+			j.Feed(legacy, f)
+		}
+		j.Finish()
+		o, ok := j.Outcome(legacy, "SCHEMA-001")
+		require.True(t, ok)
+		return o
+	}
+	assert.Nil(t, judgeSchema(`{"name":"x","arguments":{},"task":{"ttl":60000}}`).Mismatch)
+	assert.NotNil(t, judgeSchema(`{"name":"x","arguments":{}}`).Mismatch, "a CreateTaskResult is no CallToolResult")
 }

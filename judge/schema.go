@@ -63,7 +63,7 @@ func validate(set *schemas.Set, rev string, f *Frame) ([]SchemaError, error) {
 	if msg.Kind == harness.KindInvalid {
 		kind = ""
 	}
-	info := schemas.MessageInfo{FromServer: f.FromServer(), Kind: kind, Method: f.Method}
+	info := schemas.MessageInfo{FromServer: f.FromServer(), Kind: kind, Method: f.Method, Task: taskAugmented(f.Request)}
 	typ, vs, err := v.Validate(f.Body(), info)
 	if err != nil {
 		return nil, err
@@ -239,4 +239,17 @@ func (c *schemaConformance) reclaimed(broken func(rule string) bool) Outcome {
 		}
 	}
 	return c.outcome(mine, slices.Sorted(maps.Keys(by)))
+}
+
+// taskAugmented reports whether req, the request a reply answers, is task-augmented (a `task`
+// object in its params, 2025-11-25 basic/utilities/tasks#Creating Tasks): its result is then
+// a CreateTaskResult, not the method's own result.
+func taskAugmented(req *Frame) bool {
+	if req == nil || req.NotJSON || req.Msg == nil || len(req.Msg.Params) == 0 {
+		return false
+	}
+	var p struct {
+		Task json.RawMessage `json:"task"`
+	}
+	return json.Unmarshal(req.Msg.Params, &p) == nil && len(bytes.TrimSpace(p.Task)) > 0 && bytes.TrimSpace(p.Task)[0] == '{'
 }

@@ -122,6 +122,10 @@ func (e *env) detectModern(ctx context.Context) (targets []*target, notes []stri
 	case probe.Modern && cfg.Revision != "auto" && probe.Result == nil && len(probe.Supported) > 0 && !slices.Contains(probe.Supported, cfg.Revision):
 		e.release(t)
 		return nil, notes, probe, hint, fmt.Sprintf("--revision %s was forced, but the server refused it with UnsupportedProtocolVersion (-32022), listing %s: rerun with --revision auto to test what the server serves", cfg.Revision, strings.Join(probe.Supported, ", "))
+	case probe.Modern && len(modernVersions(e.knownModern(), probe, ask, cfg.Revision)) == 0:
+		notes = append(notes, "no modern era: server/discover was refused with -32022 listing only legacy revisions ("+strings.Join(probe.Supported, ", ")+")")
+		e.release(t)
+		return nil, notes, probe, hint, ""
 	case probe.Modern:
 		notes = append(notes, "modern era detected: "+probe.Reason)
 		targets, more := e.modernTargets(ctx, t, probe, ask, unknown)
@@ -148,7 +152,8 @@ func (e *env) detectModern(ctx context.Context) (targets []*target, notes []stri
 // found modern: those its DiscoverResult (or UnsupportedProtocolVersion error) lists, and the
 // asked one unless the server refused it with UnsupportedProtocolVersion; only forced when a
 // revision is forced ("auto" otherwise). A modern server that lists none of them is tested at
-// the asked revision, whose rules then judge its answers.
+// the asked revision, whose rules then judge its answers, unless it refused that revision with
+// -32022 listing legacy revisions only (none: it is a legacy server).
 func modernVersions(known []revisions.Revision, probe *harness.Probe, asked, forced string) []string {
 	refused := probe.Result == nil && len(probe.Supported) > 0 // only -32022 carries a list without a result
 	var out []string
@@ -158,10 +163,22 @@ func modernVersions(known []revisions.Revision, probe *harness.Probe, asked, for
 			out = append(out, r.ID)
 		}
 	}
-	if len(out) == 0 {
+	if len(out) == 0 && !(refused && allLegacy(probe.Supported)) {
 		out = []string{asked}
 	}
 	return out
+}
+
+// allLegacy reports whether every version of vs is a handshake-era revision this build knows:
+// a server refusing server/discover with -32022 and such a list serves no modern revision, and
+// is tested as the legacy server it says it is.
+func allLegacy(vs []string) bool {
+	for _, v := range vs {
+		if !slices.Contains(revisions.LegacyIDs(), v) {
+			return false
+		}
+	}
+	return len(vs) > 0
 }
 
 // modernTargets returns one target per modern revision to test (modernVersions). The probe's

@@ -48,6 +48,9 @@ type fakeEra struct {
 	Discover    map[string]string `json:"discover"`
 	Initialize  string            `json:"initialize"`
 	InitDelayMs int               `json:"initDelayMs"`
+	// Supported is the data.supported list of a -32022 reply (the newest modern revision
+	// when empty).
+	Supported []string `json:"supported,omitempty"`
 }
 
 // reply returns the JSON-RPC reply to the request line, or "" for none.
@@ -65,7 +68,12 @@ func (f fakeEra) reply(line []byte, started time.Time) string {
 	errorReply := func(code string) string {
 		data := ""
 		if code == "-32022" {
-			data = `,"data":{"supported":["2026-07-28"],"requested":"x"}`
+			supported := f.Supported
+			if len(supported) == 0 {
+				supported = []string{revisions.Modern().ID}
+			}
+			list, _ := json.Marshal(supported)
+			data = fmt.Sprintf(`,"data":{"supported":%s,"requested":"x"}`, list)
 		}
 		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":{"code":%s,"message":"scripted"%s}}`, req.ID, code, data)
 	}
@@ -196,6 +204,23 @@ func TestDetectModernErrorLeavesCapabilitiesUnknown(t *testing.T) {
 	require.Len(t, targets, 1)
 	assert.Empty(t, targets[0].capsUnknown)
 	assert.Contains(t, targets[0].caps, "tools")
+}
+
+// TestDetectLegacyListRefusal: a server refusing server/discover with -32022 and listing only
+// legacy revisions says it serves no modern one: it gets the legacy target alone, never a
+// modern one whose every request it would refuse.
+func TestDetectLegacyListRefusal(t *testing.T) {
+	for _, transport := range []string{harness.TransportHTTP, harness.TransportStdio} {
+		t.Run(transport, func(t *testing.T) {
+			f := fakeEra{Discover: map[string]string{revisions.Modern().ID: "-32022"}, Supported: revisions.LegacyIDs(), Initialize: revisions.LatestLegacy().ID}
+			targets, notes, abort := detectAgainst(t, f, transport, Config{})
+			require.Empty(t, abort, notes)
+			require.Len(t, targets, 1, notes)
+			assert.Equal(t, revisions.LatestLegacy().ID, targets[0].revision)
+			assert.False(t, targets[0].modern)
+			assert.Contains(t, strings.Join(notes, "; "), "only legacy revisions")
+		})
+	}
 }
 
 // TestLegacyHandshakeGetsTheStartupWindow: after a probe that got no reply within the startup
@@ -329,7 +354,7 @@ func decodeMeta(t *testing.T, req harness.Request) map[string]any {
 
 // TestModernVersions: the modern revisions to test are those of the table the server lists,
 // plus the asked one unless -32022 refused it; only the forced one under --revision; the asked
-// one when the server lists none the build knows.
+// one when the server lists none the build knows, none when it refused with legacy ones only.
 func TestModernVersions(t *testing.T) {
 	table := fakeModernTable()
 	newer, older := table[0].ID, table[1].ID
@@ -345,6 +370,7 @@ func TestModernVersions(t *testing.T) {
 		{"result not listing the asked", harness.Probe{Supported: []string{older}, Result: result}, "auto", []string{newer, older}},
 		{"-32022 listing the older", harness.Probe{Supported: []string{older, "2025-11-25"}}, "auto", []string{older}},
 		{"-32022 listing none known", harness.Probe{Supported: []string{"2030-01-01"}}, "auto", []string{newer}},
+		{"-32022 listing legacy revisions only", harness.Probe{Supported: revisions.LegacyIDs()}, "auto", nil},
 		{"-32021 (no list)", harness.Probe{}, "auto", []string{newer}},
 		{"forced older", harness.Probe{Supported: []string{older, newer}, Result: result}, older, []string{older}},
 	} {

@@ -1,8 +1,10 @@
 package runner
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
@@ -16,7 +18,7 @@ import (
 // the frames it cites, a late reply to an absence it concluded, whether the revision's
 // capabilities are unknown) and settles every result once (see settle, runner/verdict.go).
 // Schema errors are attached to every result citing a server frame that has them.
-func (e *env) judgeRun(run *reports.Run, capsUnknown map[string]string) {
+func (e *env) judgeRun(run *reports.Run, capsUnknown, unlisted map[string]string) {
 	e.mu.Lock()
 	connRev := make(map[int]string, len(e.connRev))
 	for k, v := range e.connRev {
@@ -31,10 +33,14 @@ func (e *env) judgeRun(run *reports.Run, capsUnknown map[string]string) {
 	run.Notes = append(run.Notes, j.Notes()...)
 	late := e.lateReplies()
 	dropped := e.rec.Dropped() - e.rec.Sampled()
+	disowned := disownedRevisions(e.rec.Frames(), connRev, unlisted)
 	facts := make([]verdictFacts, len(run.Results))
 	for i := range run.Results {
 		res := &run.Results[i]
 		fa := &facts[i]
+		if !strings.HasPrefix(res.Rule, discoverArea) {
+			fa.unlisted = disowned[res.Revision]
+		}
 		for _, seq := range res.Frames {
 			if len(res.SchemaErrors) < judge.MaxSchemaErrors {
 				res.SchemaErrors = append(res.SchemaErrors, reportSchemaErrors(j.SchemaErrors(seq))...)
@@ -73,6 +79,33 @@ func (e *env) judgeRun(run *reports.Run, capsUnknown map[string]string) {
 			res.SchemaErrors = res.SchemaErrors[:judge.MaxSchemaErrors]
 		}
 	}
+}
+
+// discoverArea is the id prefix of the server/discover rules: they judge the DiscoverResult
+// itself, which a server that disowns its revision still gave (DISC-003 reports the list).
+const discoverArea = "DISC-"
+
+// disownedRevisions returns, by revision, the unlisted reason (target.unlisted) of each
+// revision whose server refused at least one request of the run on one of that revision's
+// connections (connRev) with -32022 (UnsupportedProtocolVersion, 2026-07-28
+// basic/versioning): the server's list and its refusals agree that it does not serve the
+// revision, so what else fails there is that one defect. A server that lists a revision
+// wrongly but serves it is judged as usual.
+func disownedRevisions(frames []*harness.Frame, connRev map[int]string, unlisted map[string]string) map[string]string {
+	out := map[string]string{}
+	if len(unlisted) == 0 {
+		return out
+	}
+	for _, f := range frames {
+		rev := connRev[f.Conn]
+		if unlisted[rev] == "" || f.Dir != harness.DirServerToClient || !bytes.Contains(f.Raw, []byte("-32022")) {
+			continue
+		}
+		if m, err := harness.ParseMessage(f.Raw); err == nil && m.Error != nil && m.Error.Code == harness.CodeUnsupportedProtocolVersion {
+			out[rev] = unlisted[rev]
+		}
+	}
+	return out
 }
 
 // schemaRule is SCHEMA-001, judged after every other rule (see judgeRun).

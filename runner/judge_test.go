@@ -31,7 +31,7 @@ func TestSuiteFaultNeverHidesFail(t *testing.T) {
 		{Rule: "TOOL-001", Level: "MUST", Revision: modern, Verdict: reports.Fail, Reason: "expected a result", Frames: []int{bad.Seq}},
 		{Rule: "TOOL-002", Level: "MUST", Revision: modern, Verdict: reports.Pass, Frames: []int{bad.Seq}},
 	}}
-	e.judgeRun(run, nil)
+	e.judgeRun(run, nil, nil)
 	require.Equal(t, reports.Fail, run.Results[0].Verdict)
 	require.Contains(t, run.Results[0].Reason, "expected a result (note: mcp-conform sent a frame")
 	require.Equal(t, reports.Error, run.Results[1].Verdict)
@@ -115,7 +115,7 @@ func TestNoSubjectRuleDoesNotTurnNAMidRun(t *testing.T) {
 	rec.Record(&harness.Frame{Dir: harness.DirServerToClient, Transport: harness.TransportStdio, Conn: conn, Method: "tools/call",
 		Raw: []byte(`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"x","annotations":{"priority":7}}]}}`)})
 	run := &reports.Run{Results: []reports.Result{{Rule: "CONT-003", Level: "MUST", Revision: modern, Verdict: reports.Pass}}}
-	s.env.judgeRun(run, nil)
+	s.env.judgeRun(run, nil, nil)
 	require.Equal(t, reports.Fail, run.Results[0].Verdict, run.Results[0].Reason)
 	require.Equal(t, []int{2}, run.Results[0].Frames)
 }
@@ -151,6 +151,10 @@ func TestSettlePrecedence(t *testing.T) {
 		{"nothing to judge, capabilities unknown", reports.Pass, verdictFacts{judge: none, runWide: true, capsUnknown: "no DiscoverResult"}, reports.Untestable},
 		{"held is pass", reports.Pass, verdictFacts{judge: held, runWide: true}, reports.Pass},
 		{"a scenario's own warn stands", reports.Warn, verdictFacts{judge: held, runWide: true}, reports.Warn},
+		{"a fail on a disowned revision's refusal is DISC-003's", reports.Fail, verdictFacts{unlisted: "disowned"}, reports.Untestable},
+		{"a warn on a disowned revision's refusal is DISC-003's", reports.Warn, verdictFacts{unlisted: "disowned"}, reports.Untestable},
+		{"a pass on a disowned revision stands", reports.Pass, verdictFacts{unlisted: "disowned"}, reports.Pass},
+		{"a judge failure on a disowned revision is DISC-003's", reports.Pass, verdictFacts{judge: broken, runWide: true, unlisted: "disowned"}, reports.Untestable},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -180,7 +184,7 @@ func TestDroppedFramesAreNamedOnRunWideResults(t *testing.T) {
 	require.Greater(t, rec.Dropped()-rec.Sampled(), 0)
 	e := &env{rec: rec, connRev: map[int]string{conn: modern}}
 	run := &reports.Run{Results: []reports.Result{{Rule: "MSG-010", Level: "MUST", Revision: modern, Verdict: reports.Pass}}}
-	e.judgeRun(run, nil)
+	e.judgeRun(run, nil, nil)
 	require.Equal(t, reports.Pass, run.Results[0].Verdict)
 	require.Contains(t, run.Results[0].Actual, "server frames past the recorder's budget were not judged")
 }
@@ -209,4 +213,59 @@ func TestPreconditionFailedIsUntestableNamingTheRule(t *testing.T) {
 	require.Same(t, boom, client.ListPrecondition(boom, "PAGE-001"))
 	v, _, _, _ = s.verdict(w, boom)
 	require.Equal(t, reports.Error, v)
+}
+
+// TestUnlistedRevision: only a modern target whose DiscoverResult lists versions without its
+// own revision has disowned it; an unknown list, a listed revision or a legacy target has not.
+func TestUnlistedRevision(t *testing.T) {
+	modern := revisions.Modern().ID
+	legacy := revisions.LatestLegacy().ID
+	cases := []struct {
+		name string
+		tg   *target
+		want bool
+	}{
+		{"listed without its own revision", &target{revision: modern, modern: true, supported: []string{legacy}}, true},
+		{"listed with it", &target{revision: modern, modern: true, supported: []string{modern, legacy}}, false},
+		{"no list", &target{revision: modern, modern: true}, false},
+		{"no DiscoverResult", &target{revision: modern, modern: true, supported: []string{legacy}, capsUnknown: "no result"}, false},
+		{"legacy target", &target{revision: legacy, supported: []string{modern}}, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			why := c.tg.unlisted()
+			require.Equal(t, c.want, why != "", why)
+			if c.want {
+				require.Contains(t, why, "DISC-003")
+			}
+		})
+	}
+}
+
+// TestDisownedRevisions: a revision is disowned only when its target's list lacks it and a
+// server frame on one of its connections is a -32022 error; a result or a client frame that
+// merely mentions the code, or a refusal on another revision's connection, does not count.
+func TestDisownedRevisions(t *testing.T) {
+	unlisted := map[string]string{"new": "disowned"}
+	connRev := map[int]string{1: "new", 2: "old"}
+	frame := func(conn int, dir harness.Direction, raw string) *harness.Frame {
+		return &harness.Frame{Conn: conn, Dir: dir, Raw: []byte(raw)}
+	}
+	refusal := `{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"unsupported"}}`
+	cases := []struct {
+		name   string
+		frames []*harness.Frame
+		want   map[string]string
+	}{
+		{"refused on its connection", []*harness.Frame{frame(1, harness.DirServerToClient, refusal)}, unlisted},
+		{"a result mentioning the code", []*harness.Frame{frame(1, harness.DirServerToClient, `{"jsonrpc":"2.0","id":2,"result":{"note":"-32022"}}`)}, map[string]string{}},
+		{"another error", []*harness.Frame{frame(1, harness.DirServerToClient, `{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"-32022"}}`)}, map[string]string{}},
+		{"a client frame", []*harness.Frame{frame(1, harness.DirClientToServer, refusal)}, map[string]string{}},
+		{"another revision's connection", []*harness.Frame{frame(2, harness.DirServerToClient, refusal)}, map[string]string{}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			require.Equal(t, c.want, disownedRevisions(c.frames, connRev, unlisted))
+		})
+	}
 }

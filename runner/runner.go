@@ -12,6 +12,7 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -117,6 +118,18 @@ type target struct {
 	server     *reports.Server
 	// once holds the effects of steps done once per target (key -> *onceResult).
 	once sync.Map
+}
+
+// unlisted says, for a modern target whose DiscoverResult lists versions but not the target's
+// own revision, that the server disowned the revision it was asked at (DISC-003 judges the
+// list; basic/versioning#Protocol Version Negotiation): once the run shows it refusing that
+// revision with -32022 (disownedRevisions), what else fails there is that one defect. "" for
+// any other target.
+func (t *target) unlisted() string {
+	if !t.modern || t.capsUnknown != "" || len(t.supported) == 0 || slices.Contains(t.supported, t.revision) {
+		return ""
+	}
+	return fmt.Sprintf("the server does not serve %s: it answered server/discover at %s with supportedVersions %s, which lacks it (DISC-003 judges that list), and refused %s requests with -32022 (UnsupportedProtocolVersion), so what failed here is not evidence against this rule", t.revision, t.revision, strings.Join(t.supported, ", "), t.revision)
 }
 
 // Run runs every selected rule against the server cfg names and returns the result model. It
@@ -228,13 +241,16 @@ func Run(ctx context.Context, cfg Config) (*reports.Run, error) {
 	if n := e.rec.Dropped(); n > 0 {
 		run.Notes = append(run.Notes, fmt.Sprintf("%d server frames that answer no request came past the recorder's limits (%d frames, %d MiB) and were counted, not kept, except a sample of %d (marked sampled)", n, harness.DefaultFrameLimit, harness.DefaultByteLimit>>20, e.rec.Sampled()))
 	}
-	unknown := map[string]string{}
+	unknown, unlisted := map[string]string{}, map[string]string{}
 	for _, t := range targets {
 		if t.capsUnknown != "" {
 			unknown[t.revision] = t.capsUnknown
 		}
+		if why := t.unlisted(); why != "" {
+			unlisted[t.revision] = why
+		}
 	}
-	e.judgeRun(run, unknown)
+	e.judgeRun(run, unknown, unlisted)
 	run.StderrTail = e.stderrTail()
 	run.Frames = exportFrames(e.rec.Frames())
 	redact(run, cfg.Header)

@@ -21,6 +21,10 @@ type verdictFacts struct {
 	late        []lateAnswer
 	capsUnknown string
 	judgeSteps  []int
+	// unlisted, set on a result (other than a DISC rule's) at a revision the server's
+	// DiscoverResult did not list and the run saw it refuse with -32022, says so
+	// (target.unlisted, disownedRevisions).
+	unlisted string
 	// dropped is how many server frames of the run came past the recorder's budget and were
 	// neither kept nor judged (harness.Recorder.Admit).
 	dropped int
@@ -36,6 +40,9 @@ type verdictFacts struct {
 //	|   | capability) and concluded no absence                         |                                  |
 //	| 2 | a reply came after the scenario concluded it would not       | untestable, naming the frame and |
 //	|   | (late reply; a probe only notes it)                          | the flag (--quiet-window, ...)   |
+//	| 2b| the scenario or the judge found the rule broken at a         | untestable naming DISC-003       |
+//	|   | revision the server's DiscoverResult did not list and that   |                                  |
+//	|   | the run saw it refuse with -32022 (not for DISC rules)       |                                  |
 //	| 3 | the scenario failed, or the judge found a MUST broken        | fail (a suite fault among its    |
 //	|   |                                                              | frames is noted, never hides it) |
 //	| 4 | a client frame the result cites violates the schema by       | error                            |
@@ -68,6 +75,11 @@ func settle(res *reports.Result, fa verdictFacts) {
 		if settleLate(res, fa.late) {
 			return
 		}
+	}
+	// 2b. A revision the server's own DiscoverResult disowned: DISC-003's defect.
+	if fa.unlisted != "" && (scenario == reports.Fail || scenario == reports.Warn || (fa.runWide && fa.judge.Mismatch != nil)) {
+		res.Verdict, res.Reason = reports.Untestable, fa.unlisted
+		return
 	}
 	broken := fa.runWide && fa.judge.Mismatch != nil
 	judgeFails := broken && judgeVerdict(fa.judge, res.Level) == reports.Fail

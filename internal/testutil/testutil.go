@@ -5,10 +5,12 @@ package testutil
 import (
 	"bufio"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -50,7 +52,43 @@ var listening = regexp.MustCompile(`listening on (http://\S+)`)
 // SIGKILL after 5 s, when the test ends.
 func StartHTTPServer(t testing.TB, timeout time.Duration, argv ...string) string {
 	t.Helper()
+	return startServer(t, timeout, nil, func(line string) string {
+		if m := listening.FindStringSubmatch(line); m != nil {
+			return m[1]
+		}
+		return ""
+	}, argv)
+}
+
+// StartPortServer starts argv like StartHTTPServer for a server that is told its port by the
+// PORT environment variable and says "listening on port N" on its stderr (server-everything's
+// streamableHttp mode): it picks a free loopback port N, waits up to timeout for that line and
+// returns http://127.0.0.1:N plus path (e.g. "/mcp").
+func StartPortServer(t testing.TB, timeout time.Duration, path string, argv ...string) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+	_ = l.Close()
+	ready := regexp.MustCompile(`listening on port ` + port + `\b`)
+	return startServer(t, timeout, []string{"PORT=" + port}, func(line string) string {
+		if ready.MatchString(line) {
+			return "http://127.0.0.1:" + port + path
+		}
+		return ""
+	}, argv)
+}
+
+// startServer starts argv with env added to the test's environment, in its own process group,
+// and waits up to timeout for a stderr line for which ready returns a URL; it returns that URL.
+func startServer(t testing.TB, timeout time.Duration, env []string, ready func(line string) string, argv []string) string {
+	t.Helper()
 	cmd := exec.Command(argv[0], argv[1:]...)
+	if env != nil {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -74,8 +112,8 @@ func StartHTTPServer(t testing.TB, timeout time.Duration, argv ...string) string
 	go func() {
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
-			if m := listening.FindStringSubmatch(sc.Text()); m != nil {
-				found <- m[1]
+			if u := ready(sc.Text()); u != "" {
+				found <- u
 				break
 			}
 		}
