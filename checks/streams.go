@@ -183,8 +183,8 @@ func ResponseEndsStream(streams []SSEStream) (na, untestable string, m *client.M
 		}
 		n++
 		switch {
-		case st.Ex.Response == nil && polled(st.Ex):
-			return "", "the server closed an SSE stream before the response, asking the client to reconnect (retry): resumption is LHTTP-005's and LHTTP-019's", nil
+		case st.Ex.Response == nil && withEventID(st.Ex):
+			return "", "the server closed an SSE stream before the response after an event id, so the response may come when the client resumes it: LHTTP-005 judges the close (a retry field), LHTTP-019 the resumption", nil
 		case st.Ex.Response == nil:
 			return "", "", &client.Mismatch{Expected: "the POST's SSE stream to carry the response", Actual: fmt.Sprintf("the stream ended (%s) without it", st.Info.End), Frames: ExchangeSeqs(st.Ex)}
 		case st.Info.EventsAfterResponse > 0:
@@ -199,17 +199,42 @@ func ResponseEndsStream(streams []SSEStream) (na, untestable string, m *client.M
 	return "", "", nil
 }
 
-// polled reports whether the stream of ex sent an event id and a retry field (the
-// 2025-11-25 way to close the connection and have the client reconnect).
-func polled(ex *harness.Exchange) bool {
-	id, retry := false, false
+// withEventID reports whether the stream of ex sent an event with an id (which the client can
+// resume it from).
+func withEventID(ex *harness.Exchange) bool {
 	for _, f := range ex.Frames {
-		if f.SSE != nil {
-			id = id || f.SSE.HasID
-			retry = retry || f.SSE.Retry >= 0
+		if f.SSE != nil && f.SSE.HasID {
+			return true
 		}
 	}
-	return id && retry
+	return false
+}
+
+// RetryBeforeClose grades LHTTP-005 (2025-11-25 basic/transports#Sending Messages to the
+// Server, 6: a server that closes the connection before the SSE stream is terminated SHOULD
+// first send an event with a retry field) on the SSE replies to the scenario's POSTs: each that
+// the server closed before carrying its response carried a retry field. na is the reason when
+// the server closed no such stream early.
+func RetryBeforeClose(streams []SSEStream) (na string, m *client.Mismatch) {
+	n := 0
+	for _, st := range streams {
+		if st.GET || !st.Info.SSE || st.Info.End != harness.EndEOF || st.Ex.Response != nil {
+			continue
+		}
+		n++
+		retry := false
+		for _, f := range st.Ex.Frames {
+			retry = retry || (f.SSE != nil && f.SSE.Retry >= 0)
+		}
+		if !retry {
+			return "", &client.Mismatch{Expected: "an SSE event with a retry field before the server closes a stream that has not carried its response",
+				Actual: fmt.Sprintf("the server closed the stream after %d events, none with a retry field", st.Info.Events), Frames: ExchangeSeqs(st.Ex)}
+		}
+	}
+	if n == 0 {
+		return "the server closed no SSE stream before its response", nil
+	}
+	return "", nil
 }
 
 // NoResponseOnGET grades LHTTP-008 (basic/transports#Listening for Messages from the Server:

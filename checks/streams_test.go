@@ -112,6 +112,14 @@ func TestResponseEndsStream(t *testing.T) {
 	_, u, m = ResponseEndsStream([]SSEStream{stream(false, harness.EndEOF, 0, false, polledEv)})
 	assert.NotEmpty(t, u, "closed for polling")
 	assert.Nil(t, m)
+
+	na, m = RetryBeforeClose([]SSEStream{stream(false, harness.EndEOF, 0, false, polledEv)})
+	assert.Empty(t, na)
+	assert.Nil(t, m, "a retry field before the early close")
+	_, m = RetryBeforeClose([]SSEStream{stream(false, harness.EndEOF, 0, false, ev(2, "p1", true, ""))})
+	assert.NotNil(t, m, "closed early without retry")
+	na, _ = RetryBeforeClose([]SSEStream{stream(false, harness.EndEOF, 0, true, ev(2, "", false, resp7))})
+	assert.NotEmpty(t, na, "every stream carried its response")
 	na, _, _ = ResponseEndsStream([]SSEStream{stream(true, harness.EndQuiet, 0, false, ev(2, "g", true, ""))})
 	assert.NotEmpty(t, na, "GET streams are not judged")
 }

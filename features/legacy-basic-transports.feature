@@ -224,3 +224,16 @@ Feature: Legacy Streamable HTTP transport (2025-11-25 basic/transports)
     And the client resumes the dropped stream with a GET carrying its Last-Event-ID
     And the client closes its GET streams
     Then the resumption delivered the response to the dropped request
+
+  @rule:LHTTP-005 @SHOULD @transport:http @since:2025-11-25 @until:2025-11-25
+  Scenario: A server that closes an SSE stream early sends a retry field first
+    Spec: basic/transports#Sending Messages to the Server
+    A server may close the connection of an SSE stream before the stream is done (before the
+    response), so that the client polls it again; it then first sends an event with a `retry`
+    field. Not applicable when the server closes no stream before its response.
+    Given a fresh connection
+    And the client opens a session of its own
+    When the client calls the fixture tool "test_simple_text" asking for progress
+    And the client calls the logging fixture tool, if listed, without a log level
+    And the client sends a "ping" request
+    Then every SSE reply the server closed before its response carried a retry field first

@@ -100,6 +100,9 @@ func registerLegacyStreamSteps(sc *godog.ScenarioContext) {
 		}
 		return w.naOrMismatch(na, m)
 	}))
+	step(sc, `^every SSE reply the server closed before its response carried a retry field first$`, wc(func(_ context.Context, w *World) error {
+		return w.naOrMismatch(checks.RetryBeforeClose(scenarioStreams(w)))
+	}))
 	step(sc, `^no GET stream in this scenario carried a JSON-RPC response$`, wc(func(_ context.Context, w *World) error {
 		return w.naOrMismatch(checks.NoResponseOnGET(scenarioStreams(w)))
 	}))
