@@ -65,3 +65,25 @@ func TestOpenStreamReadsA405ToItsEnd(t *testing.T) {
 	assert.Equal(t, EndEOF, info.End)
 	assert.Equal(t, http.StatusMethodNotAllowed, ex.HTTP.Status)
 }
+
+func TestStreamDropEndsTheReadingAtOnce(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(http.StatusOK)
+		_, _ = io.WriteString(w, "id: 1-1\ndata:\n\n")
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+	}))
+	defer srv.Close()
+	h, err := NewHTTP(HTTPConfig{URL: srv.URL, QuietWindow: time.Hour})
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	s := h.OpenStream(ctx, http.MethodPost, http.Header{"Content-Type": {"application/json"}}, nil, []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	require.NotNil(t, s.Wait(ctx, func(f *Frame) bool { return f.SSE != nil && f.SSE.HasID }))
+	ex, info := s.Drop()
+	assert.Equal(t, EndContext, info.End, "dropped, not concluded after the (hour-long) quiet window")
+	assert.Nil(t, ex.Response)
+	ex2, _ := s.Close()
+	assert.Same(t, ex, ex2)
+}
