@@ -224,15 +224,30 @@ func (w *Session) ListedToolCall(tool map[string]any, args any, meta map[string]
 // handshake the server fails is a *PreconditionFailed naming LEG-001; a connection that is not
 // fresh, or a modern target, is the feature's bug.
 func (w *Session) OpenOwnSession(ctx context.Context) error {
+	return w.OpenOwnSessionWith(ctx, nil)
+}
+
+// OpenOwnSessionWith is OpenOwnSession with the client capabilities caps declared in the
+// initialize request (nil declares none), for a scenario whose server behaviour depends on
+// them (URL mode elicitation, client/elicitation#Capabilities). The client answers no request
+// the server sends beyond ping (PingOnly), whatever caps says.
+func (w *Session) OpenOwnSessionWith(ctx context.Context, caps map[string]any) error {
 	if w.Conn == nil || !w.Fresh {
 		return fmt.Errorf("feature bug: a session of its own needs a fresh connection (Given a fresh connection)")
 	}
 	if w.Target.Modern {
 		return fmt.Errorf("feature bug: a session of its own needs a legacy target")
 	}
-	if err := w.Initialize(ctx, w.Target.Revision); err != nil {
+	req := w.InitializeCall(w.Target.Revision)
+	if caps != nil {
+		req.Raw = harness.BuildRequest(json.RawMessage(req.ID), "initialize", map[string]any{
+			"protocolVersion": w.Target.Revision, "capabilities": caps, "clientInfo": harness.ClientInfo,
+		})
+	}
+	if err := w.Send(ctx, req); err != nil {
 		return err
 	}
+	w.Inits = append(w.Inits, InitAttempt{Requested: w.Target.Revision, Ex: w.Last})
 	if msg := ResponseOf(w.Last); msg == nil || msg.Kind != harness.KindResult {
 		return &PreconditionFailed{What: "initialize on a fresh connection got " + DescribeExchange(w.Last), Rule: "LEG-001"}
 	}

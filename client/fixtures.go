@@ -23,6 +23,11 @@ var (
 		// Ours: the reference fixture's 2025-11-25 task tools, one per execution.taskSupport
 		// value (LFEAT-006..010).
 		"test_task_tool", "test_task_required_tool", "test_task_forbidden_tool",
+		// Ours: the reference fixture's tool that changes its resources (LFEAT-002); the
+		// official suite has no fixture for it.
+		"test_trigger_resource_update",
+		// Ours: the reference fixture's tool that needs a URL mode elicitation (LFEAT-011/012).
+		"test_url_elicitation_required",
 	}
 	// FixturePrompts are the fixture prompt names.
 	FixturePrompts = []string{

@@ -114,3 +114,32 @@ Feature: Resources (server/resources)
     Then every read that returned several contents returned valid items
 
   # (area res) new RES scenarios go above this line.
+
+  @rule:LFEAT-001 @SHOULD @since:2024-11-05 @until:2025-11-25 @capability:resources
+  Scenario: Reading a resource that does not exist fails with -32002
+    Spec: server/resources#Error Handling
+    Servers should answer common failures with the standard errors, a resource that is not
+    found with -32002. A made-up URI under an unregistered scheme, and one under the scheme of
+    a listed resource, are read: any other answer (-32602, which 2026-07-28 asks for instead,
+    another code, or contents) is a warning.
+    Given a connected server
+    And the server declares the "resources" capability
+    When the client lists every resource
+    And the client reads resources that do not exist
+    Then each of those reads failed with code -32002
+
+  @rule:LFEAT-002 @MUST @since:2024-11-05 @until:2025-11-25 @capability:resources
+  Scenario: A resource subscription gets the updates of its resource until it is unsubscribed
+    Spec: server/resources#Subscriptions
+    With `resources.subscribe` declared, resources/subscribe and resources/unsubscribe answer
+    with an empty result, and a subscribed resource that changes is notified with
+    notifications/resources/updated naming it. In a session of its own the client subscribes
+    to test://watched-resource (else test://static-text, else the first listed resource),
+    triggers a change with the fixture tool test_trigger_resource_update, unsubscribes and
+    triggers again: while subscribed an update names that resource and no other, after the
+    unsubscribe none names it. Without the fixture tool only the two results are judged and
+    the rule is untestable.
+    Given the server declares "subscribe" in its "resources" capability
+    And a fresh connection
+    When the client subscribes to a resource in a session of its own, triggers an update, unsubscribes and triggers again
+    Then subscribe and unsubscribe got empty results and the updates named only the subscribed resource, until it was unsubscribed

@@ -171,3 +171,16 @@ Feature: Tools (server/tools)
     And the server declares the "tools" capability
     When the client calls each tool it may call
     Then if a tool result embeds a resource, the server declares the "resources" capability
+
+  @rule:LFEAT-003 @SHOULD @since:2024-11-05 @until:2025-11-25 @capability:tools
+  Scenario: A server that declared listChanged notifies the session when its tool list changes
+    Spec: server/tools#List Changed Notification
+    A server that declared `tools.listChanged` should send, once its list of tools changes,
+    notifications/tools/list_changed; the session needs no opt-in (the same sentence holds for
+    prompts and resources). In a session of its own the client calls the fixture tool
+    test_trigger_tool_change; the notification must reach the session (stdio; over Streamable
+    HTTP the trigger's response stream). Untestable without the fixture tool.
+    Given the server declares "listChanged" in its "tools" capability
+    And a fresh connection
+    When the client triggers a tool list change in a session of its own
+    Then the session was sent "notifications/tools/list_changed"

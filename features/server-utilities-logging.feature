@@ -69,3 +69,17 @@ Feature: Logging (server/utilities/logging)
     And a fresh connection
     When the client sets the log level "verbose" in a session of its own
     Then the response is an error with code -32602
+
+  @rule:LFEAT-004 @SHOULD @since:2024-11-05 @until:2025-11-25 @capability:logging
+  Scenario: logging/setLevel sets the minimum level of the session's log messages
+    Spec: server/utilities/logging#Setting Log Level
+    logging/setLevel answers with an empty result, and afterwards the server sends the session
+    only log messages at or above the level set. The level "error" is set in a session of its
+    own, then the fixture tool test_tool_with_logging (which logs at info) is called there: no
+    log message below error may follow. Untestable without the fixture tool.
+    Given the server declares the "logging" capability
+    And a fresh connection
+    When the client sets the log level "error" in a session of its own
+    Then logging/setLevel got an empty result
+    When the client calls the logging fixture tool in its session
+    Then no log message after the level was set is below "error"

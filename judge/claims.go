@@ -87,6 +87,10 @@ var claims = []Claim{
 	{Rule: "ERR-007", Schema: "/$defs/UnsupportedProtocolVersionError/**"},
 	{Rule: "ERR-008", Schema: "/$defs/MissingRequiredClientCapabilityError/**"},
 	{Rule: "HDR-008", Schema: "/$defs/HeaderMismatchError/**"},
+	// The URL mode elicitations a -32042 lists (2025-11-25 client/elicitation#URL Elicitation
+	// Required Error).
+	{Rule: "LFEAT-011", Schema: "/$defs/URLElicitationRequiredError/**"},
+	{Rule: "LFEAT-011", Instance: "/error/data/elicitations/**", Schema: "/**"},
 }
 
 // Claimants returns the owners of schema violation e: of the claims that match it, the rules

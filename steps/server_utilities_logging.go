@@ -6,6 +6,7 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/mcp-conform/mcp-conform/checks"
 	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/reports"
 )
@@ -25,6 +26,9 @@ func registerServerUtilitiesLoggingSteps(sc *godog.ScenarioContext) {
 	step(sc, `^the client calls the logging fixture tool, if listed, with log level "([^"]+)" while a listen stream is open$`, func(ctx context.Context, level string) error {
 		return WorldOf(ctx).callLoggingTool(ctx, level, false, true)
 	})
+	step(sc, `^the client calls the logging fixture tool in its session$`, wc(func(ctx context.Context, w *World) error {
+		return w.callLoggingTool(ctx, "", true, false)
+	}))
 	step(sc, `^the client sends a list request with the log level "([^"]+)"$`, sendsListRequestLog)
 	step(sc, `^the client sets the log level "([^"]+)" in a session of its own$`, setsLevelOwnSession)
 
@@ -33,6 +37,28 @@ func registerServerUtilitiesLoggingSteps(sc *godog.ScenarioContext) {
 	step(sc, `^every log message in this run is at or above the level its request asked for$`, AskJudge("LOG-002"))
 	step(sc, `^every log message in this run travelled with the response of the request that asked for it$`, AskJudge("LOG-003"))
 	step(sc, `^every log message the server sent in this run has a known level and data$`, AskJudge("LOG-005"))
+	step(sc, `^logging/setLevel got an empty result$`, wc(func(_ context.Context, w *World) error {
+		if what := checks.EmptyResult("logging/setLevel", client.ResponseOf(w.Last)); what != "" {
+			return &client.Mismatch{Expected: "an empty result to logging/setLevel", Actual: what, Frames: w.LastSeqs()}
+		}
+		return nil
+	}))
+	step(sc, `^no log message after the level was set is below "([^"]+)"$`, logLevelKept)
+}
+
+// logLevelKept judges LFEAT-004 on the notifications of the scenario's own session after the
+// reply to its logging/setLevel (checks.LogLevelKept).
+func logLevelKept(ctx context.Context, level string) error {
+	w := WorldOf(ctx)
+	for _, ex := range w.Exchanges {
+		if ex.Sent != nil && ex.Sent.Method == "logging/setLevel" && ex.Response != nil {
+			if m := checks.LogLevelKept(level, checks.NoticesAfter(w.Conn.Frames(), ex.Response.Seq)); m != nil {
+				return m
+			}
+			return nil
+		}
+	}
+	return fmt.Errorf("feature bug: no answered logging/setLevel in this scenario")
 }
 
 func sendsListRequestLog(ctx context.Context, level string) error {

@@ -1,0 +1,97 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcp-conform/mcp-conform/harness"
+	"github.com/mcp-conform/mcp-conform/revisions"
+)
+
+// getServer answers initialize (recording the client capabilities it declared), any other
+// POST with an empty result, and a GET with a stream carrying one notification (stream) or
+// with 405.
+type getServer struct {
+	stream bool
+	caps   string
+	pinged chan struct{} // closed when the ping arrives; the stream's event waits for it
+}
+
+func (g *getServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodGet {
+		if !g.stream {
+			w.Header().Set("Allow", "POST")
+			w.WriteHeader(http.StatusMethodNotAllowed)
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(http.StatusOK)
+		w.(http.Flusher).Flush()
+		<-g.pinged
+		io.WriteString(w, "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}\n\n")
+		return
+	}
+	b, _ := io.ReadAll(r.Body)
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+		Params struct {
+			Capabilities json.RawMessage `json:"capabilities"`
+		} `json:"params"`
+	}
+	_ = json.Unmarshal(b, &m)
+	if len(m.ID) == 0 {
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if m.Method == "initialize" {
+		g.caps = string(m.Params.Capabilities)
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":%q,"capabilities":{},"serverInfo":{"name":"s","version":"1"}}}`, m.ID, revisions.LatestLegacy().ID)
+		return
+	}
+	if m.Method == "ping" {
+		close(g.pinged)
+	}
+	fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{}}`, m.ID)
+}
+
+// TestOpenOwnSessionWithAndDuringGET: the initialize declares the capabilities given; DuringGET
+// runs its function while the GET is read, reports whether the GET opened a stream (not
+// primed: its one event follows the function's request), and the stream's notification is
+// among the connection's frames; a 405 is no stream.
+func TestOpenOwnSessionWithAndDuringGET(t *testing.T) {
+	for _, stream := range []bool{true, false} {
+		g := &getServer{stream: stream, pinged: make(chan struct{})}
+		srv := httptest.NewServer(g)
+		s, _ := httpSession(t, srv)
+		ctx := context.Background()
+		require.NoError(t, s.OpenOwnSessionWith(ctx, map[string]any{"elicitation": map[string]any{"url": map[string]any{}}}))
+		assert.JSONEq(t, `{"elicitation":{"url":{}}}`, g.caps)
+		ran := false
+		got, primed, err := s.DuringGET(ctx, func(ctx context.Context) error {
+			ran = true
+			return s.Send(ctx, s.Build(Call{Method: "ping"}))
+		})
+		require.NoError(t, err)
+		assert.True(t, ran)
+		assert.Equal(t, stream, got)
+		assert.False(t, primed, "the stream's only event came after the ping was sent")
+		seen := false
+		for _, f := range s.Conn.Frames() {
+			if m, err := harness.ParseMessage(f.Body()); err == nil && m.Method == "notifications/tools/list_changed" {
+				seen = true
+			}
+		}
+		assert.Equal(t, stream, seen)
+		srv.Close()
+	}
+}
