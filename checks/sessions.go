@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/mcp-conform/mcp-conform/client"
+	"github.com/mcp-conform/mcp-conform/harness"
 )
 
 // SessionRequiredRefusal grades LHTTP-014 (2025-03-26..2025-11-25 basic/transports#Session
@@ -49,4 +50,41 @@ func VisibleSessionID(id string, frames []int) (na string, m *client.Mismatch) {
 		}
 	}
 	return "", nil
+}
+
+// SessionGone grades LHTTP-015 (2025-03-26..2025-11-25 basic/transports#Session Management:
+// once the server terminates a session it MUST answer requests with that session id with
+// 404 Not Found). issued is the session id the server sent with its InitializeResult; never
+// is the request sent with an id the server never issued, del the DELETE of the session and
+// after the request sent with its id after the DELETE. When the DELETE got a 2xx the session
+// is terminated and after must get 404 (fail otherwise); never should get 404 (warn
+// otherwise, as the sentence names terminated sessions only: soft is then set). na when the
+// server issued no id.
+func SessionGone(issued string, never, del, after *harness.Exchange) (na string, m *client.Mismatch, soft bool) {
+	if issued == "" {
+		return "the server issued no Mcp-Session-Id with its InitializeResult: it does not use sessions", nil, false
+	}
+	if del.HTTP.Status/100 == 2 && after.HTTP.Status != http.StatusNotFound {
+		return "", &client.Mismatch{Expected: "HTTP 404 for a request in the session the server ended (its DELETE got a 2xx)",
+			Actual: fmt.Sprintf("HTTP %d %s", after.HTTP.Status, http.StatusText(after.HTTP.Status)), Frames: append(ExchangeSeqs(del), ExchangeSeqs(after)...)}, false
+	}
+	if never.HTTP.Status != http.StatusNotFound {
+		return "", &client.Mismatch{Expected: "HTTP 404 for a request with a session id the server never issued",
+			Actual: fmt.Sprintf("HTTP %d %s", never.HTTP.Status, http.StatusText(never.HTTP.Status)), Frames: ExchangeSeqs(never)}, true
+	}
+	return "", nil, false
+}
+
+// DeleteAnswered grades LHTTP-016 (basic/transports#Session Management: the server MAY
+// refuse a DELETE of the session with 405 Method Not Allowed, else it ends the session): the
+// DELETE gets a 2xx or 405. na when the server issued no session id (there was none to end).
+func DeleteAnswered(issued string, status int, frames []int) (na string, m *client.Mismatch) {
+	if issued == "" {
+		return "the server issued no Mcp-Session-Id with its InitializeResult: there is no session to end", nil
+	}
+	if status/100 == 2 || status == http.StatusMethodNotAllowed {
+		return "", nil
+	}
+	return "", &client.Mismatch{Expected: "a 2xx (the session ended) or 405 Method Not Allowed in reply to DELETE",
+		Actual: fmt.Sprintf("HTTP %d %s", status, http.StatusText(status)), Frames: frames}
 }

@@ -57,6 +57,7 @@ type Endpoint interface {
 	Session() harness.Session
 	SendStream(ctx context.Context, req harness.Request) (*harness.Exchange, harness.StreamInfo)
 	Do(ctx context.Context, method string, header http.Header, body []byte) (*harness.Exchange, error)
+	OpenStream(ctx context.Context, method string, header http.Header, omit []string, body []byte) *harness.Stream
 }
 
 var (

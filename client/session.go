@@ -41,6 +41,8 @@ type Session struct {
 	Streams    map[*harness.Exchange]harness.StreamInfo // how each SSE reply was read
 	Concurrent []*harness.Exchange                      // the requests SendAtOnce sent, in order
 	Listen     *ListenRun                               // HoldListen's stream, nil before
+	Held       []*HeldStream                            // the GET streams OpenGET opened, in order
+	Dropped    []*DroppedStream                         // the POST streams PostAndDrop dropped, in order
 }
 
 // Target is what the client knows of the (revision, transport) under test: the revision, its

@@ -365,6 +365,10 @@ type rtSpec struct {
 	intentional bool
 	// began is when the request was sent (set by roundTrip), for TimeoutError.Waited.
 	began time.Time
+	// held, when set, is the background reading of a stream (OpenStream): told of the reply's
+	// status and headers and of every frame recorded, and its quiet window is armed only once
+	// the caller releases it (Stream.Close).
+	held *Stream
 }
 
 // compose builds the headers to send: the transport defaults (when defaults is set and the
@@ -488,6 +492,9 @@ func (h *HTTP) roundTrip(ctx context.Context, sp rtSpec) (*Exchange, StreamInfo)
 	}
 	defer resp.Body.Close()
 	ex.HTTP = &HTTPMeta{Status: resp.StatusCode, Headers: resp.Header.Clone()}
+	if sp.held != nil {
+		sp.held.headed(ex)
+	}
 	ct := resp.Header.Get("Content-Type")
 	mt, _, _ := mime.ParseMediaType(ct)
 	switch mt {
@@ -600,7 +607,8 @@ func (h *HTTP) readSSE(ctx context.Context, sp rtSpec, body io.ReadCloser, ex *E
 			quiet.Reset(h.cfg.QuietWindow)
 		}
 	}
-	if !sp.isRequest {
+	release, released := sp.held.released(), sp.held == nil
+	if !sp.isRequest && released {
 		armQuiet()
 	}
 	var respAt time.Time
@@ -651,6 +659,9 @@ loop:
 			}
 			h.record(f)
 			ex.Frames = append(ex.Frames, f)
+			if sp.held != nil {
+				sp.held.saw(f)
+			}
 			if !isResp && msg != nil && msg.Kind == KindRequest {
 				go h.answer(msg) // after the request is recorded, so the answer follows it
 			}
@@ -662,9 +673,12 @@ loop:
 			case ex.Response != nil:
 				info.EventsAfterResponse++
 				armQuiet()
-			case !sp.isRequest:
+			case !sp.isRequest && released:
 				armQuiet()
 			}
+		case <-release:
+			release, released = nil, true
+			armQuiet()
 		case <-quietC:
 			info.End = EndQuiet
 			break loop

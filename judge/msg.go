@@ -271,9 +271,30 @@ type responseIDs struct {
 	t *idTracker
 	n int
 	m *Mismatch
+	// events are the SSE events (id and bytes) already seen per connection: the same event
+	// again is its redelivery on a resumed stream, not a second response.
+	events map[int]map[string]bool
 }
 
-func newResponseIDs(Deps) Check { return &responseIDs{t: newIDTracker()} }
+func newResponseIDs(Deps) Check {
+	return &responseIDs{t: newIDTracker(), events: map[int]map[string]bool{}}
+}
+
+// redelivered reports whether f is an SSE event (with an id) seen before on its connection:
+// the server replaying it on a stream the client resumed with Last-Event-ID (2025-11-25
+// basic/transports#Resumability and Redelivery).
+func (c *responseIDs) redelivered(f *Frame) bool {
+	if f.SSE == nil || !f.SSE.HasID {
+		return false
+	}
+	if c.events[f.Conn] == nil {
+		c.events[f.Conn] = map[string]bool{}
+	}
+	key := f.SSE.ID + "\x00" + string(f.Raw)
+	seen := c.events[f.Conn][key]
+	c.events[f.Conn][key] = true
+	return seen
+}
 
 func (c *responseIDs) Observe(f *Frame) {
 	if c.t.clientFrame(f) {
@@ -282,6 +303,9 @@ func (c *responseIDs) Observe(f *Frame) {
 	key, ok := responseIDKey(f)
 	if !ok {
 		return // no id, or id null: not attributable (MSG-006, MSG-009 judge those)
+	}
+	if c.redelivered(f) {
+		return
 	}
 	c.n++
 	if onOtherPOST(f, key) {

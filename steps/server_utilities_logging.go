@@ -131,6 +131,9 @@ func (w *World) callLoggingTool(ctx context.Context, level string, required, dur
 		meta[logLevelMeta] = level
 	}
 	call := func(ctx context.Context) error {
+		if w.OverHTTP() {
+			return w.SendStream(ctx, w.Build(w.ToolsCall(name, nil, meta))) // keeps how its SSE reply ended
+		}
 		return w.Send(ctx, w.Build(w.ToolsCall(name, nil, meta)))
 	}
 	if duringListen && w.OverHTTP() {

@@ -1,0 +1,177 @@
+package client
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+
+	"github.com/mcp-conform/mcp-conform/harness"
+)
+
+// HeldStream is an HTTP GET stream the scenario holds open while it does other things
+// (OpenGET): the stream of 2025-11-25 basic/transports#Listening for Messages from the Server,
+// or a resumption with Last-Event-ID (#Resumability and Redelivery). Before CloseStreams, S
+// is being read; after, Ex is the exchange (the GET, the reply's status and headers, every
+// event) and Info how its reading ended.
+type HeldStream struct {
+	S           *harness.Stream
+	LastEventID string // the Last-Event-ID the GET carried, "" for none
+	Ex          *harness.Exchange
+	Info        harness.StreamInfo
+}
+
+// OpenGET sends an HTTP GET to the endpoint with Accept: text/event-stream, the session's
+// headers (Mcp-Session-Id, MCP-Protocol-Version) and, when lastEventID is not "", Last-Event-ID;
+// waits (up to --timeout) for the reply's status and headers; and keeps reading the answer in
+// the background until CloseStreams. A 405, or any answer that is no stream, is read to its
+// end and kept the same way. The stream is bounded by a deadline of its own, so a scenario
+// that never closes it still ends. An error is returned only when no HTTP reply came.
+func (w *Session) OpenGET(ctx context.Context, lastEventID string) (*HeldStream, error) {
+	h, ok := w.Conn.Endpoint()
+	if !ok {
+		return nil, fmt.Errorf("this step needs an HTTP connection")
+	}
+	hdr := http.Header{"Accept": {"text/event-stream"}}
+	if lastEventID != "" {
+		hdr.Set("Last-Event-ID", lastEventID)
+	}
+	// The stream outlives this step: bounded by its own deadline, not the step's.
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 6*w.Timeout()+4*w.Opts.QuietWindow)
+	s := h.OpenStream(sctx, http.MethodGet, hdr, nil, nil)
+	go func() {
+		<-s.Done()
+		cancel()
+	}()
+	g := &HeldStream{S: s, LastEventID: lastEventID}
+	w.streamsMu.Lock()
+	w.Held = append(w.Held, g)
+	w.streamsMu.Unlock()
+	hctx, hcancel := context.WithTimeout(ctx, w.Timeout())
+	defer hcancel()
+	if s.Head(hctx) == nil {
+		ex, _ := w.closeHeld(g)
+		if ex != nil && ex.Err != nil {
+			return g, ex.Err
+		}
+		return g, fmt.Errorf("no HTTP reply to the GET within %s (--timeout)", w.Timeout())
+	}
+	return g, nil
+}
+
+// CloseStreams concludes every GET stream the scenario holds (OpenGET): each is read until one
+// quiet window passes without an event (the replies the scenario waited for before this call
+// are the sentinel: whatever the server sent with them has arrived by then) or the server
+// ends it, then closed; its exchange is noted.
+func (w *Session) CloseStreams() {
+	w.streamsMu.Lock()
+	held := append([]*HeldStream(nil), w.Held...)
+	w.streamsMu.Unlock()
+	for _, g := range held {
+		_, _ = w.closeHeld(g)
+	}
+}
+
+// closeHeld closes g once and notes its exchange.
+func (w *Session) closeHeld(g *HeldStream) (*harness.Exchange, harness.StreamInfo) {
+	w.streamsMu.Lock()
+	done := g.Ex != nil
+	w.streamsMu.Unlock()
+	if done {
+		return g.Ex, g.Info
+	}
+	ex, info := g.S.Close()
+	w.streamsMu.Lock()
+	g.Ex, g.Info = ex, info
+	w.streamsMu.Unlock()
+	w.Note(ex)
+	return ex, info
+}
+
+// SessionIDs opens n connections of its own, each initialised with the revision under test
+// (2025-11-25 basic/lifecycle#Initialization), and returns the Mcp-Session-Id each
+// InitializeResult carried ("" when none) with the seqs of those exchanges. A handshake that
+// fails is a *PreconditionFailed naming LEG-001.
+func (w *Session) SessionIDs(ctx context.Context, n int) (ids []string, frames []int, err error) {
+	for i := 0; i < n; i++ {
+		t, err := w.Env.Dial(ctx, w.Target.Revision)
+		if err != nil {
+			return ids, frames, fmt.Errorf("cannot open a connection: %w", err)
+		}
+		w.Own = append(w.Own, t)
+		e, ok := t.Endpoint()
+		if !ok {
+			return ids, frames, fmt.Errorf("this step needs an HTTP connection")
+		}
+		cctx, cancel := context.WithTimeout(ctx, w.Timeout())
+		hs, herr := harness.Initialize(cctx, t, w.Env.IDs(), w.Target.Revision)
+		cancel()
+		if hs != nil && hs.Exchange != nil {
+			w.Note(hs.Exchange)
+			frames = append(frames, exchangeSeqs(hs.Exchange)...)
+		}
+		if herr != nil {
+			return ids, frames, &PreconditionFailed{What: fmt.Sprintf("initialize %d of %d failed: %v", i+1, n, herr), Rule: "LEG-001"}
+		}
+		ids = append(ids, e.Session().ID)
+	}
+	return ids, frames, ctx.Err()
+}
+
+// exchangeSeqs returns the seqs of ex's request and of every frame read for it.
+func exchangeSeqs(ex *harness.Exchange) []int {
+	var out []int
+	if ex.Sent != nil {
+		out = append(out, ex.Sent.Seq)
+	}
+	for _, f := range ex.Frames {
+		out = append(out, f.Seq)
+	}
+	return out
+}
+
+// DroppedStream is a POST whose SSE reply the client dropped after its first event with an
+// id (PostAndDrop): the exchange as far as it was read, the id of the request, and the id of
+// that event ("" when none came: the reply was JSON, or its events carried no id).
+type DroppedStream struct {
+	Ex          *harness.Exchange
+	ReqID       string
+	LastEventID string
+}
+
+// PostAndDrop POSTs req and, as soon as its SSE reply has carried an event with an id, drops
+// the connection (2025-11-25 basic/transports#Sending Messages to the Server: disconnection
+// may occur at any time), as a client that lost it would. A reply that is JSON, or an SSE
+// stream whose events carry no id, is read to its end (up to --timeout); LastEventID is then
+// "". The dropped stream is kept in Dropped; resume it with OpenGET(ctx, LastEventID).
+func (w *Session) PostAndDrop(ctx context.Context, req harness.Request) (*DroppedStream, error) {
+	h, ok := w.Conn.Endpoint()
+	if !ok {
+		return nil, fmt.Errorf("this step needs an HTTP connection")
+	}
+	hdr := req.Header.Clone()
+	if hdr == nil {
+		hdr = http.Header{}
+	}
+	hdr.Set("Content-Type", "application/json")
+	hdr.Set("Accept", "application/json, text/event-stream")
+	sctx, cancel := context.WithTimeout(ctx, w.Timeout())
+	defer cancel()
+	s := h.OpenStream(sctx, http.MethodPost, hdr, req.Omit, req.Raw)
+	first := s.Wait(sctx, func(f *harness.Frame) bool { return f.SSE != nil && f.SSE.HasID })
+	ex, _ := s.Drop()
+	d := &DroppedStream{Ex: ex, ReqID: string(req.ID)}
+	if first != nil {
+		d.LastEventID = first.SSE.ID
+	}
+	w.streamsMu.Lock()
+	w.Dropped = append(w.Dropped, d)
+	w.streamsMu.Unlock()
+	w.Note(ex)
+	if ex == nil || ex.HTTP == nil {
+		if ex != nil && ex.Err != nil {
+			return d, ex.Err
+		}
+		return d, fmt.Errorf("no HTTP reply to the POST within %s (--timeout)", w.Timeout())
+	}
+	return d, ctx.Err()
+}
