@@ -20,7 +20,7 @@ Feature: Cancellation (basic/patterns/cancellation)
     When the client cancels a call of the fixture tool "test_tool_with_progress" while it runs
     Then no response to the cancelled call arrived
 
-  @rule:CANC-002 @SHOULD @since:2024-11-05 @until:2025-11-25
+  @rule:CANC-002 @SHOULD @since:2024-11-05
   Scenario: A cancellation the server cannot act on is ignored
     Spec: basic/patterns/cancellation#Error Handling
     A cancellation naming a request the server never received, or one without a request id, is
@@ -39,7 +39,7 @@ Feature: Cancellation (basic/patterns/cancellation)
     And the client sends a harmless request
     Then the response is a result
 
-  @rule:CANC-003 @MUST @since:2024-11-05 @until:2025-11-25
+  @rule:CANC-003 @MUST @since:2024-11-05
   Scenario: A cancellation that arrives after the response is harmless
     Spec: basic/patterns/cancellation#Timing Considerations
     A cancellation may cross the response it was meant to prevent; both parties handle the race

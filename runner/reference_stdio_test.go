@@ -89,4 +89,6 @@ var naByDesign = map[string]bool{
 	// CANC-001 judges the handshake revisions: at 2026-07-28 STDIO-008 owns stdio and an HTTP
 	// client cancels by closing the stream, which leaves nothing to observe (na there).
 	"CANC-001": true,
+	// CANC-002/003 have no 2026-07-28 wire yet (features/deviations.md): na there.
+	"CANC-002": true, "CANC-003": true,
 }

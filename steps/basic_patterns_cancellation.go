@@ -29,7 +29,9 @@ func cancOf(w *World) *cancState { return stateOf(w, func() *cancState { return 
 func registerCancellationSteps(sc *godog.ScenarioContext) {
 	step(sc, `^the client opens a session of its own, on a handshake-era target$`, wc(func(ctx context.Context, w *World) error {
 		if w.Target.Modern {
-			return nil
+			// The scenarios' notifications are written verbatim without the modern _meta,
+			// which a dual-era stdio server takes for a legacy message (features/deviations.md).
+			return w.SetSkip(reports.NA, "the stateless-era wire of this scenario is not written yet: its notifications carry no modern _meta")
 		}
 		return w.OpenOwnSession(ctx)
 	}))
