@@ -167,7 +167,8 @@ func (w *Session) Timeout() time.Duration {
 }
 
 // Send sends req on the scenario's connection and notes the exchange (Note). It waits
-// Timeout for a reply, or the quiet window plus --timeout for a notification; on stdio an
+// Timeout for a reply (measured from the latest progress notification for req's progress
+// token, if it set one: requestContext), or the quiet window plus --timeout for a notification; on stdio an
 // intentionally malformed request gets a sentinel (Harmless) that proves a missing reply. It
 // errors when there is no connection, the request would change a shared session's state
 // (GuardShared), the transport gave no exchange, or ctx ended; a missing reply is no error.
@@ -190,7 +191,7 @@ func (w *Session) Send(ctx context.Context, req harness.Request) error {
 		sentinel := w.Build(Call{Method: w.Harmless()})
 		req.Sentinel = &sentinel
 	}
-	cctx, cancel := context.WithTimeout(ctx, wait)
+	cctx, cancel := w.requestContext(ctx, req, wait)
 	defer cancel()
 	ex, err := w.Conn.Send(cctx, req)
 	if ex == nil {

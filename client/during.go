@@ -29,8 +29,9 @@ func (w *Session) SendDuring(ctx context.Context, long harness.Request, token st
 	if w.Conn == nil {
 		return nil, fmt.Errorf("feature bug: no connection (missing Given step)")
 	}
-	started := w.progressSeen(token)
-	lctx, cancel := context.WithTimeout(ctx, w.Timeout())
+	started, unwatch := w.progressSeen(token)
+	defer unwatch()
+	lctx, cancel := w.requestContext(ctx, long, w.Timeout())
 	defer cancel()
 	done := make(chan *harness.Exchange, 1)
 	go func() {
@@ -68,18 +69,17 @@ func (w *Session) SendDuring(ctx context.Context, long harness.Request, token st
 }
 
 // progressSeen returns a channel closed when the server sends, on the scenario's connection, a
-// notifications/progress carrying token. The observer stays registered for the rest of the
-// run; after the first match it only compares a connection number.
-func (w *Session) progressSeen(token string) <-chan struct{} {
+// notifications/progress carrying token, and the function that stops watching.
+func (w *Session) progressSeen(token string) (<-chan struct{}, func()) {
 	conn, mark := w.Conn.Conn(), []byte(`"`+token+`"`)
 	started := make(chan struct{})
 	var once sync.Once
-	w.Env.Recorder().OnFrame(func(f *harness.Frame) {
+	remove := w.Env.Recorder().OnFrame(func(f *harness.Frame) {
 		if f.Conn == conn && f.Dir == harness.DirServerToClient && bytes.Contains(f.Raw, []byte(`"notifications/progress"`)) && bytes.Contains(f.Raw, mark) {
 			once.Do(func() { close(started) })
 		}
 	})
-	return started
+	return started, remove
 }
 
 // Cancelled is what CancelDuring observed: the exchange of the cancelled request (its Response
@@ -103,8 +103,9 @@ func (w *Session) CancelDuring(ctx context.Context, long harness.Request, token 
 	if w.Conn == nil {
 		return nil, fmt.Errorf("feature bug: no connection (missing Given step)")
 	}
-	started := w.progressSeen(token)
-	lctx, cancel := context.WithTimeout(ctx, w.Timeout())
+	started, unwatch := w.progressSeen(token)
+	defer unwatch()
+	lctx, cancel := w.requestContext(ctx, long, w.Timeout())
 	defer cancel()
 	done := make(chan *harness.Exchange, 1)
 	go func() {

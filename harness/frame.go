@@ -121,7 +121,8 @@ type Recorder struct {
 	mu          sync.Mutex
 	start       time.Time
 	frames      []*Frame
-	observers   []func(*Frame)
+	observers   []observer
+	nextObs     int
 	nextConn    int
 	limit       int
 	byteLimit   int
@@ -241,12 +242,32 @@ func (r *Recorder) NewConn() int {
 	return r.nextConn
 }
 
+// observer is one OnFrame registration: its key for removal and its function.
+type observer struct {
+	key int
+	fn  func(*Frame)
+}
+
 // OnFrame registers fn to be called synchronously with every frame recorded from now on, after
 // its Seq and T are set. Observers may annotate nothing on the frame; they keep their own state.
-func (r *Recorder) OnFrame(fn func(*Frame)) {
+// The returned function removes the registration (idempotent); after it returns fn is not
+// called for frames recorded later (a Record already under way may still call it once).
+func (r *Recorder) OnFrame(fn func(*Frame)) (remove func()) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.observers = append(r.observers, fn)
+	r.nextObs++
+	key := r.nextObs
+	r.observers = append(r.observers, observer{key: key, fn: fn})
+	return func() {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		for i, o := range r.observers {
+			if o.key == key {
+				r.observers = append(r.observers[:i:i], r.observers[i+1:]...)
+				return
+			}
+		}
+	}
 }
 
 // Record assigns f its sequence number and time offset, stores it and notifies the observers.
@@ -266,10 +287,10 @@ func (r *Recorder) Record(f *Frame) *Frame {
 		f.Size = len(f.Raw)
 	}
 	r.frames = append(r.frames, f)
-	obs := append([]func(*Frame){}, r.observers...)
+	obs := append([]observer{}, r.observers...)
 	r.mu.Unlock()
-	for _, fn := range obs {
-		fn(f)
+	for _, o := range obs {
+		o.fn(f)
 	}
 	return f
 }

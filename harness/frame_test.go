@@ -97,3 +97,18 @@ func TestRecorderCountLimitAdmits(t *testing.T) {
 	assert.False(t, f.Sampled)
 	assert.Equal(t, 17, rec.Dropped())
 }
+
+// TestOnFrameRemove: a removed observer sees no later frame; the others still do; removing
+// twice is harmless.
+func TestOnFrameRemove(t *testing.T) {
+	r := NewRecorder(time.Now())
+	var a, b int
+	removeA := r.OnFrame(func(*Frame) { a++ })
+	r.OnFrame(func(*Frame) { b++ })
+	r.Record(&Frame{Raw: []byte(`{}`)})
+	removeA()
+	removeA()
+	r.Record(&Frame{Raw: []byte(`{}`)})
+	require.Equal(t, 1, a)
+	require.Equal(t, 2, b)
+}
