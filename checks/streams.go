@@ -59,6 +59,28 @@ func Accepted202(what string, status, bodyBytes int, frames []int) *client.Misma
 		Actual: fmt.Sprintf("HTTP %d with %d body bytes", status, bodyBytes), Frames: frames}
 }
 
+// ResponsesAccepted grades LHTTP-002 on the JSON-RPC responses the client POSTed (its answers
+// to the server's requests): each is judged as Accepted202 judges a notification. A POST
+// without an HTTP reply (a transport error, or none within --timeout) shows no status and is
+// not judged. The first broken one is returned; nil when every one was accepted with 202 and
+// no body or refused with an error status, or when there were none.
+func ResponsesAccepted(posts []client.PostedResponse) *client.Mismatch {
+	for _, p := range posts {
+		if len(p.Reply) == 0 || p.Reply[0].HTTP == nil {
+			continue
+		}
+		body, frames := 0, []int{p.Sent.Seq}
+		for _, f := range p.Reply {
+			body += f.Size
+			frames = append(frames, f.Seq)
+		}
+		if m := Accepted202("response", p.Reply[0].HTTP.Status, body, frames); m != nil {
+			return m
+		}
+	}
+	return nil
+}
+
 // DistinctSessionIDs grades LHTTP-013 (basic/transports#Session Management: a session id
 // SHOULD be globally unique and cryptographically secure) on the ids a server issued to n
 // sessions, in issue order: every id distinct, at least 16 characters, and no two

@@ -8,6 +8,7 @@ import (
 	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func meta(status int, ct string) *harness.HTTPMeta {
@@ -39,6 +40,22 @@ func TestAccepted202(t *testing.T) {
 	assert.NotNil(t, Accepted202("notification", 200, 0, nil))
 	assert.NotNil(t, Accepted202("notification", 202, 2, nil))
 	assert.NotNil(t, Accepted202("notification", 204, 0, nil))
+}
+
+// TestResponsesAccepted: the client's POSTed answers are judged like a notification; one
+// without a reply shows nothing and is skipped; the first broken one is cited.
+func TestResponsesAccepted(t *testing.T) {
+	post := func(seq int) *harness.Frame { return &harness.Frame{Seq: seq} }
+	reply := func(seq, status, size int) []*harness.Frame {
+		return []*harness.Frame{{Seq: seq, Size: size, HTTP: &harness.HTTPMeta{Status: status}}}
+	}
+	assert.Nil(t, ResponsesAccepted(nil), "no answers: nothing to judge here")
+	assert.Nil(t, ResponsesAccepted([]client.PostedResponse{{Sent: post(3), Reply: reply(4, 202, 0)}, {Sent: post(7), Reply: reply(8, 403, 40)}}))
+	assert.Nil(t, ResponsesAccepted([]client.PostedResponse{{Sent: post(3)}}), "no reply: no status to judge")
+	m := ResponsesAccepted([]client.PostedResponse{{Sent: post(3), Reply: reply(4, 202, 0)}, {Sent: post(7), Reply: reply(8, 200, 0)}})
+	require.NotNil(t, m)
+	assert.Equal(t, []int{7, 8}, m.Frames)
+	assert.NotNil(t, ResponsesAccepted([]client.PostedResponse{{Sent: post(3), Reply: reply(4, 202, 17)}}), "202 with a body")
 }
 
 func TestDistinctSessionIDs(t *testing.T) {

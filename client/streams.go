@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/mcp-conform/mcp-conform/harness"
 )
@@ -174,4 +175,73 @@ func (w *Session) PostAndDrop(ctx context.Context, req harness.Request) (*Droppe
 		return d, fmt.Errorf("no HTTP reply to the POST within %s (--timeout)", w.Timeout())
 	}
 	return d, ctx.Err()
+}
+
+// PostedResponse is a JSON-RPC response the client POSTed (its answer to a server request,
+// basic/transports#Sending Messages to the Server) and the server frames of the HTTP reply to
+// that POST (one, whose HTTP meta has the status; none when no reply came).
+type PostedResponse struct {
+	Sent  *harness.Frame
+	Reply []*harness.Frame
+}
+
+// PostedResponses returns every JSON-RPC response the client POSTed on the scenario's
+// connection, in order, each with its reply. Answers are POSTed in the background while the
+// server's request is handled, so a reply still in flight is waited for, up to Timeout; one
+// that does not come by then is returned without a reply.
+func (w *Session) PostedResponses(ctx context.Context) []PostedResponse {
+	if w.Conn == nil {
+		return nil
+	}
+	conn := w.Conn.Conn()
+	replied := make(chan struct{}, 1)
+	remove := w.Env.Recorder().OnFrame(func(f *harness.Frame) {
+		if f.Conn == conn && f.Dir == harness.DirServerToClient && f.ReplyTo != 0 {
+			select {
+			case replied <- struct{}{}:
+			default:
+			}
+		}
+	})
+	defer remove()
+	deadline := time.NewTimer(w.Timeout())
+	defer deadline.Stop()
+	for {
+		posts, pending := postedResponses(w.Conn.Frames())
+		if pending == 0 {
+			return posts
+		}
+		select {
+		case <-replied:
+		case <-deadline.C:
+			return posts
+		case <-ctx.Done():
+			return posts
+		}
+	}
+}
+
+// postedResponses finds the client's POSTed responses in a connection's frames and their
+// replies; pending counts those without a reply yet.
+func postedResponses(frames []*harness.Frame) (posts []PostedResponse, pending int) {
+	at := map[int]int{}
+	for _, f := range frames {
+		switch {
+		case f.Dir == harness.DirClientToServer && f.HTTP != nil && f.HTTP.Method == http.MethodPost:
+			if m, err := harness.ParseMessage(f.Raw); err == nil && (m.Kind == harness.KindResult || m.Kind == harness.KindError) {
+				at[f.Seq] = len(posts)
+				posts = append(posts, PostedResponse{Sent: f})
+			}
+		case f.Dir == harness.DirServerToClient && f.ReplyTo != 0:
+			if i, ok := at[f.ReplyTo]; ok {
+				posts[i].Reply = append(posts[i].Reply, f)
+			}
+		}
+	}
+	for _, p := range posts {
+		if len(p.Reply) == 0 {
+			pending++
+		}
+	}
+	return posts, pending
 }

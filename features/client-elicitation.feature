@@ -14,7 +14,8 @@ Feature: Elicitation (client/elicitation)
     elicitation in an undeclared mode under a declared elicitation capability; an elicitation
     to a client that declared none is LEG-006's. Untestable when the server made no
     elicitation.
-    Given a fresh connection
+    Given the server offers one of the fixture tools "test_elicitation, test_url_elicitation"
+    And a fresh connection
     And the client opens a session of its own declaring client capabilities `<capabilities>`
     When the client calls the fixture tools "test_elicitation, test_url_elicitation"
     Then every elicitation the server sent used a mode the client declared
@@ -29,7 +30,8 @@ Feature: Elicitation (client/elicitation)
     Spec: client/elicitation#Elicitation Requests
     An elicitation/create carries a message; a form elicitation carries a requestedSchema and a
     URL elicitation a url. Judged over every elicitation of the run.
-    Given a fresh connection
+    Given the server offers one of the fixture tools "test_elicitation, test_elicitation_sep1034_defaults, test_elicitation_sep1330_enums"
+    And a fresh connection
     And the client opens a session of its own declaring client capabilities `{"elicitation":{}}`
     When the client calls the fixture tools "test_elicitation, test_elicitation_sep1034_defaults, test_elicitation_sep1330_enums"
     Then every elicitation the server sent in this run has a message and what its mode needs
@@ -40,7 +42,8 @@ Feature: Elicitation (client/elicitation)
     The requestedSchema of a form elicitation is an object whose properties are primitives:
     strings (formats email, uri, date, date-time only), numbers, integers, booleans, and
     single- or multi-select enums; no nested objects.
-    Given a fresh connection
+    Given the server offers one of the fixture tools "test_elicitation, test_elicitation_sep1034_defaults, test_elicitation_sep1330_enums"
+    And a fresh connection
     And the client opens a session of its own declaring client capabilities `{"elicitation":{}}`
     When the client calls the fixture tools "test_elicitation, test_elicitation_sep1034_defaults, test_elicitation_sep1330_enums"
     Then every requested schema the server sent in this run is a flat object of primitive properties
@@ -51,7 +54,8 @@ Feature: Elicitation (client/elicitation)
     A server handles a user who declines or cancels an elicitation: the tool call that asked
     still gets a response (a result, possibly with isError, or a JSON-RPC error), never
     silence or an HTTP 5xx. Untestable when the server sends no elicitation.
-    Given a fresh connection
+    Given the server offers one of the fixture tools "test_elicitation"
+    And a fresh connection
     And the client opens a session of its own declaring client capabilities `{"elicitation":{}}` and answering elicitations with "<action>"
     When the client calls the fixture tools "test_elicitation"
     Then every call got a JSON-RPC response
@@ -68,7 +72,8 @@ Feature: Elicitation (client/elicitation)
     go through URL mode. A heuristic: a property whose name, title or description names such
     a secret (password, passwd, api key, secret, token, credit card, card number, CVV, CVC)
     fails. Contact details (a name, an email) are allowed.
-    Given a fresh connection
+    Given the server offers one of the fixture tools "test_elicitation, test_elicitation_sep1034_defaults, test_elicitation_sep1330_enums"
+    And a fresh connection
     And the client opens a session of its own declaring client capabilities `{"elicitation":{"form":{},"url":{}}}`
     When the client calls the fixture tools "test_elicitation, test_elicitation_sep1034_defaults, test_elicitation_sep1330_enums"
     Then no form elicitation asked for a secret
@@ -81,7 +86,8 @@ Feature: Elicitation (client/elicitation)
     credential or a personal datum (token, access_token, code, session, password, api_key,
     email, user, phone, ...) or an email address in the URL fails. Untestable without a
     URL-mode elicitation (fixture test_url_elicitation).
-    Given a fresh connection
+    Given the server offers one of the fixture tools "test_url_elicitation"
+    And a fresh connection
     And the client opens a session of its own declaring client capabilities `{"elicitation":{"url":{}}}`
     When the client calls the fixture tools "test_url_elicitation"
     Then no URL elicitation carries credentials or personal data
@@ -91,7 +97,8 @@ Feature: Elicitation (client/elicitation)
     Spec: client/elicitation#Safe URL Handling
     Outside development the url of a URL-mode elicitation uses HTTPS: an http URL warns,
     except on a loopback host (development). Untestable without a URL-mode elicitation.
-    Given a fresh connection
+    Given the server offers one of the fixture tools "test_url_elicitation"
+    And a fresh connection
     And the client opens a session of its own declaring client capabilities `{"elicitation":{"url":{}}}`
     When the client calls the fixture tools "test_url_elicitation"
     Then every URL elicitation uses HTTPS unless on loopback
@@ -101,7 +108,8 @@ Feature: Elicitation (client/elicitation)
     Spec: client/elicitation#Safe URL Handling
     No field of a form-mode elicitation holds a URL meant to be clicked. A heuristic: an
     http(s) URL in the message or the requested schema warns.
-    Given a fresh connection
+    Given the server offers one of the fixture tools "test_elicitation, test_elicitation_sep1034_defaults, test_elicitation_sep1330_enums"
+    And a fresh connection
     And the client opens a session of its own declaring client capabilities `{"elicitation":{"form":{},"url":{}}}`
     When the client calls the fixture tools "test_elicitation, test_elicitation_sep1034_defaults, test_elicitation_sep1330_enums"
     Then no form elicitation holds a clickable URL
@@ -112,7 +120,8 @@ Feature: Elicitation (client/elicitation)
     A server validates elicited content against its requested schema: content of the wrong
     types is rejected (an isError result or a JSON-RPC error) or asked for again. Accepting it
     warns. Untestable when the call made no elicitation.
-    Given a fresh connection
+    Given the server offers one of the fixture tools "test_elicitation"
+    And a fresh connection
     And the client opens a session of its own declaring client capabilities `{"elicitation":{}}` and answering elicitations with "invalid"
     When the client calls the fixture tools "test_elicitation"
     Then the invalid content was rejected or asked for again
@@ -125,7 +134,8 @@ Feature: Elicitation (client/elicitation)
     url and a message). In a session of its own whose client declares URL mode elicitation,
     the client calls the fixture tool test_url_elicitation_required. Untestable without it, or
     when the call does not fail with -32042.
-    Given a fresh connection
+    Given the server offers one of the fixture tools "test_url_elicitation_required"
+    And a fresh connection
     When the client calls the URL elicitation fixture tool in a session of its own that supports URL elicitation, then retries it
     Then the -32042 error listed URL mode elicitations, each with an elicitationId, a url and a message
 
@@ -137,6 +147,7 @@ Feature: Elicitation (client/elicitation)
     tool test_url_elicitation_required, the client retries the call in the same session: every
     completion notification the session receives names an elicitationId the server issued in
     it. Not applicable when the server sends none (it may not).
-    Given a fresh connection
+    Given the server offers one of the fixture tools "test_url_elicitation_required"
+    And a fresh connection
     When the client calls the URL elicitation fixture tool in a session of its own that supports URL elicitation, then retries it
     Then every notifications/elicitation/complete of the session named an elicitationId the server issued in it

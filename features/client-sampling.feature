@@ -7,7 +7,8 @@ Feature: Sampling (client/sampling)
     Spec: client/sampling#Messages
     Every message of a sampling/createMessage has role user or assistant and content blocks
     of a known type. Judged over every sampling request of the run.
-    Given a fresh connection
+    Given the server offers one of the fixture tools "test_sampling"
+    And a fresh connection
     And the client opens a session of its own declaring client capabilities `{"sampling":{}}`
     When the client calls the fixture tools "test_sampling"
     Then every sampling message the server sent in this run has a user or assistant role and typed content
@@ -19,7 +20,8 @@ Feature: Sampling (client/sampling)
     did not declare `sampling.tools`. The client declares `sampling: {}`. This rule owns such
     a request under a declared sampling capability; one to a client that declared no sampling
     is LEG-006's. Untestable when the server made no sampling request.
-    Given a fresh connection
+    Given the server offers one of the fixture tools "test_sampling, test_sampling_tools"
+    And a fresh connection
     And the client opens a session of its own declaring client capabilities `{"sampling":{}}`
     When the client calls the fixture tools "test_sampling, test_sampling_tools"
     Then no sampling request carried tools or toolChoice
@@ -30,7 +32,8 @@ Feature: Sampling (client/sampling)
     `includeContext` values `thisServer` and `allServers` are soft-deprecated: a server omits
     the member or sends `none` unless the client declared `sampling.context`. Other values
     warn. Untestable when the server made no sampling request.
-    Given a fresh connection
+    Given the server offers one of the fixture tools "test_sampling, test_sampling_tools"
+    And a fresh connection
     And the client opens a session of its own declaring client capabilities `{"sampling":{}}`
     When the client calls the fixture tools "test_sampling, test_sampling_tools"
     Then no sampling request asked to include context
@@ -42,7 +45,8 @@ Feature: Sampling (client/sampling)
     message of tool results only, one per tool use with its toolUseId, before anything else.
     The client declares `sampling.tools` and its model asks for a tool once; the follow-up
     request is judged. Untestable when no follow-up came (fixture test_sampling_tools).
-    Given a fresh connection
+    Given the server offers one of the fixture tools "test_sampling_tools"
+    And a fresh connection
     And the client opens a session of its own declaring client capabilities `{"sampling":{"tools":{}}}`
     When the client calls the fixture tools "test_sampling_tools"
     Then every tool use was answered by a user message of matching tool results only

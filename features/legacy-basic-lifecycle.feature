@@ -92,7 +92,8 @@ Feature: Legacy lifecycle (2025-11-25 basic/lifecycle)
     all; a request under a declared capability that uses an undeclared part of it (an
     elicitation mode, tools in sampling) is INPUT-001's or INPUT-008's, so one frame fails one
     rule. Untestable when the server has none of the fixture tools.
-    Given a fresh connection
+    Given the server offers one of the fixture tools "test_sampling, test_elicitation, test_list_roots"
+    And a fresh connection
     And the client opens a session of its own declaring client capabilities `{}`
     When the client calls the fixture tools "test_sampling, test_elicitation, test_list_roots"
     Then the server sent the client no request for a capability the client did not declare

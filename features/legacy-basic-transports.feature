@@ -71,12 +71,15 @@ Feature: Legacy Streamable HTTP transport (2025-11-25 basic/transports)
   @rule:LHTTP-002 @MUST @transport:http @since:2025-03-26 @until:2025-11-25
   Scenario: An accepted notification gets 202 Accepted with no body
     Spec: basic/transports#Sending Messages to the Server
-    A POSTed notification (or response) that the server accepts gets `202 Accepted` with no
+    A POSTed notification or response that the server accepts gets `202 Accepted` with no
     body; one it cannot accept gets an HTTP error status. The notification is the
-    `notifications/initialized` that ends the handshake.
+    `notifications/initialized` that ends the handshake; the responses are the client's
+    answers to the server's sampling, elicitation and roots requests, made by the fixture
+    tools the server offers (without them the notification alone is judged).
     Given a fresh connection
-    And the client opens a session of its own
-    Then the initialized notification got 202 Accepted with no body, or an HTTP error status
+    And the client opens a session of its own declaring client capabilities `{"sampling":{},"elicitation":{},"roots":{}}`
+    When the client calls the fixture tools "test_sampling, test_elicitation, test_list_roots" that the server offers
+    Then the initialized notification and every response the client POSTed got 202 Accepted with no body, or an HTTP error status
 
   @rule:LHTTP-007 @MUST @transport:http @since:2025-03-26 @until:2025-11-25
   Scenario: GET on the endpoint opens an SSE stream or gets 405

@@ -181,6 +181,7 @@ Feature: Tools (server/tools)
     test_trigger_tool_change; the notification must reach the session (stdio; over Streamable
     HTTP the trigger's response stream). Untestable without the fixture tool.
     Given the server declares "listChanged" in its "tools" capability
+    And the server offers one of the fixture tools "test_trigger_tool_change"
     And a fresh connection
     When the client triggers a tool list change in a session of its own
     Then the session was sent "notifications/tools/list_changed"

@@ -40,6 +40,10 @@ func registerClientElicitationSteps(sc *godog.ScenarioContext) {
 	})
 	step(sc, "^the client opens a session of its own declaring client capabilities `([^`]*)` and answering elicitations with \"(accept|decline|cancel|invalid)\"$", openDeclaring)
 	step(sc, `^the client calls the fixture tools "([^"]+)"$`, callInputFixtures)
+	step(sc, `^the server offers one of the fixture tools "([^"]+)"$`, serverOffersFixtures)
+	step(sc, `^the client calls the fixture tools "([^"]+)" that the server offers$`, func(ctx context.Context, list string) error {
+		return callFixtures(ctx, list, false)
+	})
 	step(sc, `^the server sent the client no request for a capability the client did not declare$`, wc(func(ctx context.Context, w *World) error {
 		if m := checks.UndeclaredRequests(inputOf(w).declared, scenarioFrames(w)); m != nil {
 			return m
@@ -101,12 +105,51 @@ func openDeclaring(ctx context.Context, caps, elicit string) error {
 	return w.OpenSessionDeclaring(ctx, json.RawMessage(caps), elicit)
 }
 
+// serverOffersFixtures ends the scenario untestable before it opens a connection of its own
+// when a legacy server offers none of the listed fixture tools (by their --fixture-map names)
+// to a client declaring every capability the suite answers (client.ToolsOfferedDeclaring,
+// one probe session per target): over stdio each such scenario otherwise started a server
+// process only to learn the tool was absent. A probe that fails decides nothing: the scenario
+// goes on and judges as before.
+func serverOffersFixtures(ctx context.Context, list string) error {
+	w := WorldOf(ctx)
+	if w.Target.Modern || !w.Declares("tools") {
+		return nil
+	}
+	v, err := w.oncePerTargetValue("tools-offered-declaring", func() (any, error) { return w.ToolsOfferedDeclaring(ctx) })
+	if err != nil {
+		return nil
+	}
+	offered := v.(map[string]bool)
+	var names []string
+	for _, name := range strings.Split(list, ",") {
+		name = strings.TrimSpace(name)
+		if offered[w.Opts.FixtureName(name)] {
+			return nil
+		}
+		names = append(names, name)
+	}
+	return w.SetSkip(reports.Untestable, "the server offers none of the fixture tools "+strings.Join(names, ", ")+", even to a client declaring every capability (--fixture-map maps a server's own names)")
+}
+
 // callInputFixtures calls each fixture tool of the comma-separated list that the server
 // offers (by its --fixture-map name); none offered is untestable naming them.
 func callInputFixtures(ctx context.Context, list string) error {
+	return callFixtures(ctx, list, true)
+}
+
+// callFixtures is callInputFixtures; when required is false a server offering none of the
+// tools leaves the scenario to judge what else it did.
+func callFixtures(ctx context.Context, list string, required bool) error {
 	w := WorldOf(ctx)
+	if !required && !w.Declares("tools") {
+		return nil
+	}
 	lt, err := w.ListAll(ctx, "tools/list", "tools")
 	if err != nil {
+		if !required {
+			return nil
+		}
 		return client.ListPrecondition(err, "TOOL-001")
 	}
 	offered := map[string]bool{}
@@ -132,7 +175,7 @@ func callInputFixtures(ctx context.Context, list string) error {
 		}
 		st.calls = append(st.calls, w.Last)
 	}
-	if len(st.calls) == 0 {
+	if len(st.calls) == 0 && required {
 		return w.SetSkip(reports.Untestable, "the server offers none of the fixture tools "+strings.Join(missing, ", ")+" (--fixture-map maps a server's own names)")
 	}
 	return nil

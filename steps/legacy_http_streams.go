@@ -83,7 +83,7 @@ func registerLegacyStreamSteps(sc *godog.ScenarioContext) {
 		}
 		return w.naOrMismatch("", m)
 	}))
-	step(sc, `^the initialized notification got 202 Accepted with no body, or an HTTP error status$`, wc(initializedAccepted))
+	step(sc, `^the initialized notification and every response the client POSTed got 202 Accepted with no body, or an HTTP error status$`, wc(postsAccepted))
 	step(sc, `^the requests in the ended and the never-issued session got 404$`, wc(sessionGone))
 	step(sc, `^the DELETE got a 2xx status or 405$`, wc(deleteAnswered))
 	step(sc, `^the session ids are distinct, long and not sequential$`, wc(func(_ context.Context, w *World) error {
@@ -141,6 +141,15 @@ func initializedAccepted(_ context.Context, w *World) error {
 		return w.naOrMismatch("", checks.Accepted202("notification", ex.HTTP.Status, body, checks.ExchangeSeqs(ex)))
 	}
 	return fmt.Errorf("feature bug: no notifications/initialized got an HTTP reply in this scenario")
+}
+
+// postsAccepted judges LHTTP-002 on the initialized notification and on every response the
+// client POSTed in the scenario (its answers to the server's requests, checks.ResponsesAccepted).
+func postsAccepted(ctx context.Context, w *World) error {
+	if err := initializedAccepted(ctx, w); err != nil {
+		return err
+	}
+	return w.naOrMismatch("", checks.ResponsesAccepted(w.PostedResponses(ctx)))
 }
 
 // sessionGone judges LHTTP-015 on the requests sent in a session the server never issued and

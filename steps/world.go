@@ -72,6 +72,7 @@ func (w *World) SetSkip(v reports.Verdict, reason string) error {
 // onceResult is the outcome of a step effect done once per target.
 type onceResult struct {
 	once sync.Once
+	val  any
 	err  error
 }
 
@@ -84,6 +85,15 @@ func (w *World) oncePerTarget(key string, fn func() error) error {
 	r := v.(*onceResult)
 	r.once.Do(func() { r.err = fn() })
 	return r.err
+}
+
+// oncePerTargetValue is oncePerTarget for an effect with a value: every caller of key gets
+// the value and error of the first call of fn.
+func (w *World) oncePerTargetValue(key string, fn func() (any, error)) (any, error) {
+	v, _ := w.once.LoadOrStore(key, &onceResult{})
+	r := v.(*onceResult)
+	r.once.Do(func() { r.val, r.err = fn() })
+	return r.val, r.err
 }
 
 // ErrSkip ends a scenario early with the outcome recorded in its world.
