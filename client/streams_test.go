@@ -107,3 +107,22 @@ func TestOpenOwnSessionWithAndOpenGET(t *testing.T) {
 		srv.Close()
 	}
 }
+
+// TestOpenSessionDeclaring: the initialize declares exactly the capabilities given, in a
+// session of its own (OpenOwnSessionWith); capabilities that are not an object, and a
+// connection that is not fresh, are the feature's bug and send nothing.
+func TestOpenSessionDeclaring(t *testing.T) {
+	g := &getServer{pinged: make(chan struct{})}
+	srv := httptest.NewServer(g)
+	defer srv.Close()
+	s, _ := httpSession(t, srv)
+	ctx := context.Background()
+	require.Error(t, s.OpenSessionDeclaring(ctx, json.RawMessage(`[]`), ElicitAccept))
+	assert.Empty(t, s.Conn.Frames())
+	require.NoError(t, s.OpenSessionDeclaring(ctx, json.RawMessage(`{"elicitation":{"form":{}},"roots":{}}`), ElicitAccept))
+	assert.JSONEq(t, `{"elicitation":{"form":{}},"roots":{}}`, g.caps)
+	require.Len(t, s.Inits, 1)
+	s.Fresh = false
+	require.Error(t, s.OpenSessionDeclaring(ctx, json.RawMessage(`{}`), ElicitAccept))
+	assert.Len(t, s.Inits, 1)
+}
