@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcp-conform/mcp-conform/checks"
 	"github.com/mcp-conform/mcp-conform/client"
+	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
 )
 
@@ -68,9 +69,15 @@ func registerServerUtilitiesLoggingSteps(sc *godog.ScenarioContext) {
 // untestable when the session got no log message at all.
 func logLevelKept(ctx context.Context, level string) error {
 	w := WorldOf(ctx)
+	var calls []*harness.Exchange
+	for _, ex := range w.Exchanges {
+		if ex.Sent != nil && ex.Sent.Method == "tools/call" {
+			calls = append(calls, ex)
+		}
+	}
 	for i := len(w.Exchanges) - 1; i >= 0; i-- {
 		if ex := w.Exchanges[i]; ex.Sent != nil && ex.Sent.Method == "logging/setLevel" && ex.Response != nil {
-			why, m := checks.LogLevelKept(level, checks.NoticesAfter(w.Conn.Frames(), 0), ex.Response.Seq)
+			why, m := checks.LogLevelKept(level, checks.NoticesAfter(w.Conn.Frames(), 0), ex.Response.Seq, calls)
 			return verdictOf(w, why, m)
 		}
 	}
