@@ -45,31 +45,64 @@ var logRank = map[string]int{"debug": 0, "info": 1, "notice": 2, "warning": 3, "
 // LogLevelKept grades LFEAT-004 (2024-11-05..2025-11-25 server/utilities/logging#Setting Log
 // Level): once a session set the minimum level with logging/setLevel, the server sends that
 // session only notifications/message at or above it. level is the level set (a LoggingLevel);
-// notes are the session's notifications after the setLevel reply. A message whose level is
-// not a LoggingLevel is LOG-005's and is skipped. It returns a Mismatch citing the first
-// message below level.
-func LogLevelKept(level string, notes []Notice) *client.Mismatch {
+// notes are every notification of the session, on every stream the client read; setAt is the
+// seq of the setLevel reply, after which notes are judged; calls are the scenario's calls of
+// the logging tool. A message whose level is not a LoggingLevel is LOG-005's and is skipped.
+// It returns a Mismatch citing the first message below level after setAt; untestable when the
+// session got no log message at all (before the level was set included), since the absence
+// of low messages is then no evidence: they may have gone on a stream the client did not
+// read, or the tool may log nothing; the reason names the first call that got no result
+// (UnansweredCall).
+func LogLevelKept(level string, notes []Notice, setAt int, calls []*harness.Exchange) (untestable string, m *client.Mismatch) {
 	min, ok := logRank[level]
 	if !ok {
-		return nil
+		return "", nil
 	}
+	seen := false
 	for _, n := range notes {
 		if n.Method != "notifications/message" {
 			continue
 		}
+		seen = true
 		var got string
-		if json.Unmarshal(n.Params["level"], &got) != nil {
+		if n.Seq <= setAt || json.Unmarshal(n.Params["level"], &got) != nil {
 			continue
 		}
 		if r, known := logRank[got]; known && r < min {
-			return &client.Mismatch{
+			return "", &client.Mismatch{
 				Expected: fmt.Sprintf("log messages at %q or above after logging/setLevel %q", level, level),
 				Actual:   fmt.Sprintf("a notifications/message at %q (frame %d)", got, n.Seq),
 				Frames:   []int{n.Seq},
 			}
 		}
 	}
-	return nil
+	if !seen {
+		why := "the session got no log message at all, before or after the level was set, so the absence of messages below it is no evidence"
+		for _, ex := range calls {
+			if u := UnansweredCall("the call of the logging fixture tool", ex); u != "" {
+				return why + "; " + u, nil
+			}
+		}
+		return why, nil
+	}
+	return "", nil
+}
+
+// UnansweredCall returns "" when the request ex got a result, else what it got, in words
+// beginning with what: a call whose side effects are a scenario's evidence gave none. When the
+// server closed the request's SSE stream before the response, after an event id (the response
+// may come on a resumption the scenario does not make), the words name LHTTP-005, which judges
+// that close.
+func UnansweredCall(what string, ex *harness.Exchange) string {
+	msg := client.ResponseOf(ex)
+	if msg != nil && msg.Kind == harness.KindResult {
+		return ""
+	}
+	why := what + " got " + client.DescribeExchange(ex)
+	if msg == nil && ex != nil && withEventID(ex) {
+		why += " (the server closed its SSE stream before the response, after an event id: LHTTP-005 judges the close)"
+	}
+	return why
 }
 
 // EmptyResult returns what is wrong with the reply to a request whose result is the
@@ -97,9 +130,10 @@ func EmptyResult(what string, msg *harness.Message) string {
 // Subscription is what a scenario recorded of one resource subscription (LFEAT-002): the URI,
 // the notifications of the session between the subscribe reply and the unsubscribe request
 // (While, after the trigger ran) and after the unsubscribe reply (After, after the trigger ran
-// again), and whether the notifications could have gone elsewhere than the recorded streams
-// (Unread: over Streamable HTTP a server may send them on a GET stream the client did not
-// read).
+// again), and why the notifications could have gone where the client did not read (Unread,
+// "" when nowhere: over Streamable HTTP the client holds the session's GET stream, and only a
+// GET that got no reply head in time, or a stream the server ended before the trigger's
+// result, leaves room for a notification the client did not see).
 type Subscription struct {
 	URI    string
 	While  []Notice

@@ -31,19 +31,45 @@ func TestNoticesAfter(t *testing.T) {
 	assert.Nil(t, got[1].Params)
 }
 
-// TestLogLevelKept: messages at or above the level pass, as does none at all; one below fails
-// citing its frame; a level that is not a LoggingLevel is LOG-005's and is skipped.
+// TestLogLevelKept: messages at or above the level after it was set pass, and so do messages
+// below it before it was set (the evidence that the log messages reach the client); one below
+// it after fails citing its frame; no log message at all is untestable, whatever else came; a
+// level that is not a LoggingLevel is LOG-005's and is skipped.
 func TestLogLevelKept(t *testing.T) {
 	note := func(seq int, level string) Notice {
 		return Notice{Seq: seq, Method: "notifications/message", Params: map[string]json.RawMessage{"level": json.RawMessage(`"` + level + `"`)}}
 	}
-	assert.Nil(t, LogLevelKept("error", nil))
-	assert.Nil(t, LogLevelKept("error", []Notice{note(3, "error"), note(4, "emergency"), note(5, "verbose")}))
-	m := LogLevelKept("error", []Notice{note(3, "critical"), note(8, "info"), note(9, "debug")})
+	why, m := LogLevelKept("error", nil, 2, nil)
+	assert.Nil(t, m)
+	assert.Contains(t, why, "no log message at all")
+	why, m = LogLevelKept("error", []Notice{{Seq: 3, Method: "notifications/tools/list_changed"}}, 2, nil)
+	assert.Nil(t, m)
+	assert.NotEmpty(t, why)
+	why, m = LogLevelKept("error", []Notice{note(1, "info"), note(2, "debug")}, 2, nil)
+	assert.Nil(t, m)
+	assert.Empty(t, why, "the messages before the level was set show the log messages reach the client")
+	why, m = LogLevelKept("error", []Notice{note(3, "error"), note(4, "emergency"), note(5, "verbose")}, 2, nil)
+	assert.Nil(t, m)
+	assert.Empty(t, why)
+	_, m = LogLevelKept("error", []Notice{note(1, "info"), note(3, "critical"), note(8, "info"), note(9, "debug")}, 2, nil)
 	require.NotNil(t, m)
 	assert.Equal(t, []int{8}, m.Frames)
 	assert.Contains(t, m.Actual, `"info"`)
-	assert.Nil(t, LogLevelKept("debug", []Notice{note(3, "debug")}))
+	why, m = LogLevelKept("debug", []Notice{note(3, "debug")}, 2, nil)
+	assert.Nil(t, m)
+	assert.Empty(t, why)
+
+	// No log message at all: the first call that got no result is named, LHTTP-005 when its
+	// SSE stream closed before the response after an event id.
+	answered := &harness.Exchange{Response: &harness.Frame{Dir: harness.DirServerToClient, Raw: []byte(`{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`)}}
+	closed := &harness.Exchange{Frames: []*harness.Frame{{Dir: harness.DirServerToClient, SSE: &harness.SSEMeta{ID: "e1", HasID: true}}}}
+	why, m = LogLevelKept("error", nil, 2, []*harness.Exchange{answered, closed})
+	assert.Nil(t, m)
+	assert.Contains(t, why, "no log message at all")
+	assert.Contains(t, why, "the call of the logging fixture tool got no response")
+	assert.Contains(t, why, "LHTTP-005")
+	why, _ = LogLevelKept("error", nil, 2, []*harness.Exchange{answered})
+	assert.NotContains(t, why, "logging fixture tool got")
 }
 
 // TestEmptyResult: {} and a result with only _meta pass; an error, a member, a non-object and

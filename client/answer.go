@@ -32,9 +32,9 @@ const Root = "file:///mcp-conform/root"
 // DefaultAnswer is the answer of a cooperative client that declared every client capability:
 // ping gets an empty result; roots/list lists Root; sampling/createMessage gets a text reply
 // from model "mcp-conform"; elicitation/create in form mode is accepted with content that
-// satisfies the requested schema's properties (an enum's first value, a bounded number's
-// minimum, "mcp-conform" for a string, true for a boolean), in url mode accepted without
-// content. Any other method is refused with -32601 (method not found).
+// satisfies the requested schema's properties (sampleValue: a field's default, its first
+// choice, a number within its bounds, a string of its format and length, true for a
+// boolean), in url mode accepted without content. Any other method is refused with -32601 (method not found).
 func DefaultAnswer(method string, params json.RawMessage) (json.RawMessage, *AnswerError) {
 	switch method {
 	case "ping":
@@ -67,53 +67,6 @@ func DefaultAnswer(method string, params json.RawMessage) (json.RawMessage, *Ans
 		return mustJSON(map[string]any{"action": "accept", "content": content}), nil
 	}
 	return nil, &AnswerError{Code: -32601, Message: "Method not found: " + method}
-}
-
-// sampleValue returns a value valid for the primitive schema raw of an elicitation form field
-// (2026-07-28 client/elicitation#Supported Schema Types).
-func sampleValue(raw json.RawMessage) any {
-	var s struct {
-		Type  string            `json:"type"`
-		Enum  []json.RawMessage `json:"enum"`
-		OneOf []struct {
-			Const json.RawMessage `json:"const"`
-		} `json:"oneOf"`
-		Items struct {
-			Enum  []json.RawMessage `json:"enum"`
-			AnyOf []struct {
-				Const json.RawMessage `json:"const"`
-			} `json:"anyOf"`
-		} `json:"items"`
-		Minimum *float64        `json:"minimum"`
-		Default json.RawMessage `json:"default"`
-	}
-	_ = json.Unmarshal(raw, &s)
-	switch {
-	case len(s.Default) > 0:
-		return s.Default
-	case len(s.Enum) > 0:
-		return s.Enum[0]
-	case len(s.OneOf) > 0 && len(s.OneOf[0].Const) > 0:
-		return s.OneOf[0].Const
-	}
-	switch s.Type {
-	case "boolean":
-		return true
-	case "integer", "number":
-		if s.Minimum != nil {
-			return *s.Minimum
-		}
-		return 1
-	case "array":
-		if len(s.Items.Enum) > 0 {
-			return []json.RawMessage{s.Items.Enum[0]}
-		}
-		if len(s.Items.AnyOf) > 0 {
-			return []json.RawMessage{s.Items.AnyOf[0].Const}
-		}
-		return []string{}
-	}
-	return "mcp-conform"
 }
 
 func mustJSON(v any) json.RawMessage {

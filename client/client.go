@@ -229,8 +229,9 @@ func (w *Session) OpenOwnSession(ctx context.Context) error {
 
 // OpenOwnSessionWith is OpenOwnSession with the client capabilities caps declared in the
 // initialize request (nil declares none), for a scenario whose server behaviour depends on
-// them (URL mode elicitation, client/elicitation#Capabilities). The client answers no request
-// the server sends beyond ping (PingOnly), whatever caps says.
+// them (URL mode elicitation, client/elicitation#Capabilities). The client answers the
+// server's requests as the connection already does, whatever caps says: beyond ping
+// (PingOnly) none, unless the caller set an answerer first (OpenSessionDeclaring).
 func (w *Session) OpenOwnSessionWith(ctx context.Context, caps map[string]any) error {
 	if w.Conn == nil || !w.Fresh {
 		return fmt.Errorf("feature bug: a session of its own needs a fresh connection (Given a fresh connection)")

@@ -7,8 +7,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-
-	"github.com/mcp-conform/mcp-conform/harness"
 )
 
 // Elicitation answers a client can give (2025-11-25 client/elicitation#Response Actions):
@@ -132,8 +130,8 @@ func invalidContent(params json.RawMessage) map[string]any {
 
 // OpenSessionDeclaring initialises the scenario's fresh connection as a session of the legacy
 // revision under test whose client declares exactly caps (a JSON object) and answers the
-// server's requests as DeclaredAnswer(caps, elicit) does. A handshake the server fails is a
-// *PreconditionFailed naming LEG-001.
+// server's requests as DeclaredAnswer(caps, elicit) does: OpenOwnSessionWith with that answerer
+// set first. A handshake the server fails is a *PreconditionFailed naming LEG-001.
 func (w *Session) OpenSessionDeclaring(ctx context.Context, caps json.RawMessage, elicit string) error {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(caps, &m); err != nil || m == nil {
@@ -145,21 +143,11 @@ func (w *Session) OpenSessionDeclaring(ctx context.Context, caps json.RawMessage
 	if err := w.AnswerWith(DeclaredAnswer(m, elicit)); err != nil {
 		return err
 	}
-	id := w.Env.IDs().Next()
-	req := harness.Request{Raw: harness.BuildRequest(id, "initialize", map[string]any{
-		"protocolVersion": w.Target.Revision, "capabilities": m, "clientInfo": harness.ClientInfo,
-	}), ID: json.RawMessage(strconv.FormatInt(id, 10)), Method: "initialize"}
-	if w.Opts.Transport == harness.TransportHTTP {
-		req.Header = harness.LegacyHeaders("")
+	declared := make(map[string]any, len(m))
+	for k, v := range m {
+		declared[k] = v
 	}
-	if err := w.Send(ctx, req); err != nil {
-		return err
-	}
-	w.Inits = append(w.Inits, InitAttempt{Requested: w.Target.Revision, Ex: w.Last})
-	if msg := ResponseOf(w.Last); msg == nil || msg.Kind != harness.KindResult {
-		return &PreconditionFailed{What: "initialize on a fresh connection got " + DescribeExchange(w.Last), Rule: "LEG-001"}
-	}
-	return w.Send(ctx, w.Build(Call{Method: "notifications/initialized", Notification: true}))
+	return w.OpenOwnSessionWith(ctx, declared)
 }
 
 // ToolUseID is the id of the tool use DeclaredAnswer's model asks for.

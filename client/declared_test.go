@@ -9,7 +9,8 @@ import (
 )
 
 // TestDeclaredAnswer: a client answers only what it declared, elicitations only in a declared
-// mode, with the chosen action; number content is made integral for the 2025-11-25 schema.
+// mode, with the chosen action; number content is made integral for the 2025-11-25 schema;
+// accepted content honours each field's format and bounds.
 func TestDeclaredAnswer(t *testing.T) {
 	caps := func(s string) map[string]json.RawMessage {
 		var m map[string]json.RawMessage
@@ -42,6 +43,10 @@ func TestDeclaredAnswer(t *testing.T) {
 	assert.JSONEq(t, `{"action":"decline"}`, string(res))
 	res, _ = DeclaredAnswer(caps(`{"elicitation":{}}`), ElicitInvalid)("elicitation/create", form)
 	assert.JSONEq(t, `{"action":"accept","content":{"n":12345,"score":"not a number"}}`, string(res))
+	withFormat := json.RawMessage(`{"message":"m","requestedSchema":{"type":"object","properties":{"name":{"type":"string","minLength":2},"email":{"type":"string","format":"email"},"age":{"type":"integer","minimum":18.5,"maximum":120}},"required":["name","email"]}}`)
+	res, e = formOnly("elicitation/create", withFormat)
+	require.Nil(t, e)
+	assert.JSONEq(t, `{"action":"accept","content":{"name":"mcp-conform","email":"mcp-conform@example.com","age":19}}`, string(res), "a format-valid email, an integer within the bounds")
 	res, e = DeclaredAnswer(caps(`{"sampling":{}}`), ElicitAccept)("sampling/createMessage", nil)
 	require.Nil(t, e)
 	assert.Contains(t, string(res), "mcp-conform sampled reply")

@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"fmt"
+	"mime"
 	"net/http"
 	"time"
 
@@ -57,6 +58,57 @@ func (w *Session) OpenGET(ctx context.Context, lastEventID string) (*HeldStream,
 		return g, fmt.Errorf("no HTTP reply to the GET within %s (--timeout)", w.Timeout())
 	}
 	return g, nil
+}
+
+// Listening reports whether the server answered g's GET with a 2xx text/event-stream: a stream
+// it had set up for the session's messages (2025-11-25 basic/transports#Listening for Messages
+// from the Server) by the time OpenGET returned, since the reply's head came first. A 405, any
+// other answer that is no stream, and a GET that got no HTTP reply are false.
+func (g *HeldStream) Listening() bool {
+	// OpenGET returns only once the head came or the reading ended, so Head does not block.
+	m := g.S.Head(context.Background())
+	if m == nil || m.Status/100 != 2 {
+		return false
+	}
+	mt, _, _ := mime.ParseMediaType(m.Headers.Get("Content-Type"))
+	return mt == "text/event-stream"
+}
+
+// Ended reports whether the reading of g has ended: the server ended the stream (or its
+// deadline passed) or CloseStreams closed it.
+func (g *HeldStream) Ended() bool {
+	select {
+	case <-g.S.Done():
+		return true
+	default:
+		return false
+	}
+}
+
+// SettleHeld waits, for each GET stream the scenario holds (OpenGET), until one quiet window
+// passes without an event on it or its reading ends, all within --timeout, so that what the
+// server sent there in answer to what the scenario just did has been recorded; the streams stay
+// open. The POST replies the scenario waited for are the sentinel, as for CloseStreams.
+func (w *Session) SettleHeld(ctx context.Context) {
+	w.streamsMu.Lock()
+	held := append([]*HeldStream(nil), w.Held...)
+	w.streamsMu.Unlock()
+	dctx, cancel := context.WithTimeout(ctx, w.Timeout())
+	defer cancel()
+	for _, g := range held {
+		for dctx.Err() == nil {
+			last := 0
+			if fs := g.S.Frames(); len(fs) > 0 {
+				last = fs[len(fs)-1].Seq
+			}
+			qctx, qcancel := context.WithTimeout(dctx, w.Opts.QuietWindow)
+			f := g.S.Wait(qctx, func(f *harness.Frame) bool { return f.Seq > last })
+			qcancel()
+			if f == nil {
+				break
+			}
+		}
+	}
 }
 
 // CloseStreams concludes every GET stream the scenario holds (OpenGET): each is read until one

@@ -179,7 +179,9 @@ Feature: Tools (server/tools)
     notifications/tools/list_changed; the session needs no opt-in (the same sentence holds for
     prompts and resources). In a session of its own the client calls the fixture tool
     test_trigger_tool_change; the notification must reach the session (stdio; over Streamable
-    HTTP the trigger's response stream). Untestable without the fixture tool.
+    HTTP the trigger's response stream or the session's GET stream, which the client opens
+    before the trigger). Untestable without the fixture tool, or when the GET got no reply
+    head in time or its stream ended before the trigger's result.
     Given the server declares "listChanged" in its "tools" capability
     And the server offers one of the fixture tools "test_trigger_tool_change"
     And a fresh connection

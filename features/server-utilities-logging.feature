@@ -74,12 +74,19 @@ Feature: Logging (server/utilities/logging)
   Scenario: logging/setLevel sets the minimum level of the session's log messages
     Spec: server/utilities/logging#Setting Log Level
     logging/setLevel answers with an empty result, and afterwards the server sends the session
-    only log messages at or above the level set. The level "error" is set in a session of its
-    own, then the fixture tool test_tool_with_logging (which logs at info) is called there: no
-    log message below error may follow. Untestable without the fixture tool.
+    only log messages at or above the level set. In a session of its own the level "debug" is
+    set and the fixture tool test_tool_with_logging (which logs at info) is called, to show that
+    its log messages reach the client; then the level "error" is set and the tool is called
+    again: no log message below error may follow. Over Streamable HTTP the session's GET stream
+    is held throughout, since a server may send its log messages there. Untestable without the
+    fixture tool, or when the session got no log message at all.
     Given the server declares the "logging" capability
     And a fresh connection
-    When the client sets the log level "error" in a session of its own
+    When the client sets the log level "debug" in a session of its own
+    And the client holds a GET stream in its session
+    And the client calls the logging fixture tool in its session
+    And the client sets the log level "error" in its session
     Then logging/setLevel got an empty result
     When the client calls the logging fixture tool in its session
+    And the client closes its GET streams
     Then no log message after the level was set is below "error"

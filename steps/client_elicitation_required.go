@@ -65,8 +65,9 @@ func registerURLElicitationRequiredSteps(sc *godog.ScenarioContext) {
 
 // urlElicitationFlow opens a session of its own whose client declares URL mode elicitation
 // (client/elicitation#Capabilities), calls the fixture tool and, whatever it answered, calls
-// it again (the retry after the out-of-band interaction), reading a GET stream meanwhile on
-// Streamable HTTP (client.DuringGET) and one quiet window on stdio.
+// it again (the retry after the out-of-band interaction), holding a GET stream meanwhile on
+// Streamable HTTP (client.OpenGET, before the retry; a GET that got no reply head in time is
+// left to the LHTTP rules) and one quiet window on stdio.
 func urlElicitationFlow(ctx context.Context, w *World) error {
 	if err := w.OpenOwnSessionWith(ctx, map[string]any{"elicitation": map[string]any{"url": map[string]any{}}}); err != nil {
 		return err
@@ -87,7 +88,14 @@ func urlElicitationFlow(ctx context.Context, w *World) error {
 		return err
 	}
 	st.first = w.Last
-	if _, _, err := w.DuringGET(ctx, func(ctx context.Context) error { return w.Send(ctx, w.Build(c)) }); err != nil {
+	if w.OverHTTP() {
+		if _, err := w.OpenGET(ctx, ""); err != nil && ctx.Err() != nil {
+			return ctx.Err()
+		}
+	}
+	err = w.Send(ctx, w.Build(c))
+	w.CloseStreams()
+	if err != nil {
 		return err
 	}
 	if s, ok := w.Conn.Process(); ok {

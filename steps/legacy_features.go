@@ -29,9 +29,13 @@ const (
 	// subscribableResource is the official conformance fixture resource meant for
 	// subscriptions.
 	subscribableResource = "test://watched-resource"
-	// unreadGET is why a notification the HTTP client did not see may still have been sent:
-	// the client cannot tell when the server set its GET stream up (client.DuringGET).
-	unreadGET = "the server answered the GET with a stream, which it may have set up only after the change was made"
+	// noGETHead is why a notification the HTTP client did not see may still have been sent:
+	// the GET got no reply head in time (a server may hold it back until its first event), so
+	// the client read no stream the server may have set up for the session (holdGET).
+	noGETHead = "the GET got no reply head within --timeout, so a stream the server may have set up for the session's notifications was not read"
+	// endedGET is why: the server ended the GET stream it had opened before the trigger's
+	// result came, leaving a notification sent after it no stream of the client's to go on.
+	endedGET = "the server ended its GET stream before the trigger's result came, so a notification sent after had no stream to go on"
 )
 
 // lfeatState is what the LFEAT send steps leave for their assertion steps.
@@ -41,7 +45,7 @@ type lfeatState struct {
 	untrigger  string              // why no change was triggered ("" when it was)
 	changed    []checks.Notice     // LFEAT-003: the session's notifications after the trigger
 	frames     []int               // the trigger exchanges' frames
-	unread     string              // why a notification may have been missed (unreadGET), "" when none
+	unread     string              // why a notification may have been missed (noGETHead, endedGET), "" when none
 }
 
 // lfeatOf returns the scenario's LFEAT state (see stateOf).
@@ -124,32 +128,60 @@ func (w *World) listedTool(ctx context.Context, fixture string) (tool map[string
 	return nil, fmt.Sprintf("no fixture tool %q (--fixture-map %s=<tool> names the server's own)", name, fixture), nil
 }
 
-// trigger calls the trigger tool while a GET stream is read (Streamable HTTP, DuringGET),
-// then lets one quiet window pass on stdio so that what the server sends after the result
+// holdGET opens the GET stream of the scenario's session on Streamable HTTP (client.OpenGET,
+// once per scenario; a no-op on stdio) before a trigger is sent. OpenGET returns once the
+// reply's head came, so a 2xx text/event-stream head is itself the proof that the stream on
+// which the server may send the session's notifications (basic/transports#Listening for
+// Messages from the Server) existed before the trigger: a notification missing from it and
+// from the POST's reply is then missing, not unseen. A 405 (or any answer that is no stream)
+// leaves the server no GET stream, so the notification is due on the POST's reply, as before.
+// It returns noGETHead when no reply head came in time, "" otherwise.
+func (w *World) holdGET(ctx context.Context) (unread string, err error) {
+	if !w.OverHTTP() || len(w.Held) > 0 {
+		return "", nil
+	}
+	if _, err := w.OpenGET(ctx, ""); err != nil {
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
+		return noGETHead, nil
+	}
+	return "", nil
+}
+
+// trigger calls the trigger tool with the session's GET stream held (holdGET), then waits
+// until the stream has been quiet for one window (client.SettleHeld) on Streamable HTTP, or
+// lets one quiet window pass on stdio, so that what the server sends after the result
 // arrives. It returns why the change may not have happened ("" when it did) and records in
-// the state whether a notification could have been missed (unread).
+// the state whether a notification could have been missed (unread: the GET got no head, or
+// the server ended its stream before the trigger's result).
 func (w *World) trigger(ctx context.Context, tool map[string]any) (string, error) {
 	c, ok, why := w.ListedToolCall(tool, map[string]any{}, nil)
 	if !ok {
 		return why, nil
 	}
 	st := lfeatOf(w)
-	var call *harness.Exchange
-	stream, primed, err := w.DuringGET(ctx, func(ctx context.Context) error {
-		err := w.Send(ctx, w.Build(c))
-		call = w.Last
-		return err
-	})
+	unread, err := w.holdGET(ctx)
 	if err != nil {
 		return "", err
 	}
-	if stream && !primed {
-		st.unread = unreadGET
+	if err := w.Send(ctx, w.Build(c)); err != nil {
+		return "", err
+	}
+	call := w.Last
+	for _, g := range w.Held {
+		if g.Listening() && g.Ended() {
+			unread = endedGET
+		}
+	}
+	if unread != "" {
+		st.unread = unread
 	}
 	st.frames = append(st.frames, checks.ExchangeSeqs(call)...)
 	if msg := client.ResponseOf(call); msg == nil || msg.Kind != harness.KindResult {
 		return fmt.Sprintf("the trigger %q got %s", tool["name"], client.DescribeExchange(call)), nil
 	}
+	w.SettleHeld(ctx)
 	if s, ok := w.Conn.Process(); ok {
 		quiet(ctx, w.Opts.QuietWindow, s)
 	}
@@ -158,12 +190,14 @@ func (w *World) trigger(ctx context.Context, tool map[string]any) (string, error
 
 // subscribeFlow (LFEAT-002) opens a session of its own, picks a listed resource (the official
 // fixture test://watched-resource, else test://static-text, else the first listed), subscribes
-// to it, triggers a change, unsubscribes and triggers again. Without the trigger the two
+// to it, triggers a change, unsubscribes and triggers again; over Streamable HTTP the session's
+// GET stream is held from the first trigger to the end (holdGET). Without the trigger the two
 // requests are still sent, so that their results are judged.
 func subscribeFlow(ctx context.Context, w *World) error {
 	if err := w.OpenOwnSession(ctx); err != nil {
 		return err
 	}
+	defer w.CloseStreams()
 	lr, err := w.ListAll(ctx, "resources/list", "resources")
 	if err != nil {
 		return client.ListPrecondition(err, "RES-001")
@@ -207,6 +241,7 @@ func subscribeFlow(ctx context.Context, w *World) error {
 			return err
 		}
 	}
+	w.CloseStreams()
 	st.record.After = checks.NoticesAfter(w.Conn.Frames(), from)
 	return nil
 }
@@ -229,7 +264,8 @@ func subscriptionJudged(_ context.Context, w *World) error {
 }
 
 // toolChangeFlow (LFEAT-003) opens a session of its own and calls the official fixture tool
-// test_trigger_tool_change; the notifications after it are kept.
+// test_trigger_tool_change (with the session's GET stream held over Streamable HTTP, holdGET);
+// the notifications after it are kept.
 func toolChangeFlow(ctx context.Context, w *World) error {
 	if err := w.OpenOwnSession(ctx); err != nil {
 		return err
@@ -241,7 +277,9 @@ func toolChangeFlow(ctx context.Context, w *World) error {
 		return err
 	}
 	from := lastSeq(w)
-	if st.untrigger, err = w.trigger(ctx, tool); err != nil {
+	st.untrigger, err = w.trigger(ctx, tool)
+	w.CloseStreams()
+	if err != nil {
 		return err
 	}
 	st.changed = checks.NoticesAfter(w.Conn.Frames(), from)

@@ -17,8 +17,8 @@ import (
 )
 
 // getServer answers initialize (recording the client capabilities it declared), any other
-// POST with an empty result, and a GET with a stream carrying one notification (stream) or
-// with 405.
+// POST with an empty result, and a GET with a stream carrying one notification once the ping
+// came, held open until the client closes it (stream), or with 405.
 type getServer struct {
 	stream bool
 	caps   string
@@ -37,6 +37,8 @@ func (g *getServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.(http.Flusher).Flush()
 		<-g.pinged
 		io.WriteString(w, "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}\n\n")
+		w.(http.Flusher).Flush()
+		<-r.Context().Done() // held open until the client closes it
 		return
 	}
 	b, _ := io.ReadAll(r.Body)
@@ -64,11 +66,12 @@ func (g *getServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{}}`, m.ID)
 }
 
-// TestOpenOwnSessionWithAndDuringGET: the initialize declares the capabilities given; DuringGET
-// runs its function while the GET is read, reports whether the GET opened a stream (not
-// primed: its one event follows the function's request), and the stream's notification is
-// among the connection's frames; a 405 is no stream.
-func TestOpenOwnSessionWithAndDuringGET(t *testing.T) {
+// TestOpenOwnSessionWithAndOpenGET: the initialize declares the capabilities given; OpenGET
+// returns once the GET's head came (Listening for a 2xx text/event-stream, not for a 405,
+// whose GET is no error), before the request that makes the server send on the stream;
+// SettleHeld waits until the stream's notification, sent after that request, is among the
+// connection's frames, and leaves the stream open; CloseStreams notes its exchange.
+func TestOpenOwnSessionWithAndOpenGET(t *testing.T) {
 	for _, stream := range []bool{true, false} {
 		g := &getServer{stream: stream, pinged: make(chan struct{})}
 		srv := httptest.NewServer(g)
@@ -76,15 +79,11 @@ func TestOpenOwnSessionWithAndDuringGET(t *testing.T) {
 		ctx := context.Background()
 		require.NoError(t, s.OpenOwnSessionWith(ctx, map[string]any{"elicitation": map[string]any{"url": map[string]any{}}}))
 		assert.JSONEq(t, `{"elicitation":{"url":{}}}`, g.caps)
-		ran := false
-		got, primed, err := s.DuringGET(ctx, func(ctx context.Context) error {
-			ran = true
-			return s.Send(ctx, s.Build(Call{Method: "ping"}))
-		})
+		held, err := s.OpenGET(ctx, "")
 		require.NoError(t, err)
-		assert.True(t, ran)
-		assert.Equal(t, stream, got)
-		assert.False(t, primed, "the stream's only event came after the ping was sent")
+		assert.Equal(t, stream, held.Listening())
+		require.NoError(t, s.Send(ctx, s.Build(Call{Method: "ping"})))
+		s.SettleHeld(ctx)
 		seen := false
 		for _, f := range s.Conn.Frames() {
 			if m, err := harness.ParseMessage(f.Body()); err == nil && m.Method == "notifications/tools/list_changed" {
@@ -92,6 +91,38 @@ func TestOpenOwnSessionWithAndDuringGET(t *testing.T) {
 			}
 		}
 		assert.Equal(t, stream, seen)
+		assert.Nil(t, held.Ex, "SettleHeld leaves the stream open")
+		if stream {
+			assert.False(t, held.Ended(), "the stream is held until closed")
+		}
+		s.CloseStreams()
+		require.NotNil(t, held.Ex)
+		assert.True(t, held.Ended())
+		want := http.StatusOK
+		if !stream {
+			want = http.StatusMethodNotAllowed
+		}
+		assert.Equal(t, want, held.Ex.HTTP.Status)
+		assert.Contains(t, s.Exchanges, held.Ex, "CloseStreams notes the exchange")
 		srv.Close()
 	}
+}
+
+// TestOpenSessionDeclaring: the initialize declares exactly the capabilities given, in a
+// session of its own (OpenOwnSessionWith); capabilities that are not an object, and a
+// connection that is not fresh, are the feature's bug and send nothing.
+func TestOpenSessionDeclaring(t *testing.T) {
+	g := &getServer{pinged: make(chan struct{})}
+	srv := httptest.NewServer(g)
+	defer srv.Close()
+	s, _ := httpSession(t, srv)
+	ctx := context.Background()
+	require.Error(t, s.OpenSessionDeclaring(ctx, json.RawMessage(`[]`), ElicitAccept))
+	assert.Empty(t, s.Conn.Frames())
+	require.NoError(t, s.OpenSessionDeclaring(ctx, json.RawMessage(`{"elicitation":{"form":{}},"roots":{}}`), ElicitAccept))
+	assert.JSONEq(t, `{"elicitation":{"form":{}},"roots":{}}`, g.caps)
+	require.Len(t, s.Inits, 1)
+	s.Fresh = false
+	require.Error(t, s.OpenSessionDeclaring(ctx, json.RawMessage(`{}`), ElicitAccept))
+	assert.Len(t, s.Inits, 1)
 }
