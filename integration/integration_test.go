@@ -28,6 +28,7 @@ import (
 
 	"github.com/mcp-conform/mcp-conform/internal/testutil"
 	"github.com/mcp-conform/mcp-conform/reports"
+	"github.com/mcp-conform/mcp-conform/revisions"
 	"github.com/mcp-conform/mcp-conform/runner"
 )
 
@@ -166,7 +167,7 @@ func TestServerEverythingStdioLegacy(t *testing.T) {
 	r := run(t, "server-everything-stdio", runner.Config{Transport: "stdio", Command: []string{nodeBinary(t), entry},
 		FixtureMap: map[string]string{"test_sampling": "trigger-sampling-request", "test_elicitation": "trigger-elicitation-request",
 			"test_list_roots": "get-roots-list"}})
-	require.Equal(t, []string{"2025-11-25"}, r.Revisions, "server-everything negotiates the legacy revision only; notes: %v", r.Notes)
+	require.Equal(t, revisions.LegacyIDs(), r.Revisions, "server-everything (SDK 1.x) accepts every legacy revision and no modern one; notes: %v", r.Notes)
 }
 
 // TestServerEverythingStreamableHTTP runs the whole suite on the npm "everything" server in its
@@ -176,7 +177,7 @@ func TestServerEverythingStreamableHTTP(t *testing.T) {
 	entry := nodeModule(t, "node_modules/@modelcontextprotocol/server-everything/dist/index.js")
 	url := testutil.StartPortServer(t, 60*time.Second, "/mcp", nodeBinary(t), entry, "streamableHttp")
 	r := run(t, "server-everything-http", runner.Config{Transport: "http", URL: url})
-	require.Equal(t, []string{"2025-11-25"}, r.Revisions, "server-everything negotiates the legacy revision only; notes: %v", r.Notes)
+	require.Equal(t, revisions.LegacyIDs(), r.Revisions, "server-everything (SDK 1.x) accepts every legacy revision and no modern one; notes: %v", r.Notes)
 }
 
 // TestServerMemoryStdio runs the whole suite on the npm "memory" server (legacy revisions,
@@ -226,7 +227,7 @@ func TestGoSDKServer(t *testing.T) {
 	t.Run("stdio", func(t *testing.T) {
 		t.Parallel()
 		r := run(t, "gosdk-stdio", runner.Config{Transport: "stdio", Command: []string{bin, "-transport", "stdio"}})
-		require.Contains(t, r.Revisions, "2026-07-28")
+		require.Equal(t, revisions.IDs(), r.Revisions, "go-sdk accepts all five revisions; notes: %v", r.Notes)
 	})
 	t.Run("http-stateless", func(t *testing.T) {
 		t.Parallel()
@@ -278,7 +279,7 @@ func TestMCPGoServer(t *testing.T) {
 		t.Parallel()
 		url := testutil.StartHTTPServer(t, 60*time.Second, bin, "-transport", "http")
 		r := run(t, "mcpgo-http", runner.Config{Transport: "http", URL: url})
-		require.NotEmpty(t, r.Revisions)
+		require.Equal(t, revisions.IDs(), r.Revisions, "mcp-go accepts all five revisions; notes: %v", r.Notes)
 	})
 }
 

@@ -116,8 +116,26 @@ type target struct {
 	// same run: the server also speaks them, whatever supported lists.
 	negotiated []string
 	server     *reports.Server
+	// focusOf, set on a target of an older handshake revision the server also accepts (found by
+	// --revision auto, detectOlder), is the revision the full suite runs at: only the rules
+	// whose verdict can differ from there run on this target (focusRule).
+	focusOf string
 	// once holds the effects of steps done once per target (key -> *onceResult).
 	once sync.Map
+}
+
+// focusRule reports whether rule r runs on target t: every rule on a full target; on an older
+// revision's target (focusOf set) SCHEMA-001, whose frames are validated against that
+// revision's schema, and the rules whose applicability differs between the two revisions
+// (a @since or @until between them), so their na or their verdict is shown there. A rule that
+// holds alike at both is judged once, at focusOf.
+func focusRule(t *target, r catalog.Rule, transport string) bool {
+	if t.focusOf == "" || r.ID == schemaRule {
+		return true
+	}
+	here, _ := r.AppliesTo(t.revision, transport)
+	there, _ := r.AppliesTo(t.focusOf, transport)
+	return here != there
 }
 
 // unlisted says, for a modern target whose DiscoverResult lists versions but not the target's
@@ -458,7 +476,7 @@ func (s *suiteRun) initScenario(sc *godog.ScenarioContext) {
 		if !w.Known {
 			return ctx, fmt.Errorf("scenario %q has no known @rule: tag", p.Name)
 		}
-		if !catalog.Selected(w.Rule.ID, s.env.cfg.Rules) {
+		if !catalog.Selected(w.Rule.ID, s.env.cfg.Rules) || !focusRule(s.t, w.Rule, s.env.cfg.Transport) {
 			w.Excluded = true
 			return ctx, steps.ErrSkip
 		}

@@ -127,7 +127,7 @@ func runFlags(name string, o *runOptions, stderr io.Writer) *flag.FlagSet {
 	fs.SetOutput(stderr)
 	fs.StringVar(&o.url, "url", "", "Streamable HTTP endpoint to test (instead of a command after --)")
 	fs.Var(&o.headers, "header", "HTTP header 'Name: value' sent on every request (repeatable; values never written to reports)")
-	fs.StringVar(&o.revision, "revision", "auto", "protocol revision to test: auto, "+strings.Join(revisions.IDs(), ", "))
+	fs.StringVar(&o.revision, "revision", "auto", "protocol revisions to test: auto (every one the server accepts), or a comma-separated list of "+strings.Join(revisions.IDs(), ", "))
 	fs.DurationVar(&o.startupTimeout, "startup-timeout", 60*time.Second, "bound on a fresh server's first reply (cold go run, first npx)")
 	fs.DurationVar(&o.timeout, "timeout", 10*time.Second, "bound on every later request")
 	fs.DurationVar(&o.quietWindow, "quiet-window", time.Second, "how long to wait before concluding nothing more arrives")
@@ -180,8 +180,8 @@ func (o *runOptions) config(rest []string, stderr io.Writer, override *runner.Co
 	if o.format != "text" && o.format != "json" {
 		return cfg, usageError(stderr, "--format must be text or json, not %q", o.format)
 	}
-	if o.revision != "auto" && !revisions.Known(o.revision) {
-		return cfg, usageError(stderr, "--revision must be auto or one of %s, not %q", strings.Join(revisions.IDs(), ", "), o.revision)
+	if why := revisionListProblem(o.revision); why != "" {
+		return cfg, usageError(stderr, "--revision must be auto or a comma-separated list of %s: %s", strings.Join(revisions.IDs(), ", "), why)
 	}
 	for name, d := range map[string]time.Duration{"--startup-timeout": o.startupTimeout, "--timeout": o.timeout, "--run-timeout": o.runTimeout} {
 		if d <= 0 {
@@ -307,6 +307,32 @@ func runOnce(ctx context.Context, cfg runner.Config, o runOptions, stderr io.Wri
 		return nil, code
 	}
 	return runTarget(ctx, cfg, set, reports.NewProgress(stderr, 0, console(stderr, o.noColor)), stderr)
+}
+
+// revisionListProblem says what is wrong with a --revision value ("" when nothing): auto, or
+// known revisions separated by commas, each once, at most one of them modern (a server speaks
+// one modern revision per run's discovery).
+func revisionListProblem(v string) string {
+	if v == "auto" {
+		return ""
+	}
+	seen, modern := map[string]bool{}, 0
+	for _, id := range strings.Split(v, ",") {
+		switch {
+		case !revisions.Known(id):
+			return fmt.Sprintf("%q is not one", id)
+		case seen[id]:
+			return fmt.Sprintf("%s is listed twice", id)
+		}
+		seen[id] = true
+		if revisions.IsModern(id) {
+			modern++
+		}
+	}
+	if modern > 1 {
+		return "more than one stateless revision"
+	}
+	return ""
 }
 
 // loadSchemas compiles the schema of every revision from the pinned source (exit 3 when one
