@@ -18,11 +18,11 @@ var InputCapability = map[string]string{
 }
 
 // ServerRequests returns the requests (method and id, not notifications) among frames that
-// the server sent, in order.
+// the server sent, in order (nil frames skipped).
 func ServerRequests(frames []*harness.Frame) []*harness.Frame {
 	var out []*harness.Frame
 	for _, f := range frames {
-		if f.Dir != harness.DirServerToClient {
+		if f == nil || f.Dir != harness.DirServerToClient {
 			continue
 		}
 		if msg, err := harness.ParseMessage(f.Body()); err == nil && msg.Kind == harness.KindRequest {
@@ -85,13 +85,7 @@ func EveryCallAnswered(exchanges []*harness.Exchange) *client.Mismatch {
 
 // AnsweredElicitations counts the elicitation/create requests among frames.
 func AnsweredElicitations(frames []*harness.Frame) int {
-	n := 0
-	for _, f := range ServerRequests(frames) {
-		if msg, _ := harness.ParseMessage(f.Body()); msg != nil && msg.Method == "elicitation/create" {
-			n++
-		}
-	}
-	return n
+	return len(requestsOf(frames, "elicitation/create"))
 }
 
 func shortJSON(b []byte) string {

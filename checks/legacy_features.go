@@ -236,22 +236,17 @@ func URLElicitationRequired(msg *harness.Message, frames []int) (ids []string, u
 		return fail("error data " + client.Short(msg.Error.Data) + " lists no elicitations")
 	}
 	for i, el := range data.Elicitations {
-		str := func(k string) string {
-			var v string
-			_ = json.Unmarshal(el[k], &v)
-			return v
-		}
 		switch {
-		case str("mode") != "url":
+		case str(el["mode"]) != "url":
 			return fail(fmt.Sprintf("elicitations[%d] has mode %s", i, client.Short(el["mode"])))
-		case str("elicitationId") == "":
+		case str(el["elicitationId"]) == "":
 			return fail(fmt.Sprintf("elicitations[%d] has no elicitationId string", i))
-		case str("url") == "":
+		case str(el["url"]) == "":
 			return fail(fmt.Sprintf("elicitations[%d] has no url string", i))
-		case str("message") == "":
+		case str(el["message"]) == "":
 			return fail(fmt.Sprintf("elicitations[%d] has no message string", i))
 		}
-		ids = append(ids, str("elicitationId"))
+		ids = append(ids, str(el["elicitationId"]))
 	}
 	return ids, "", nil
 }
@@ -292,19 +287,9 @@ func ElicitationCompletes(issued []string, notes []Notice) (na string, m *client
 // sent among frames (URL mode elicitations carry one).
 func IssuedElicitations(frames []*harness.Frame) []string {
 	var out []string
-	for _, f := range frames {
-		if f == nil || f.Dir != harness.DirServerToClient {
-			continue
-		}
-		msg, err := harness.ParseMessage(f.Body())
-		if err != nil || msg.Kind != harness.KindRequest || msg.Method != "elicitation/create" {
-			continue
-		}
-		var p struct {
-			ID string `json:"elicitationId"`
-		}
-		if json.Unmarshal(msg.Params, &p) == nil && p.ID != "" {
-			out = append(out, p.ID)
+	for _, r := range requestsOf(frames, "elicitation/create") {
+		if id := str(r.params["elicitationId"]); id != "" {
+			out = append(out, id)
 		}
 	}
 	return out
