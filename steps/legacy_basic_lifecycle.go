@@ -110,10 +110,7 @@ func counterOfferIsLatest(_ context.Context, w *World) error {
 			echoed = append(echoed, in.Requested)
 		}
 	}
-	if m := checks.LatestCounterOffer(offered, w.Target.Supported, echoed, frames); m != nil {
-		return m
-	}
-	return nil
+	return nilIfNil(checks.LatestCounterOffer(offered, w.Target.Supported, echoed, frames))
 }
 
 func initializeEachLegacyVersion(ctx context.Context, w *World) error {
