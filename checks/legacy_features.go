@@ -3,6 +3,7 @@ package checks
 import (
 	"encoding/json"
 	"fmt"
+	"sort"
 
 	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
@@ -119,12 +120,23 @@ func EmptyResult(what string, msg *harness.Message) string {
 	if json.Unmarshal(msg.Result, &res) != nil {
 		return what + " got a result that is not an object: " + client.Short(msg.Result)
 	}
-	for k := range res {
-		if k != "_meta" {
-			return fmt.Sprintf("%s got a result with member %q (an empty result was due)", what, k)
-		}
+	if extra := nonMetaMembers(res); len(extra) > 0 {
+		return fmt.Sprintf("%s got a result with member %q (an empty result was due)", what, extra[0])
 	}
 	return ""
+}
+
+// nonMetaMembers returns the members of the result object res other than `_meta`, sorted:
+// none in an EmptyResult (basic/index#Result).
+func nonMetaMembers(res map[string]json.RawMessage) []string {
+	var extra []string
+	for k := range res {
+		if k != "_meta" {
+			extra = append(extra, k)
+		}
+	}
+	sort.Strings(extra)
+	return extra
 }
 
 // Subscription is what a scenario recorded of one resource subscription (LFEAT-002): the URI,
