@@ -3,7 +3,6 @@ package checks
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
@@ -48,7 +47,7 @@ func UndeclaredRequests(declared map[string]json.RawMessage, frames []*harness.F
 		if _, has := declared[need]; !has {
 			return &client.Mismatch{
 				Expected: "no " + msg.Method + " request, since the client did not declare " + need,
-				Actual:   fmt.Sprintf("frame %d: %s", f.Seq, shortJSON(f.Body())),
+				Actual:   fmt.Sprintf("frame %d: %s", f.Seq, client.Short(f.Body())),
 				Frames:   []int{f.Seq},
 			}
 		}
@@ -77,7 +76,7 @@ func EveryCallAnswered(exchanges []*harness.Exchange) *client.Mismatch {
 		msg, err := harness.ParseMessage(ex.Response.Body())
 		if err != nil || (msg.Kind != harness.KindResult && msg.Kind != harness.KindError) {
 			return &client.Mismatch{Expected: "a JSON-RPC result or error answering the tools/call",
-				Actual: shortJSON(ex.Response.Body()), Frames: seqs}
+				Actual: client.Short(ex.Response.Body()), Frames: seqs}
 		}
 	}
 	return nil
@@ -86,12 +85,4 @@ func EveryCallAnswered(exchanges []*harness.Exchange) *client.Mismatch {
 // AnsweredElicitations counts the elicitation/create requests among frames.
 func AnsweredElicitations(frames []*harness.Frame) int {
 	return len(requestsOf(frames, "elicitation/create"))
-}
-
-func shortJSON(b []byte) string {
-	s := strings.TrimSpace(string(b))
-	if len(s) > 200 {
-		s = s[:197] + "..."
-	}
-	return s
 }
