@@ -109,26 +109,14 @@ func taskThen(check func(*taskWorld) error) func(context.Context) error {
 	})
 }
 
-// taskSupportVerdict grades LFEAT-006: the required tool's call (MUST) first, then the
-// forbidden one's (SHOULD, a warning); untestable when neither could be made, or when only the
-// forbidden one could and it was refused.
+// taskSupportVerdict grades LFEAT-006 (checks.TaskSupportRefusals): untestable with the
+// scenario's reason when the MUST could not be judged.
 func taskSupportVerdict(st *taskWorld) error {
-	var req, forb *client.Mismatch
-	if st.required != nil {
-		req = checks.TaskRefusal(st.required, `a call without a task of a tool whose taskSupport is "required"`, "")
-	}
-	if st.forbidden != nil {
-		forb = checks.TaskRefusal(st.forbidden, "a task-augmented call of a tool whose taskSupport is forbidden or absent", reports.Warn)
-	}
-	switch {
-	case req != nil:
-		return req
-	case forb != nil:
-		return forb
-	case st.required == nil:
+	m, judged := checks.TaskSupportRefusals(st.required, st.forbidden)
+	if !judged {
 		return &client.Outcome{Verdict: reports.Untestable, Reason: st.why}
 	}
-	return nil
+	return nilIfNil(m)
 }
 
 // taskTool lists the tools and picks one the suite may call whose taskSupport is one of
