@@ -203,7 +203,13 @@ func Run(ctx context.Context, cfg Config) (*reports.Run, error) {
 		return nil, &NothingAppliesError{Reason: why}
 	}
 	for _, r := range selected {
-		cfg.Progress.AddUnits(r.Feature, len(targets))
+		n := 0
+		for _, t := range targets {
+			if focusRule(t, r, cfg.Transport) {
+				n++
+			}
+		}
+		cfg.Progress.AddUnits(r.Feature, n)
 	}
 	run.Notes = append(run.Notes, notes...)
 	if abort != "" {
