@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcp-conform/mcp-conform/catalog"
 	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
@@ -323,6 +324,13 @@ func (e *env) detectOlder(ctx context.Context, main *target) (targets []*target,
 	})
 	if e.cfg.Revision != "auto" {
 		older = slices.DeleteFunc(e.askedLegacy(), func(id string) bool { return id == main.revision })
+	} else if e.selected != nil {
+		// Under auto, a revision where no selected rule would run is not offered at all.
+		older = slices.DeleteFunc(older, func(rev string) bool {
+			return !slices.ContainsFunc(e.selected, func(r catalog.Rule) bool {
+				return focusRule(&target{revision: rev, focusOf: main.revision}, r, e.cfg.Transport)
+			})
+		})
 	}
 	found := make([]*target, len(older))
 	notes = make([]string, len(older))

@@ -73,6 +73,8 @@ type env struct {
 	rec   *harness.Recorder
 	ids   harness.IDs
 	rules map[string]catalog.Rule
+	// selected are the rules --rule and --tags select (nil: every rule, as in detection tests).
+	selected []catalog.Rule
 
 	mu      sync.Mutex
 	conns   []client.Conn
@@ -196,8 +198,9 @@ func Run(ctx context.Context, cfg Config) (*reports.Run, error) {
 		return fmt.Sprintf("the run timeout (--run-timeout %s) was reached", cfg.RunTimeout)
 	}
 
-	targets, notes, abort := e.detect(ctx)
 	selected := catalog.Select(rules, cfg.Rules, cfg.Tags)
+	e.selected = selected
+	targets, notes, abort := e.detect(ctx)
 	if why := nothingApplies(selected, targets, cfg.Transport); abort == "" && why != "" {
 		e.closeAll()
 		return nil, &NothingAppliesError{Reason: why}
