@@ -468,11 +468,11 @@ func (e *env) stderrHint(t client.Conn) string {
 		}
 		hint := ""
 		if junk > 0 {
-			lines := "lines that are"
+			lines := "lines that are not JSON-RPC messages"
 			if junk == 1 {
-				lines = "line that is"
+				lines = "line that is not a JSON-RPC message"
 			}
-			hint = fmt.Sprintf("; the server wrote %d stdout %s not JSON-RPC messages (first: %q)", junk, lines, first)
+			hint = fmt.Sprintf("; the server wrote %d stdout %s (first: %q)", junk, lines, first)
 		}
 		if d := e.rec.Dropped(); d > 0 {
 			hint += fmt.Sprintf(" and %d more lines that were not recorded", d)
