@@ -192,7 +192,7 @@ func (c Claim) specificity() int {
 }
 
 func (c Claim) matches(e SchemaError) bool {
-	if !pointerMatch(c.Schema, e.SchemaPath) || c.Instance != "" && !pointerMatch(c.Instance, e.InstancePath) {
+	if !pointerMatch(c.Schema, defsPath(e.SchemaPath)) || c.Instance != "" && !pointerMatch(c.Instance, e.InstancePath) {
 		return false
 	}
 	if c.Type != "" && !segmentMatch(c.Type, e.Type) {
@@ -207,6 +207,16 @@ func (c Claim) matches(e SchemaError) bool {
 		}
 	}
 	return false
+}
+
+// defsPath writes a schema path of the draft-07 schemas (2025-06-18 and older keep their
+// definitions under /definitions) as the 2020-12 ones do (/$defs), so that one claim covers a
+// definition at every revision.
+func defsPath(p string) string {
+	if rest, ok := strings.CutPrefix(p, "/definitions/"); ok {
+		return "/$defs/" + rest
+	}
+	return p
 }
 
 // pointerMatch matches JSON Pointer p against pattern pat (see Claim). A "**" segment

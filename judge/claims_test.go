@@ -56,6 +56,14 @@ func TestClaimantsMostSpecific(t *testing.T) {
 	assert.True(t, Reports("MSG-003", none), "a rule without claims reports what nobody claims")
 }
 
+// TestClaimsCoverDraft07Definitions: the schemas of 2025-06-18 and older keep their types
+// under /definitions; a claim written for /$defs owns the same violation there.
+func TestClaimsCoverDraft07Definitions(t *testing.T) {
+	init := SchemaError{InstancePath: "/result", SchemaPath: "/definitions/InitializeResult/required", Members: []string{"serverInfo"}}
+	assert.Equal(t, []string{"LEG-001"}, Claimants(init))
+	assert.Equal(t, Claimants(SchemaError{InstancePath: "/result", SchemaPath: "/$defs/InitializeResult/required", Members: []string{"serverInfo"}}), Claimants(init))
+}
+
 // TestReclaim: SCHEMA-001 leaves a violation to its owner when the owner is broken, names the
 // owner on its pass, and still fails on the violations no broken rule owns.
 func TestReclaim(t *testing.T) {

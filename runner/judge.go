@@ -59,8 +59,9 @@ func (e *env) judgeRun(run *reports.Run, capsUnknown, unlisted map[string]string
 	}
 	// SCHEMA-001 is settled last: a violation that a broken rule claims is that rule's
 	// (judge.Claim), so its outcome depends on the other rules' final verdicts.
-	broken := map[string]bool{}
+	broken, ran := map[string]bool{}, map[string]bool{}
 	for i := range run.Results {
+		ran[run.Results[i].Rule+"@"+run.Results[i].Revision] = true
 		if run.Results[i].Rule != schemaRule {
 			settle(&run.Results[i], facts[i])
 			if v := run.Results[i].Verdict; v == reports.Fail || v == reports.Warn {
@@ -71,7 +72,12 @@ func (e *env) judgeRun(run *reports.Run, capsUnknown, unlisted map[string]string
 	for i := range run.Results {
 		res := &run.Results[i]
 		if res.Rule == schemaRule {
-			facts[i].judge, facts[i].runWide = j.Reclaim(res.Revision, func(rule string) bool { return broken[rule+"@"+res.Revision] })
+			// At an older revision's target (focusRule) a rule that holds alike was judged at its
+			// focus revision only: a violation there that such a rule claims is the same defect.
+			focus := e.focusOf[res.Revision]
+			facts[i].judge, facts[i].runWide = j.Reclaim(res.Revision, func(rule string) bool {
+				return broken[rule+"@"+res.Revision] || (focus != "" && !ran[rule+"@"+res.Revision] && broken[rule+"@"+focus])
+			})
 			settle(res, facts[i])
 		}
 		res.Frames = append([]int{}, slices.Compact(slices.Sorted(slices.Values(res.Frames)))...) // sorted, each once, never nil

@@ -75,6 +75,8 @@ type env struct {
 	rules map[string]catalog.Rule
 	// selected are the rules --rule and --tags select (nil: every rule, as in detection tests).
 	selected []catalog.Rule
+	// focusOf maps an older revision's target to the revision the full suite ran at (target.focusOf).
+	focusOf map[string]string
 
 	mu      sync.Mutex
 	conns   []client.Conn
@@ -201,6 +203,12 @@ func Run(ctx context.Context, cfg Config) (*reports.Run, error) {
 	selected := catalog.Select(rules, cfg.Rules, cfg.Tags)
 	e.selected = selected
 	targets, notes, abort := e.detect(ctx)
+	e.focusOf = map[string]string{}
+	for _, t := range targets {
+		if t.focusOf != "" {
+			e.focusOf[t.revision] = t.focusOf
+		}
+	}
 	if why := nothingApplies(selected, targets, cfg.Transport); abort == "" && why != "" {
 		e.closeAll()
 		return nil, &NothingAppliesError{Reason: why}
