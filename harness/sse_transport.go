@@ -287,7 +287,7 @@ func (s *SSE) listen(ctx context.Context) {
 			}
 			if meta != nil {
 				// No event at all: the reply's status and headers still go on record.
-				s.record(&Frame{Dir: DirServerToClient, HTTP: meta, ReplyTo: get.Seq, SSE: &SSEMeta{Retry: -1}})
+				s.record(&Frame{Dir: DirServerToClient, HTTP: meta, ReplyTo: get.Seq, Problem: "SSE stream ended without any event"})
 			}
 			s.end(fmt.Errorf("%w (%s)", ErrSSEClosed, why))
 			return

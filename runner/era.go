@@ -21,7 +21,8 @@ func (e *env) detect(ctx context.Context) ([]*target, []string, string) {
 	cfg := e.cfg
 	var targets []*target
 	var notes []string
-	wantModern := cfg.Revision == "auto" || revisions.IsModern(cfg.Revision)
+	// The HTTP+SSE transport of 2024-11-05 predates the modern era: no server/discover on it.
+	wantModern := (cfg.Revision == "auto" || revisions.IsModern(cfg.Revision)) && cfg.Transport != harness.TransportSSE
 	wantLegacy := cfg.Revision == "auto" || !revisions.IsModern(cfg.Revision)
 	var probe *harness.Probe
 	// hint explains an HTTP reply that is not an MCP endpoint's (replyHint): the run that
@@ -42,6 +43,14 @@ func (e *env) detect(ctx context.Context) ([]*target, []string, string) {
 		notes = append(notes, note)
 		if hint == "" && h != nil {
 			hint = replyHint(h.shared, h.ex)
+		}
+		if tg == nil && len(targets) == 0 {
+			stg, more, abort := e.sseFallback(ctx, h)
+			notes = append(notes, more...)
+			if abort != "" {
+				return targets, notes, abort
+			}
+			tg = stg
 		}
 		if tg != nil {
 			for _, m := range targets {
@@ -252,6 +261,9 @@ type legacyHandshake struct {
 func (e *env) detectLegacy(ctx context.Context, probe *harness.Probe) (*target, string, *legacyHandshake, string) {
 	cfg := e.cfg
 	ask := revisions.LatestLegacy().ID
+	if cfg.Transport == harness.TransportSSE {
+		ask = revisions.Oldest().ID // the one revision of the HTTP+SSE transport
+	}
 	if cfg.Revision != "auto" {
 		ask = cfg.Revision
 	}

@@ -38,7 +38,7 @@ import (
 // expression. Progress, when non-nil, shows rules done / total and the current feature (it
 // draws only on a terminal).
 type Config struct {
-	Transport      string        // "stdio" or "http"
+	Transport      string        // "stdio", "http" or "sse" (HTTP+SSE of 2024-11-05)
 	Command        []string      // stdio: the server's argv, run without a shell
 	URL            string        // http: the Streamable HTTP endpoint
 	Header         http.Header   // http: headers sent on every request
@@ -62,6 +62,11 @@ type Config struct {
 	// CallTools is the --call-tools policy: client.CallFixtures ("" means the same),
 	// client.CallReadOnly or client.CallAll.
 	CallTools string
+	// SSEFallback lets era detection over HTTP fall back to the HTTP+SSE transport of
+	// 2024-11-05 (Transport then becomes "sse") when the server refuses a POSTed initialize
+	// with 400, 404 or 405 and a GET opens an SSE stream whose first event is endpoint
+	// (basic/transports#Backwards Compatibility); set when --url is given without --transport.
+	SSEFallback bool
 	// FixtureMap maps a fixture name (client.FixtureTools, client.FixturePrompts,
 	// client.FixtureResources) to the server's own name for it (--fixture-map).
 	FixtureMap map[string]string
@@ -179,6 +184,9 @@ func Run(ctx context.Context, cfg Config) (*reports.Run, error) {
 	}
 
 	targets, notes, abort := e.detect(ctx)
+	// Era detection may have fallen back to the HTTP+SSE transport.
+	cfg.Transport = e.cfg.Transport
+	run.Target.Transport, run.Transports = cfg.Transport, []string{cfg.Transport}
 	selected := catalog.Select(rules, cfg.Rules, cfg.Tags)
 	if why := nothingApplies(selected, targets, cfg.Transport); abort == "" && why != "" {
 		e.closeAll()
