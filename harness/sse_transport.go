@@ -276,7 +276,7 @@ func (s *SSE) listen(ctx context.Context) {
 		ev, err := rd.Next()
 		if err != nil {
 			if left, ok := rd.Leftover(); ok {
-				s.deliver(left, meta, get.Seq, true)
+				s.deliver(left, meta, true)
 				meta = nil
 			}
 			why := "the server closed it"
@@ -292,7 +292,7 @@ func (s *SSE) listen(ctx context.Context) {
 			s.end(fmt.Errorf("%w (%s)", ErrSSEClosed, why))
 			return
 		}
-		s.deliver(ev, meta, get.Seq, false)
+		s.deliver(ev, meta, false)
 		meta = nil
 	}
 }
@@ -317,9 +317,11 @@ func (s *SSE) end(err error) {
 
 // deliver records one event of the stream and hands it to the request it answers or
 // accompanies. The first endpoint event sets the endpoint; leftover is an event the stream cut.
-func (s *SSE) deliver(ev SSEEvent, meta *HTTPMeta, getSeq int, leftover bool) {
+func (s *SSE) deliver(ev SSEEvent, meta *HTTPMeta, leftover bool) {
+	// No ReplyTo: the stream carries the replies to every POST of the connection, each
+	// attributed by its id (like a stdio line), not to the GET that opened it.
 	f := &Frame{Dir: DirServerToClient, Raw: []byte(ev.Data), Size: ev.Size, Truncated: ev.Truncated, HTTP: meta,
-		SSE: &SSEMeta{Event: ev.Event, ID: ev.ID, HasID: ev.HasID, Retry: ev.Retry}, Problem: ev.Problem, ReplyTo: getSeq}
+		SSE: &SSEMeta{Event: ev.Event, ID: ev.ID, HasID: ev.HasID, Retry: ev.Retry}, Problem: ev.Problem}
 	if leftover {
 		s.record(f)
 		return

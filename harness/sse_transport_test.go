@@ -113,7 +113,7 @@ func TestSSECorrelatesResponsesOnTheStream(t *testing.T) {
 	assert.Equal(t, http.MethodGet, frames[0].HTTP.Method)
 	assert.Equal(t, "endpoint", frames[1].SSE.Event)
 	assert.Equal(t, 200, frames[1].HTTP.Status, "the first event carries the GET reply's status")
-	assert.Equal(t, frames[0].Seq, frames[1].ReplyTo)
+	assert.Zero(t, frames[1].ReplyTo, "events are attributed by id, not to the GET")
 	assert.Equal(t, http.MethodPost, frames[2].HTTP.Method)
 	var reply *Frame
 	for _, f := range frames[3:] {
