@@ -40,7 +40,7 @@ func (e *env) sseFallback(ctx context.Context, h *legacyHandshake) (*target, []s
 		e.cfg.Transport = harness.TransportHTTP
 		return nil, []string{fmt.Sprintf("no HTTP+SSE transport: initialize was refused with HTTP %d, and the GET of the URL %s", status, why)}, ""
 	}
-	note := fmt.Sprintf("HTTP+SSE transport (2024-11-05) detected: initialize was refused with HTTP %d and a GET of the URL opened an SSE stream whose first event is endpoint (basic/transports#Backwards Compatibility)", status)
+	note := fmt.Sprintf("HTTP+SSE transport (%s) detected: initialize was refused with HTTP %d and a GET of the URL opened an SSE stream whose first event is endpoint (basic/transports#Backwards Compatibility)", revisions.Oldest().ID, status)
 	tg, more, _, abort := e.detectLegacy(ctx, nil)
 	return tg, []string{note, more}, abort
 }

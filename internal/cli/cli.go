@@ -127,7 +127,7 @@ func runFlags(name string, o *runOptions, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&o.url, "url", "", "Streamable HTTP endpoint to test (instead of a command after --)")
-	fs.StringVar(&o.transport, "transport", "", "stdio, http (Streamable HTTP at --url) or sse (the HTTP+SSE transport of 2024-11-05: --url is the SSE endpoint); default: stdio with a command, http with --url, falling back to sse when the server refuses a POSTed initialize with 400, 404 or 405 and a GET opens an SSE stream with an endpoint event")
+	fs.StringVar(&o.transport, "transport", "", "stdio, http (Streamable HTTP at --url) or sse (the HTTP+SSE transport of "+revisions.Oldest().ID+": --url is the SSE endpoint); default: stdio with a command, http with --url, falling back to sse when the server refuses a POSTed initialize with 400, 404 or 405 and a GET opens an SSE stream with an endpoint event")
 	fs.Var(&o.headers, "header", "HTTP header 'Name: value' sent on every request (repeatable; values never written to reports)")
 	fs.StringVar(&o.revision, "revision", "auto", "protocol revision to test: auto, "+strings.Join(revisions.IDs(), ", "))
 	fs.DurationVar(&o.startupTimeout, "startup-timeout", 60*time.Second, "bound on a fresh server's first reply (cold go run, first npx)")

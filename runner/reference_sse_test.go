@@ -1,0 +1,97 @@
+package runner_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcp-conform/mcp-conform/catalog"
+	"github.com/mcp-conform/mcp-conform/internal/testutil"
+	"github.com/mcp-conform/mcp-conform/reports"
+	"github.com/mcp-conform/mcp-conform/revisions"
+	"github.com/mcp-conform/mcp-conform/runner"
+)
+
+// startSSE starts the reference fixture serving the HTTP+SSE transport of 2024-11-05 with the
+// given flags and returns its SSE endpoint's URL; the process is stopped when the test ends.
+func startSSE(t testing.TB, flags ...string) string {
+	t.Helper()
+	argv := append([]string{referenceBinary(t), "-transport", "sse"}, flags...)
+	return testutil.StartHTTPServer(t, 30*time.Second, argv...)
+}
+
+// TestReferencePassesSSE: over the HTTP+SSE transport (forced) the reference is tested at
+// 2024-11-05, the transport's one revision, and every rule that holds there on that transport
+// passes, except the rules the fixture breaks at 2024-11-05 on stdio too (defects of its
+// 2024-11-05 behaviour, not of the transport: the same verdict on both is required).
+func TestReferencePassesSSE(t *testing.T) {
+	rules, err := catalog.Catalog()
+	require.NoError(t, err)
+	oldest := revisions.Oldest().ID
+	run := runReferenceWith(t, "sse", "", time.Now().UnixNano(), 4)
+	require.Equal(t, []string{oldest}, run.Revisions)
+	require.Equal(t, []string{"sse"}, run.Transports)
+	stdio := verdicts(runReference(t, "stdio", oldest))
+	got := verdicts(run)
+	reasons := map[string]string{}
+	for _, res := range run.Results {
+		reasons[res.Rule+"@"+res.Revision] = res.Reason
+	}
+	passed := 0
+	for _, r := range rules {
+		key := r.ID + "@" + oldest
+		applies, _ := r.AppliesTo(oldest, "sse")
+		v, ok := got[key]
+		require.True(t, ok, "no result for %s", key)
+		switch {
+		case !applies:
+			require.Equal(t, reports.NA, v, key)
+		case r.Level == "PROBE":
+			require.Equal(t, reports.Info, v, key)
+		case v == reports.Pass:
+			passed++
+		case naByDesign[r.ID] && v == reports.NA:
+		default:
+			require.Equal(t, stdio[key], v, "%s is %s over sse (%s) but %s over stdio", key, v, reasons[key], stdio[key])
+		}
+	}
+	require.GreaterOrEqual(t, passed, 25)
+	for _, r := range rules {
+		if strings.HasPrefix(r.ID, "SSE-") {
+			require.Equal(t, reports.Pass, got[r.ID+"@"+oldest], "%s: %s", r.ID, reasons[r.ID+"@"+oldest])
+		}
+	}
+}
+
+// TestSSEFallbackDetection: --url without --transport reaches an HTTP+SSE server by the
+// backwards-compatibility steps (initialize refused with 4xx, then a GET whose first event is
+// endpoint), and a Streamable HTTP server is not taken for one.
+func TestSSEFallbackDetection(t *testing.T) {
+	for name, url := range map[string]string{"sse": startSSE(t), "http": startHTTP(t)} {
+		t.Run(name, func(t *testing.T) {
+			cfg := runner.Config{
+				Transport: "http", SSEFallback: true, URL: url, Revision: "auto", StartupTimeout: 30 * time.Second,
+				Timeout: 5 * time.Second, QuietWindow: 300 * time.Millisecond, RunTimeout: time.Minute, MaxFrame: 1 << 20,
+				Schemas: testutil.Schemas(t), Rules: []string{"MSG-001"},
+				Tool: reports.Tool{Name: "mcp-conform", Version: "test", Commit: "test"},
+			}
+			run, err := runner.Run(context.Background(), cfg)
+			require.NoError(t, err)
+			require.Empty(t, run.Aborted)
+			require.Equal(t, []string{name}, run.Transports)
+			require.Equal(t, name, run.Target.Transport)
+			detected := false
+			for _, n := range run.Notes {
+				detected = detected || strings.Contains(n, "HTTP+SSE transport ("+revisions.Oldest().ID+") detected")
+			}
+			require.Equal(t, name == "sse", detected, "notes: %v", run.Notes)
+			if name == "sse" {
+				require.Equal(t, []string{revisions.Oldest().ID}, run.Revisions)
+				require.Equal(t, reports.Pass, verdicts(run)["MSG-001@"+revisions.Oldest().ID])
+			}
+		})
+	}
+}
