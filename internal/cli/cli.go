@@ -282,7 +282,14 @@ func (o *runOptions) config(rest []string, stderr io.Writer, override *runner.Co
 		switch o.transport {
 		case "":
 			cfg.SSEFallback = true
-		case harness.TransportHTTP, harness.TransportSSE:
+		case harness.TransportSSE:
+			if revisions.IsModern(o.revision) {
+				// The handshake revisions after it may be negotiated over it (a client falling
+				// back keeps its protocol version); the modern era has no initialize to do so.
+				return cfg, usageError(stderr, "--transport sse (the HTTP+SSE transport of %s) cannot carry --revision %s, a revision without initialize", revisions.Oldest().ID, o.revision)
+			}
+			cfg.Transport = o.transport
+		case harness.TransportHTTP:
 			cfg.Transport = o.transport
 		default:
 			return cfg, usageError(stderr, "--transport %s does not go with --url: give http or sse", o.transport)

@@ -78,6 +78,7 @@ func TestUsageErrors(t *testing.T) {
 		"sse on stdio":       {"run", "--transport", "sse", "--", "x"},
 		"stdio with url":     {"run", "--transport", "stdio", "--url", "http://127.0.0.1:1/sse"},
 		"unknown transport":  {"run", "--transport", "ws", "--url", "http://127.0.0.1:1/sse"},
+		"sse at a new rev":   {"run", "--transport", "sse", "--revision", "2026-07-28", "--url", "http://127.0.0.1:1/sse"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			code, stdout, stderr := mainOut(args...)
