@@ -411,7 +411,9 @@ func (s *SSE) answer(msg *Message) {
 // stream; a POST answered with a status other than 2xx ends the wait at once (the message was
 // not accepted; a response that came first is kept). For a notification it waits QuietWindow
 // (unless NoQuiet) and returns the events read meanwhile. Exchange.HTTP holds the status and
-// headers of the POST's reply. The returned error is the Exchange's Err.
+// headers of the POST's reply. A request with a Sentinel is followed by it, as on stdio: once the
+// sentinel is answered, QuietWindow more without a reply settles the request with a
+// NoReplyError. The returned error is the Exchange's Err.
 func (s *SSE) Send(ctx context.Context, req Request) (*Exchange, error) {
 	ex := &Exchange{}
 	fail := func(err error) (*Exchange, error) {
@@ -461,6 +463,8 @@ func (s *SSE) Send(ctx context.Context, req Request) (*Exchange, error) {
 		return ex, nil
 	case req.Notification:
 		return s.quiet(ctx, ex, mark)
+	case req.Sentinel != nil:
+		return s.awaitOrSentinel(ctx, w, *req.Sentinel)
 	}
 	select {
 	case <-w.done:
@@ -481,7 +485,7 @@ func (s *SSE) post(ctx context.Context, ep *url.URL, req Request, ex *Exchange) 
 	}
 	hreq.Header = hdr
 	ex.Sent = &Frame{Dir: DirClientToServer, Raw: bytes.Clone(req.Raw), Method: req.Method, Intentional: req.Intentional,
-		HTTP: &HTTPMeta{Method: http.MethodPost, Headers: s.recorded(hdr)}}
+		Sentinel: req.sentinel, HTTP: &HTTPMeta{Method: http.MethodPost, Headers: s.recorded(hdr)}}
 	mark := s.record(ex.Sent)
 	resp, err := s.client.Do(hreq)
 	if err != nil {
@@ -495,6 +499,45 @@ func (s *SSE) post(ctx context.Context, ep *url.URL, req Request, ex *Exchange) 
 	raw, size, _ := readCapped(resp.Body, s.cfg.MaxFrame)
 	s.record(&Frame{Dir: DirServerToClient, Raw: raw, Size: size, Truncated: size > len(raw), HTTP: ex.HTTP, ReplyTo: ex.Sent.Seq})
 	return mark, nil
+}
+
+// awaitOrSentinel is Stdio.awaitOrSentinel on the one stream of s: a request whose reply may
+// rightly never come (deliberately malformed) is followed by sentinel; QuietWindow after the
+// sentinel's response, w is settled as absent (NoReplyError).
+func (s *SSE) awaitOrSentinel(ctx context.Context, w *waiter, sentinel Request) (*Exchange, error) {
+	sctx, cancel := context.WithCancel(ctx)
+	sentinel.sentinel = true
+	answered, sent := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(sent)
+		if ex, _ := s.Send(sctx, sentinel); ex.Response != nil {
+			close(answered)
+		}
+	}()
+	defer func() { cancel(); <-sent }()
+	select {
+	case <-w.done:
+		t := time.NewTimer(s.cfg.QuietWindow)
+		defer t.Stop()
+		select {
+		case <-sent:
+		case <-t.C:
+		}
+	case <-ctx.Done():
+		s.settle(w, nil, ctx.Err())
+	case <-answered:
+		t := time.NewTimer(s.cfg.QuietWindow)
+		defer t.Stop()
+		select {
+		case <-w.done:
+		case <-ctx.Done():
+			s.settle(w, nil, ctx.Err())
+		case <-t.C:
+			s.settle(w, &NoReplyError{What: waiterWhat(w), Sentinel: fmt.Sprintf("%s (id %s)", methodName(sentinel.Method), idText(sentinel.ID)), Window: s.cfg.QuietWindow}, nil)
+		}
+	}
+	<-w.done
+	return w.ex, w.ex.Err
 }
 
 // settle ends w without a response unless one settled it first: with err, or with a

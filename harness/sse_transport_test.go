@@ -189,3 +189,27 @@ func TestSSEAnswersServerRequestsByPost(t *testing.T) {
 		return len(ts.posts) == 2 && string(ts.posts[1]) == `{"jsonrpc":"2.0","id":"s1","result":{}}`
 	}, 5*time.Second, 10*time.Millisecond)
 }
+
+func TestSSESentinelProvesNoReply(t *testing.T) {
+	ts := &sseTestServer{reply: func(method string, id json.RawMessage) []string {
+		if method == "ping" {
+			return []string{"event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":" + string(id) + ",\"result\":{}}\n\n"}
+		}
+		return nil // the malformed request is accepted and rightly left unanswered
+	}}
+	s := newSSEFor(t, ts, "/sse")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	sentinel := Request{Raw: []byte(`{"jsonrpc":"2.0","id":2,"method":"ping"}`), ID: json.RawMessage("2"), Method: "ping"}
+	began := time.Now()
+	ex, err := s.Send(ctx, Request{Raw: []byte(`{"jsonrpc":"2.0","id":1,"method":42}`), ID: json.RawMessage("1"), Intentional: true, Sentinel: &sentinel})
+	var nr *NoReplyError
+	require.ErrorAs(t, err, &nr)
+	assert.Nil(t, ex.Response)
+	assert.Less(t, time.Since(began), 10*time.Second, "concluded a quiet window after the sentinel's reply, not at the deadline")
+	var marked bool
+	for _, f := range s.Frames() {
+		marked = marked || f.Sentinel
+	}
+	assert.True(t, marked, "the sentinel's frame is marked")
+}
