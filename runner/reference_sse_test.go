@@ -2,6 +2,8 @@ package runner_test
 
 import (
 	"context"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -94,4 +96,27 @@ func TestSSEFallbackDetection(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSSEFallbackNeedsEndpointEvent: a URL that refuses the POSTed initialize with 404 and whose
+// GET opens no SSE stream is no HTTP+SSE server: the run cannot start, and its notes say what
+// the GET got.
+func TestSSEFallbackNeedsEndpointEvent(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	defer srv.Close()
+	cfg := runner.Config{
+		Transport: "http", SSEFallback: true, URL: srv.URL + "/sse", Revision: "auto", StartupTimeout: 10 * time.Second,
+		Timeout: 5 * time.Second, QuietWindow: 300 * time.Millisecond, RunTimeout: time.Minute, MaxFrame: 1 << 20,
+		Schemas: testutil.Schemas(t), Rules: []string{"MSG-001"},
+		Tool: reports.Tool{Name: "mcp-conform", Version: "test", Commit: "test"},
+	}
+	run, err := runner.Run(context.Background(), cfg)
+	require.NoError(t, err)
+	require.NotEmpty(t, run.Aborted)
+	require.Equal(t, []string{"http"}, run.Transports)
+	found := false
+	for _, n := range run.Notes {
+		found = found || strings.Contains(n, "no HTTP+SSE transport: initialize was refused with HTTP 404, and the GET of the URL answered HTTP 404")
+	}
+	require.True(t, found, "notes: %v", run.Notes)
 }
