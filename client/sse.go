@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/mcp-conform/mcp-conform/harness"
 )
@@ -32,4 +33,25 @@ func (w *Session) OpenSSEWithOrigin(ctx context.Context, origin string) (*harnes
 		w.Seqs[f.Seq] = true
 	}
 	return first, seqs, nil
+}
+
+// SettleStream waits the quiet window on a connection whose server messages all share one
+// stream (a stdio process, an HTTP+SSE stream), so that what the server sends after the last
+// reply (a notification a trigger caused) is recorded before the scenario judges; the end of
+// the process or stream, or of ctx, ends the wait early. On Streamable HTTP it does nothing
+// (the streams the scenario holds are settled by SettleHeld).
+func (w *Session) SettleStream(ctx context.Context) {
+	var ended <-chan struct{}
+	if p, ok := w.Conn.Process(); ok {
+		ended = p.Exited()
+	} else if _, ok := w.Conn.SSEStream(); !ok {
+		return
+	}
+	t := time.NewTimer(w.Opts.QuietWindow)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	case <-ended:
+	}
 }
