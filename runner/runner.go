@@ -355,19 +355,26 @@ type suiteRun struct {
 // sharedConn returns the target's shared connection. A stdio server that died (exited or
 // closed its stdout) is restarted, as the spec tells clients to (basic/transports/stdio
 // #Unexpected Termination), and a legacy session is initialised again, so that one crash does
-// not turn every later rule into a failure; the restart is noted in the run.
+// not turn every later rule into a failure; the restart is noted in the run. An HTTP+SSE stream
+// the server ended is reopened (a new GET, a new session) the same way.
 func (s *suiteRun) sharedConn(ctx context.Context) (client.Conn, error) {
 	s.connMu.Lock()
 	defer s.connMu.Unlock()
-	old, ok := s.t.shared.Process()
-	if !ok || !old.IsDead() {
+	note := ""
+	if old, ok := s.t.shared.Process(); ok && old.IsDead() {
+		note = fmt.Sprintf("the %s server process (connection %d) died and was restarted", s.t.revision, old.Conn())
+	} else if st, ok := s.t.shared.SSEStream(); ok {
+		if ended, why := st.Ended(); ended {
+			note = fmt.Sprintf("the %s SSE stream (connection %d) ended (%v) and was reopened", s.t.revision, st.Conn(), why)
+		}
+	}
+	if note == "" {
 		return s.t.shared, nil
 	}
 	t, err := s.env.dial(ctx, s.t.revision)
 	if err != nil {
 		return nil, fmt.Errorf("restarting the server: %w", err)
 	}
-	note := fmt.Sprintf("the %s server process (connection %d) died and was restarted", s.t.revision, old.Conn())
 	if !s.t.modern {
 		hctx, cancel := context.WithTimeout(ctx, s.env.cfg.StartupTimeout)
 		_, err := harness.Initialize(hctx, t, &s.env.ids, s.t.revision)
