@@ -3,7 +3,6 @@ package checks
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
@@ -18,11 +17,11 @@ var InputCapability = map[string]string{
 }
 
 // ServerRequests returns the requests (method and id, not notifications) among frames that
-// the server sent, in order.
+// the server sent, in order (nil frames skipped).
 func ServerRequests(frames []*harness.Frame) []*harness.Frame {
 	var out []*harness.Frame
 	for _, f := range frames {
-		if f.Dir != harness.DirServerToClient {
+		if f == nil || f.Dir != harness.DirServerToClient {
 			continue
 		}
 		if msg, err := harness.ParseMessage(f.Body()); err == nil && msg.Kind == harness.KindRequest {
@@ -48,7 +47,7 @@ func UndeclaredRequests(declared map[string]json.RawMessage, frames []*harness.F
 		if _, has := declared[need]; !has {
 			return &client.Mismatch{
 				Expected: "no " + msg.Method + " request, since the client did not declare " + need,
-				Actual:   fmt.Sprintf("frame %d: %s", f.Seq, shortJSON(f.Body())),
+				Actual:   fmt.Sprintf("frame %d: %s", f.Seq, client.Short(f.Body())),
 				Frames:   []int{f.Seq},
 			}
 		}
@@ -77,7 +76,7 @@ func EveryCallAnswered(exchanges []*harness.Exchange) *client.Mismatch {
 		msg, err := harness.ParseMessage(ex.Response.Body())
 		if err != nil || (msg.Kind != harness.KindResult && msg.Kind != harness.KindError) {
 			return &client.Mismatch{Expected: "a JSON-RPC result or error answering the tools/call",
-				Actual: shortJSON(ex.Response.Body()), Frames: seqs}
+				Actual: client.Short(ex.Response.Body()), Frames: seqs}
 		}
 	}
 	return nil
@@ -85,19 +84,5 @@ func EveryCallAnswered(exchanges []*harness.Exchange) *client.Mismatch {
 
 // AnsweredElicitations counts the elicitation/create requests among frames.
 func AnsweredElicitations(frames []*harness.Frame) int {
-	n := 0
-	for _, f := range ServerRequests(frames) {
-		if msg, _ := harness.ParseMessage(f.Body()); msg != nil && msg.Method == "elicitation/create" {
-			n++
-		}
-	}
-	return n
-}
-
-func shortJSON(b []byte) string {
-	s := strings.TrimSpace(string(b))
-	if len(s) > 200 {
-		s = s[:197] + "..."
-	}
-	return s
+	return len(requestsOf(frames, "elicitation/create"))
 }

@@ -3,6 +3,7 @@ package checks
 import (
 	"encoding/json"
 	"fmt"
+	"sort"
 
 	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
@@ -119,12 +120,23 @@ func EmptyResult(what string, msg *harness.Message) string {
 	if json.Unmarshal(msg.Result, &res) != nil {
 		return what + " got a result that is not an object: " + client.Short(msg.Result)
 	}
-	for k := range res {
-		if k != "_meta" {
-			return fmt.Sprintf("%s got a result with member %q (an empty result was due)", what, k)
-		}
+	if extra := nonMetaMembers(res); len(extra) > 0 {
+		return fmt.Sprintf("%s got a result with member %q (an empty result was due)", what, extra[0])
 	}
 	return ""
+}
+
+// nonMetaMembers returns the members of the result object res other than `_meta`, sorted:
+// none in an EmptyResult (basic/index#Result).
+func nonMetaMembers(res map[string]json.RawMessage) []string {
+	var extra []string
+	for k := range res {
+		if k != "_meta" {
+			extra = append(extra, k)
+		}
+	}
+	sort.Strings(extra)
+	return extra
 }
 
 // Subscription is what a scenario recorded of one resource subscription (LFEAT-002): the URI,
@@ -236,22 +248,17 @@ func URLElicitationRequired(msg *harness.Message, frames []int) (ids []string, u
 		return fail("error data " + client.Short(msg.Error.Data) + " lists no elicitations")
 	}
 	for i, el := range data.Elicitations {
-		str := func(k string) string {
-			var v string
-			_ = json.Unmarshal(el[k], &v)
-			return v
-		}
 		switch {
-		case str("mode") != "url":
+		case str(el["mode"]) != "url":
 			return fail(fmt.Sprintf("elicitations[%d] has mode %s", i, client.Short(el["mode"])))
-		case str("elicitationId") == "":
+		case str(el["elicitationId"]) == "":
 			return fail(fmt.Sprintf("elicitations[%d] has no elicitationId string", i))
-		case str("url") == "":
+		case str(el["url"]) == "":
 			return fail(fmt.Sprintf("elicitations[%d] has no url string", i))
-		case str("message") == "":
+		case str(el["message"]) == "":
 			return fail(fmt.Sprintf("elicitations[%d] has no message string", i))
 		}
-		ids = append(ids, str("elicitationId"))
+		ids = append(ids, str(el["elicitationId"]))
 	}
 	return ids, "", nil
 }
@@ -292,19 +299,9 @@ func ElicitationCompletes(issued []string, notes []Notice) (na string, m *client
 // sent among frames (URL mode elicitations carry one).
 func IssuedElicitations(frames []*harness.Frame) []string {
 	var out []string
-	for _, f := range frames {
-		if f == nil || f.Dir != harness.DirServerToClient {
-			continue
-		}
-		msg, err := harness.ParseMessage(f.Body())
-		if err != nil || msg.Kind != harness.KindRequest || msg.Method != "elicitation/create" {
-			continue
-		}
-		var p struct {
-			ID string `json:"elicitationId"`
-		}
-		if json.Unmarshal(msg.Params, &p) == nil && p.ID != "" {
-			out = append(out, p.ID)
+	for _, r := range requestsOf(frames, "elicitation/create") {
+		if id := str(r.params["elicitationId"]); id != "" {
+			out = append(out, id)
 		}
 	}
 	return out

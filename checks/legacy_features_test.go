@@ -72,8 +72,8 @@ func TestLogLevelKept(t *testing.T) {
 	assert.NotContains(t, why, "logging fixture tool got")
 }
 
-// TestEmptyResult: {} and a result with only _meta pass; an error, a member, a non-object and
-// no reply are named.
+// TestEmptyResult: {} and a result with only _meta pass; an error, a member (the first in
+// order), a non-object and no reply are named.
 func TestEmptyResult(t *testing.T) {
 	res := func(body string) *harness.Message {
 		return &harness.Message{Kind: harness.KindResult, Result: json.RawMessage(body)}
@@ -81,6 +81,7 @@ func TestEmptyResult(t *testing.T) {
 	assert.Empty(t, EmptyResult("resources/subscribe", res(`{}`)))
 	assert.Empty(t, EmptyResult("resources/subscribe", res(`{"_meta":{"a":1}}`)))
 	assert.Contains(t, EmptyResult("resources/subscribe", res(`{"ok":true}`)), `member "ok"`)
+	assert.Contains(t, EmptyResult("resources/subscribe", res(`{"zz":1,"ok":true,"_meta":{}}`)), `member "ok"`, "the first extra member in order")
 	assert.Contains(t, EmptyResult("resources/subscribe", res(`[]`)), "not an object")
 	assert.Contains(t, EmptyResult("resources/subscribe", nil), "no reply")
 	e := &harness.Message{Kind: harness.KindError, Error: &harness.ErrorObject{Code: -32601, CodeRaw: "-32601", Message: "Method not found"}}

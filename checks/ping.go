@@ -2,7 +2,6 @@ package checks
 
 import (
 	"encoding/json"
-	"sort"
 	"strings"
 
 	"github.com/mcp-conform/mcp-conform/client"
@@ -31,14 +30,7 @@ func EmptyPingResult(ex *harness.Exchange, what string, cite []int) *client.Mism
 	if json.Unmarshal(msg.Result, &res) != nil || res == nil {
 		return &client.Mismatch{Expected: "an empty result object to ping" + what, Actual: "result " + string(msg.Result), Frames: frames}
 	}
-	var extra []string
-	for k := range res {
-		if k != "_meta" {
-			extra = append(extra, k)
-		}
-	}
-	if len(extra) > 0 {
-		sort.Strings(extra)
+	if extra := nonMetaMembers(res); len(extra) > 0 {
 		return &client.Mismatch{Expected: "an empty result to ping" + what + " (only _meta allowed)", Actual: "result members " + strings.Join(extra, ", "), Frames: frames}
 	}
 	return nil

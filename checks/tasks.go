@@ -104,6 +104,25 @@ func TaskRefusal(ex *harness.Exchange, what string, grade reports.Verdict) *clie
 	return &client.Mismatch{Expected: what + " to be refused with -32601 (Method not found)", Actual: client.DescribeExchange(ex), Grade: grade, Frames: ExchangeSeqs(ex)}
 }
 
+// TaskSupportRefusals grades LFEAT-006 on its two calls, nil when not made: required, a call
+// without a task of a tool whose taskSupport is "required" (MUST), first; then forbidden, a
+// task-augmented call of one whose taskSupport is forbidden or absent (SHOULD: a warning).
+// judged is false when the required call was not made and nothing else failed: the MUST is
+// undecided.
+func TaskSupportRefusals(required, forbidden *harness.Exchange) (m *client.Mismatch, judged bool) {
+	if required != nil {
+		if m := TaskRefusal(required, `a call without a task of a tool whose taskSupport is "required"`, ""); m != nil {
+			return m, true
+		}
+	}
+	if forbidden != nil {
+		if m := TaskRefusal(forbidden, "a task-augmented call of a tool whose taskSupport is forbidden or absent", reports.Warn); m != nil {
+			return m, true
+		}
+	}
+	return nil, required != nil
+}
+
 // CreatedTask reads the reply to a task-augmented request: the task's id when it is a
 // CreateTaskResult; why (untestable) when the server refused the request with an error; a
 // Mismatch when it answered with anything else (#Result Retrieval: a receiver that accepts a

@@ -62,6 +62,25 @@ func TestTaskTransition(t *testing.T) {
 	assert.False(t, TaskTransition("cancelled", "completed"))
 }
 
+// TestTaskSupportRefusals: the required call's defect first, then the forbidden one's as a
+// warning; without the required call, a refused forbidden call leaves the rule unjudged.
+func TestTaskSupportRefusals(t *testing.T) {
+	refused, served := taskEx(1, "tools/call", errorOf("-32601")), taskEx(2, "tools/call", resultOf(`{"content":[]}`))
+	m, judged := TaskSupportRefusals(refused, refused)
+	assert.Nil(t, m)
+	assert.True(t, judged)
+	m, _ = TaskSupportRefusals(served, served)
+	require.NotNil(t, m)
+	assert.Empty(t, m.Grade, "the required call's MUST comes first")
+	m, judged = TaskSupportRefusals(nil, served)
+	require.NotNil(t, m)
+	assert.Equal(t, reports.Warn, m.Grade)
+	assert.True(t, judged)
+	m, judged = TaskSupportRefusals(nil, refused)
+	assert.Nil(t, m)
+	assert.False(t, judged)
+}
+
 // TestTaskRefusal: -32601 passes; a result or another code fails at the grade asked.
 func TestTaskRefusal(t *testing.T) {
 	assert.Nil(t, TaskRefusal(taskEx(1, "tools/call", errorOf("-32601")), "x", ""))

@@ -239,25 +239,32 @@ func InputRequired(msg *harness.Message) bool {
 	return r.ResultType == "input_required"
 }
 
-// FixtureArgs fills the required properties of a tool's inputSchema: strings with
-// "mcp-conform", numbers with 1, booleans with true. ok is false for any other required type.
+// FixtureArgs fills the required properties of a tool's inputSchema with values valid for
+// their schema (client.SampleValue): a default, enum or const value first, then a string of
+// its format and length, a number within its bounds, true for a boolean. ok is false when a
+// required property is of another type (an object, an array) and has no enum or default.
 func FixtureArgs(schema json.RawMessage) (map[string]any, bool) {
 	var s struct {
-		Properties map[string]struct {
-			Type any `json:"type"`
-		} `json:"properties"`
-		Required []string `json:"required"`
+		Properties map[string]json.RawMessage `json:"properties"`
+		Required   []string                   `json:"required"`
 	}
 	_ = json.Unmarshal(schema, &s)
 	args := map[string]any{}
 	for _, name := range s.Required {
-		switch s.Properties[name].Type {
-		case "string":
-			args[name] = "mcp-conform"
-		case "integer", "number":
-			args[name] = 1
-		case "boolean":
-			args[name] = true
+		var p struct {
+			Type    any               `json:"type"`
+			Enum    []json.RawMessage `json:"enum"`
+			Const   json.RawMessage   `json:"const"`
+			Default json.RawMessage   `json:"default"`
+		}
+		_ = json.Unmarshal(s.Properties[name], &p)
+		switch {
+		case len(p.Const) > 0:
+			args[name] = p.Const
+		case len(p.Default) > 0 || len(p.Enum) > 0:
+			args[name] = client.SampleValue(s.Properties[name])
+		case p.Type == "string" || p.Type == "integer" || p.Type == "number" || p.Type == "boolean":
+			args[name] = client.SampleValue(s.Properties[name])
 		default:
 			return nil, false
 		}

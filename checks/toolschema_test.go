@@ -1,10 +1,13 @@
 package checks
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcp-conform/mcp-conform/client"
 )
 
 func TestCompileToolSchema(t *testing.T) {
@@ -34,4 +37,30 @@ func TestCompileToolSchema(t *testing.T) {
 		_, err := CompileToolSchema([]byte(bad))
 		assert.Error(t, err, name)
 	}
+}
+
+// TestFixtureArgsAreValidForTheirSchema: a required argument gets a value its schema accepts
+// (enum, const, default, format, bounds), not one fixed string; an object argument without a
+// default makes the tool uncallable.
+func TestFixtureArgsAreValidForTheirSchema(t *testing.T) {
+	args, ok := FixtureArgs(json.RawMessage(`{"type":"object","required":["city","n","when","mode","flag"],"properties":{
+		"city":{"type":"string","enum":["New York","Chicago"]},
+		"n":{"type":"integer","minimum":5,"maximum":9},
+		"when":{"type":"string","format":"date"},
+		"mode":{"const":"fast"},
+		"flag":{"type":"boolean"},
+		"optional":{"type":"object"}}}`))
+	require.True(t, ok)
+	got, err := json.Marshal(args)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"city":"New York","n":5,"when":"`+sampleDate(t)+`","mode":"fast","flag":true}`, string(got))
+	_, ok = FixtureArgs(json.RawMessage(`{"required":["o"],"properties":{"o":{"type":"object"}}}`))
+	assert.False(t, ok)
+}
+
+// sampleDate is the date client.SampleValue gives a "format": "date" string.
+func sampleDate(t *testing.T) string {
+	v, ok := client.SampleValue(json.RawMessage(`{"type":"string","format":"date"}`)).(string)
+	require.True(t, ok)
+	return v
 }

@@ -32,7 +32,7 @@ const Root = "file:///mcp-conform/root"
 // DefaultAnswer is the answer of a cooperative client that declared every client capability:
 // ping gets an empty result; roots/list lists Root; sampling/createMessage gets a text reply
 // from model "mcp-conform"; elicitation/create in form mode is accepted with content that
-// satisfies the requested schema's properties (sampleValue: a field's default, its first
+// satisfies the requested schema's properties (SampleValue: a field's default, its first
 // choice, a number within its bounds, a string of its format and length, true for a
 // boolean), in url mode accepted without content. Any other method is refused with -32601 (method not found).
 func DefaultAnswer(method string, params json.RawMessage) (json.RawMessage, *AnswerError) {
@@ -62,7 +62,7 @@ func DefaultAnswer(method string, params json.RawMessage) (json.RawMessage, *Ans
 		}
 		sort.Strings(names)
 		for _, name := range names {
-			content[name] = sampleValue(p.RequestedSchema.Properties[name])
+			content[name] = SampleValue(p.RequestedSchema.Properties[name])
 		}
 		return mustJSON(map[string]any{"action": "accept", "content": content}), nil
 	}

@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// fieldSchema is the primitive schema of an elicitation form field, as sampleValue reads it
+// fieldSchema is the primitive schema of an elicitation form field, as SampleValue reads it
 // (2025-11-25 client/elicitation#Supported Schema Types: StringSchema, NumberSchema,
 // BooleanSchema and the single- and multi-select enum schemas).
 type fieldSchema struct {
@@ -32,14 +32,15 @@ type fieldSchema struct {
 	MaxLength *int     `json:"maxLength"`
 }
 
-// sampleValue returns a value valid for the primitive schema raw of an elicitation form field:
+// SampleValue returns a value valid for the primitive schema raw (an elicitation form field, or
+// a tool's required argument of a primitive type):
 // its default when it has one; a single-select enum's first value (enum, or oneOf const); a
 // multi-select enum's first choices (items enum or anyOf const), minItems of them (at least
 // one), no more than maxItems; true for a boolean; for a number or integer the integer within
 // minimum..maximum (sampleNumber); for a string a
 // value of its format (email, uri, date, date-time: the formats the 2025-11-25 StringSchema
 // allows) between minLength and maxLength characters (sampleString).
-func sampleValue(raw json.RawMessage) any {
+func SampleValue(raw json.RawMessage) any {
 	var s fieldSchema
 	_ = json.Unmarshal(raw, &s)
 	switch {

@@ -65,7 +65,7 @@ func TestSampleValueSatisfiesTheField(t *testing.T) {
 		`{"type":"string","format":"email","default":"me@example.org"}`,
 	}
 	for _, f := range fields {
-		v := sampleValue(json.RawMessage(f))
+		v := SampleValue(json.RawMessage(f))
 		assert.NoError(t, validAgainst(t, f, v), "%s got %s", f, mustJSON(v))
 	}
 	assert.NoError(t, validAgainst(t, `{"type":"string","format":"email"}`, "x"+"@example.com"))
@@ -96,7 +96,7 @@ func TestSampleValueChoices(t *testing.T) {
 		{`{"type":"array","items":{"enum":[]}}`, `[]`},
 	}
 	for _, c := range cases {
-		assert.JSONEq(t, c.want, string(mustJSON(sampleValue(json.RawMessage(c.field)))), c.field)
+		assert.JSONEq(t, c.want, string(mustJSON(SampleValue(json.RawMessage(c.field)))), c.field)
 	}
-	assert.Len(t, fmt.Sprint(sampleValue(json.RawMessage(`{"type":"string","format":"date"}`))), 10)
+	assert.Len(t, fmt.Sprint(SampleValue(json.RawMessage(`{"type":"string","format":"date"}`))), 10)
 }

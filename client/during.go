@@ -29,30 +29,13 @@ func (w *Session) SendDuring(ctx context.Context, long harness.Request, token st
 	if w.Conn == nil {
 		return nil, fmt.Errorf("feature bug: no connection (missing Given step)")
 	}
-	started, unwatch := w.progressSeen(token)
-	defer unwatch()
-	lctx, cancel := w.requestContext(ctx, long, w.Timeout())
-	defer cancel()
-	done := make(chan *harness.Exchange, 1)
-	go func() {
-		ex, _ := w.Conn.Send(lctx, long)
-		done <- ex
-	}()
 	d := &During{}
-	timer := time.NewTimer(w.Timeout())
-	defer timer.Stop()
-	select {
-	case <-started:
-		d.Running = true
+	d.Long, d.Running = w.whileInFlight(ctx, long, token, func(done <-chan *harness.Exchange, _ context.CancelFunc) *harness.Exchange {
 		sctx, scancel := context.WithTimeout(ctx, w.Timeout())
 		d.Second, _ = w.Conn.Send(sctx, second)
 		scancel()
-		d.Long = <-done
-	case d.Long = <-done:
-	case <-timer.C:
-		cancel()
-		d.Long = <-done
-	}
+		return <-done
+	})
 	for _, ex := range []*harness.Exchange{d.Long, d.Second} {
 		if ex != nil {
 			w.Note(ex)
@@ -66,6 +49,36 @@ func (w *Session) SendDuring(ctx context.Context, long harness.Request, token st
 		w.LastID = second.ID
 	}
 	return d, ctx.Err()
+}
+
+// whileInFlight sends long, a request that set progress token token, on the scenario's
+// connection and returns its exchange. As soon as the server sends a notifications/progress
+// carrying that token (the request is in flight: progress comes before the response) it calls
+// inFlight, which returns long's exchange from done, or calls abandon to stop waiting for it
+// first; running is then true. When long is answered, or --timeout passes, without such a
+// notification, inFlight is not called.
+func (w *Session) whileInFlight(ctx context.Context, long harness.Request, token string,
+	inFlight func(done <-chan *harness.Exchange, abandon context.CancelFunc) *harness.Exchange) (ex *harness.Exchange, running bool) {
+	started, unwatch := w.progressSeen(token)
+	defer unwatch()
+	lctx, cancel := w.requestContext(ctx, long, w.Timeout())
+	defer cancel()
+	done := make(chan *harness.Exchange, 1)
+	go func() {
+		ex, _ := w.Conn.Send(lctx, long)
+		done <- ex
+	}()
+	timer := time.NewTimer(w.Timeout())
+	defer timer.Stop()
+	select {
+	case <-started:
+		return inFlight(done, cancel), true
+	case ex = <-done:
+	case <-timer.C:
+		cancel()
+		ex = <-done
+	}
+	return ex, false
 }
 
 // progressSeen returns a channel closed when the server sends, on the scenario's connection, a
@@ -103,21 +116,8 @@ func (w *Session) CancelDuring(ctx context.Context, long harness.Request, token 
 	if w.Conn == nil {
 		return nil, fmt.Errorf("feature bug: no connection (missing Given step)")
 	}
-	started, unwatch := w.progressSeen(token)
-	defer unwatch()
-	lctx, cancel := w.requestContext(ctx, long, w.Timeout())
-	defer cancel()
-	done := make(chan *harness.Exchange, 1)
-	go func() {
-		ex, _ := w.Conn.Send(lctx, long)
-		done <- ex
-	}()
 	c := &Cancelled{}
-	timer := time.NewTimer(w.Timeout())
-	defer timer.Stop()
-	select {
-	case <-started:
-		c.Running = true
+	c.Long, c.Running = w.whileInFlight(ctx, long, token, func(done <-chan *harness.Exchange, abandon context.CancelFunc) *harness.Exchange {
 		n := w.Build(Call{Method: "notifications/cancelled", Notification: true,
 			Params: map[string]any{"requestId": long.ID, "reason": "conformance test: the client cancelled the request"}})
 		n.ID, n.NoQuiet = nil, true
@@ -129,18 +129,15 @@ func (w *Session) CancelDuring(ctx context.Context, long harness.Request, token 
 		c.Sentinel, _ = w.Conn.Send(sctx, w.Build(Call{Method: w.Harmless()}))
 		scancel()
 		quiet := time.NewTimer(w.Opts.QuietWindow)
+		defer quiet.Stop()
 		select {
-		case c.Long = <-done:
+		case ex := <-done:
+			return ex
 		case <-quiet.C:
-			cancel()
-			c.Long = <-done
+			abandon()
+			return <-done
 		}
-		quiet.Stop()
-	case c.Long = <-done:
-	case <-timer.C:
-		cancel()
-		c.Long = <-done
-	}
+	})
 	for _, ex := range []*harness.Exchange{c.Long, c.Sentinel} {
 		if ex != nil {
 			w.Note(ex)

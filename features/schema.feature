@@ -7,9 +7,12 @@ Feature: Schema conformance (schema)
   Scenario: Every message the server sends validates against the schema
     Spec: schema#Schema Reference
     Each frame of the whole run is validated by the recorder; this rule fails when any server
-    frame violates the schema of its revision.
+    frame violates the schema of its revision. The scenario itself lists what the server
+    declares, so that at an older revision the server accepts, where only the rules whose
+    verdict can differ run, its lists are validated against that revision's schema too.
     Given a connected server
     When the client sends a harmless request
+    And the client sends a list request for each declared capability
     Then every message the server sent in this run validates against the schema
 
   @rule:CONT-001 @MUST @since:2024-11-05

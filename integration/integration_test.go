@@ -168,7 +168,7 @@ func TestServerEverythingStdioLegacy(t *testing.T) {
 	r := run(t, "server-everything-stdio", runner.Config{Transport: "stdio", Command: []string{nodeBinary(t), entry},
 		FixtureMap: map[string]string{"test_sampling": "trigger-sampling-request", "test_elicitation": "trigger-elicitation-request",
 			"test_list_roots": "get-roots-list"}})
-	require.Equal(t, []string{"2025-11-25"}, r.Revisions, "server-everything negotiates the legacy revision only; notes: %v", r.Notes)
+	require.Equal(t, revisions.LegacyIDs(), r.Revisions, "server-everything (SDK 1.x) accepts every legacy revision and no modern one; notes: %v", r.Notes)
 }
 
 // TestServerEverythingStreamableHTTP runs the whole suite on the npm "everything" server in its
@@ -178,13 +178,13 @@ func TestServerEverythingStreamableHTTP(t *testing.T) {
 	entry := nodeModule(t, "node_modules/@modelcontextprotocol/server-everything/dist/index.js")
 	url := testutil.StartPortServer(t, 60*time.Second, "/mcp", nodeBinary(t), entry, "streamableHttp")
 	r := run(t, "server-everything-http", runner.Config{Transport: "http", URL: url})
-	require.Equal(t, []string{"2025-11-25"}, r.Revisions, "server-everything negotiates the legacy revision only; notes: %v", r.Notes)
+	require.Equal(t, revisions.LegacyIDs(), r.Revisions, "server-everything (SDK 1.x) accepts every legacy revision and no modern one; notes: %v", r.Notes)
 }
 
 // TestServerEverythingSSE runs the whole suite on the npm "everything" server in its sse mode
 // (the SDK 1.x SSEServerTransport: the HTTP+SSE transport of 2024-11-05), reached as a user
 // would, by --url alone: era detection falls back to HTTP+SSE (basic/transports#Backwards
-// Compatibility).
+// Compatibility), and every handshake revision the server accepts is tested over it.
 func TestServerEverythingSSE(t *testing.T) {
 	t.Parallel()
 	entry := nodeModule(t, "node_modules/@modelcontextprotocol/server-everything/dist/index.js")
@@ -193,7 +193,7 @@ func TestServerEverythingSSE(t *testing.T) {
 		FixtureMap: map[string]string{"test_sampling": "trigger-sampling-request", "test_elicitation": "trigger-elicitation-request",
 			"test_list_roots": "get-roots-list"}})
 	require.Equal(t, []string{"sse"}, r.Transports, "notes: %v", r.Notes)
-	require.Equal(t, []string{revisions.Oldest().ID}, r.Revisions, "notes: %v", r.Notes)
+	require.Contains(t, r.Revisions, revisions.Oldest().ID, "notes: %v", r.Notes)
 }
 
 // TestTypeScriptSDKv1SSE runs the whole suite on a server of ours on @modelcontextprotocol/sdk
@@ -204,7 +204,7 @@ func TestTypeScriptSDKv1SSE(t *testing.T) {
 	nodeModule(t, "node_modules/@modelcontextprotocol/sdk")
 	url := testutil.StartHTTPServer(t, 60*time.Second, nodeBinary(t), script, "--port", "0")
 	r := run(t, "ts-sse", runner.Config{Transport: "sse", URL: url})
-	require.Equal(t, []string{revisions.Oldest().ID}, r.Revisions, "notes: %v", r.Notes)
+	require.Contains(t, r.Revisions, revisions.Oldest().ID, "notes: %v", r.Notes)
 }
 
 // TestServerMemoryStdio runs the whole suite on the npm "memory" server (legacy revisions,
@@ -254,7 +254,7 @@ func TestGoSDKServer(t *testing.T) {
 	t.Run("stdio", func(t *testing.T) {
 		t.Parallel()
 		r := run(t, "gosdk-stdio", runner.Config{Transport: "stdio", Command: []string{bin, "-transport", "stdio"}})
-		require.Contains(t, r.Revisions, "2026-07-28")
+		require.Equal(t, revisions.IDs(), r.Revisions, "go-sdk accepts all five revisions; notes: %v", r.Notes)
 	})
 	t.Run("http-stateless", func(t *testing.T) {
 		t.Parallel()
@@ -306,7 +306,7 @@ func TestMCPGoServer(t *testing.T) {
 		t.Parallel()
 		url := testutil.StartHTTPServer(t, 60*time.Second, bin, "-transport", "http")
 		r := run(t, "mcpgo-http", runner.Config{Transport: "http", URL: url})
-		require.NotEmpty(t, r.Revisions)
+		require.Equal(t, revisions.IDs(), r.Revisions, "mcp-go accepts all five revisions; notes: %v", r.Notes)
 	})
 }
 

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/mcp-conform/mcp-conform/catalog"
 	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
 	"github.com/mcp-conform/mcp-conform/reports"
@@ -21,9 +23,10 @@ func (e *env) detect(ctx context.Context) ([]*target, []string, string) {
 	cfg := e.cfg
 	var targets []*target
 	var notes []string
+	auto := cfg.Revision == "auto"
 	// The HTTP+SSE transport of 2024-11-05 predates the modern era: no server/discover on it.
-	wantModern := (cfg.Revision == "auto" || revisions.IsModern(cfg.Revision)) && cfg.Transport != harness.TransportSSE
-	wantLegacy := cfg.Revision == "auto" || !revisions.IsModern(cfg.Revision)
+	wantModern := (auto || e.askedModern() != "") && cfg.Transport != harness.TransportSSE
+	wantLegacy := auto || len(e.askedLegacy()) > 0
 	var probe *harness.Probe
 	// hint explains an HTTP reply that is not an MCP endpoint's (replyHint): the run that
 	// cannot start leads with it.
@@ -63,6 +66,12 @@ func (e *env) detect(ctx context.Context) ([]*target, []string, string) {
 				}
 			}
 			targets = append(targets, tg)
+			older, olderNotes, abort := e.detectOlder(ctx, tg)
+			if abort != "" {
+				return targets, append(notes, olderNotes...), abort
+			}
+			targets = append(targets, older...)
+			notes = append(notes, olderNotes...)
 		}
 	}
 	if len(targets) == 0 {
@@ -106,8 +115,9 @@ func (e *env) modernIDs() []string {
 func (e *env) detectModern(ctx context.Context) (targets []*target, notes []string, probe *harness.Probe, hint, abort string) {
 	cfg := e.cfg
 	ask := e.knownModern()[0].ID
-	if cfg.Revision != "auto" {
-		ask = cfg.Revision
+	forced := e.askedModern()
+	if forced != "" {
+		ask = forced
 	}
 	t, err := e.dial(ctx, ask)
 	if err != nil {
@@ -128,10 +138,10 @@ func (e *env) detectModern(ctx context.Context) (targets []*target, notes []stri
 	switch {
 	case err != nil:
 		return nil, notes, probe, hint, "era probe failed: " + strings.TrimPrefix(err.Error(), "era probe: ") + e.stderrHint(t)
-	case probe.Modern && cfg.Revision != "auto" && probe.Result == nil && len(probe.Supported) > 0 && !slices.Contains(probe.Supported, cfg.Revision):
+	case probe.Modern && forced != "" && probe.Result == nil && len(probe.Supported) > 0 && !slices.Contains(probe.Supported, forced):
 		e.release(t)
-		return nil, notes, probe, hint, fmt.Sprintf("--revision %s was forced, but the server refused it with UnsupportedProtocolVersion (-32022), listing %s: rerun with --revision auto to test what the server serves", cfg.Revision, strings.Join(probe.Supported, ", "))
-	case probe.Modern && len(modernVersions(e.knownModern(), probe, ask, cfg.Revision)) == 0:
+		return nil, notes, probe, hint, fmt.Sprintf("--revision %s was forced, but the server refused it with UnsupportedProtocolVersion (-32022), listing %s: rerun with --revision auto to test what the server serves", forced, strings.Join(probe.Supported, ", "))
+	case probe.Modern && len(modernVersions(e.knownModern(), probe, ask, orAuto(forced))) == 0:
 		notes = append(notes, "no modern era: server/discover was refused with -32022 listing only legacy revisions ("+strings.Join(probe.Supported, ", ")+")")
 		e.release(t)
 		return nil, notes, probe, hint, ""
@@ -139,9 +149,9 @@ func (e *env) detectModern(ctx context.Context) (targets []*target, notes []stri
 		notes = append(notes, "modern era detected: "+probe.Reason)
 		targets, more := e.modernTargets(ctx, t, probe, ask, unknown)
 		return targets, append(notes, more...), probe, hint, ""
-	case cfg.Revision != "auto":
-		notes = append(notes, "revision forced to "+cfg.Revision+" although the era probe found no modern server: "+probe.Reason)
-		return []*target{{revision: cfg.Revision, modern: true, shared: t, caps: map[string]json.RawMessage{}, capsUnknown: unknown}}, notes, probe, hint, ""
+	case forced != "":
+		notes = append(notes, "revision forced to "+forced+" although the era probe found no modern server: "+probe.Reason)
+		return []*target{{revision: forced, modern: true, shared: t, caps: map[string]json.RawMessage{}, capsUnknown: unknown}}, notes, probe, hint, ""
 	}
 	// A server whose discover is broken may still serve modern requests: it is then tested as
 	// modern (DISC-001 judges its discover), not as legacy-only.
@@ -198,7 +208,7 @@ func allLegacy(vs []string) bool {
 func (e *env) modernTargets(ctx context.Context, t client.Conn, probe *harness.Probe, asked, unknown string) ([]*target, []string) {
 	var targets []*target
 	var notes []string
-	for i, v := range modernVersions(e.knownModern(), probe, asked, e.cfg.Revision) {
+	for i, v := range modernVersions(e.knownModern(), probe, asked, orAuto(e.askedModern())) {
 		tg := &target{revision: v, modern: true, supported: probe.Supported}
 		p := probe
 		if i == 0 {
@@ -252,20 +262,17 @@ type legacyHandshake struct {
 	ex     *harness.Exchange
 }
 
-// detectLegacy sends initialize asking for the newest legacy revision (the forced one under
-// --revision) on a connection of its own and returns the legacy target (nil when there is
+// detectLegacy sends initialize asking for the newest legacy revision (the newest one a
+// --revision list names) on a connection of its own and returns the legacy target (nil when there is
 // none), the note saying what happened, the handshake, and why the run cannot go on ("" when
 // it can). A forced revision the server answers with another version aborts the run: the
 // server does not serve it (basic/lifecycle#Version Negotiation), and testing the other one
 // in its place would gate the wrong revision.
 func (e *env) detectLegacy(ctx context.Context, probe *harness.Probe) (*target, string, *legacyHandshake, string) {
-	cfg := e.cfg
 	ask := revisions.LatestLegacy().ID
-	if cfg.Transport == harness.TransportSSE {
-		ask = revisions.Oldest().ID // the one revision of the HTTP+SSE transport
-	}
-	if cfg.Revision != "auto" {
-		ask = cfg.Revision
+	forced := ""
+	if asked := e.askedLegacy(); len(asked) > 0 {
+		ask, forced = asked[0], asked[0]
 	}
 	t, err := e.dial(ctx, ask)
 	if err != nil {
@@ -286,9 +293,9 @@ func (e *env) detectLegacy(ctx context.Context, probe *harness.Probe) (*target, 
 		lh = &legacyHandshake{shared: t, ex: h.Exchange}
 	}
 	switch {
-	case err == nil && cfg.Revision != "auto" && h.Version != cfg.Revision:
+	case err == nil && forced != "" && h.Version != forced:
 		e.release(t)
-		return nil, "", lh, fmt.Sprintf("--revision %s was forced, but the server's initialize answered protocolVersion %q: it does not serve %s (a server that does not support the requested version answers another one it supports, basic/lifecycle#Version Negotiation), and testing %q instead would not gate the revision asked for; rerun with --revision auto to test what the server serves", cfg.Revision, h.Version, cfg.Revision, h.Version)
+		return nil, "", lh, notServed(forced, h.Version)
 	case err == nil && revisions.IsLegacy(h.Version):
 		e.setRev(t.Conn(), h.Version)
 		var ir struct {
@@ -310,6 +317,134 @@ func (e *env) detectLegacy(ctx context.Context, probe *harness.Probe) (*target, 
 		e.release(t)
 		return nil, "no legacy era: " + err.Error(), lh, ""
 	}
+}
+
+// detectOlder offers each handshake revision older than main's (the one initialize negotiated;
+// under a --revision list only the listed ones) in an initialize of its own, all at once, and
+// returns a target for each the server accepts: one it echoes in protocolVersion
+// (basic/lifecycle#Version Negotiation: a server that does not support the requested version
+// answers another one, which is no acceptance). Each target's connection is the shared session
+// of its revision; its focusOf is main's revision (focusRule). The notes say what each revision
+// got, in table order. abort, when a listed revision is not accepted, says why the run cannot
+// gate it.
+func (e *env) detectOlder(ctx context.Context, main *target) (targets []*target, notes []string, abort string) {
+	older := revisions.FilterIDs(func(r revisions.Revision) bool {
+		return !r.Modern() && revisions.Before(r.ID, main.revision)
+	})
+	if e.cfg.Revision != "auto" {
+		older = slices.DeleteFunc(e.askedLegacy(), func(id string) bool { return id == main.revision })
+	} else if e.selected != nil {
+		// Under auto, a revision where no selected rule would run is not offered at all.
+		older = slices.DeleteFunc(older, func(rev string) bool {
+			return !slices.ContainsFunc(e.selected, func(r catalog.Rule) bool {
+				return focusRule(&target{revision: rev, focusOf: main.revision}, r, e.cfg.Transport)
+			})
+		})
+	}
+	found := make([]*target, len(older))
+	notes = make([]string, len(older))
+	answered := make([]string, len(older))
+	var wg sync.WaitGroup
+	for i, rev := range older {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			found[i], answered[i], notes[i] = e.offerOlder(ctx, rev, main)
+		}()
+	}
+	wg.Wait()
+	for i, t := range found {
+		switch {
+		case t != nil:
+			targets = append(targets, t)
+		case e.cfg.Revision != "auto" && abort == "":
+			abort = notServed(older[i], answered[i])
+		}
+	}
+	return targets, notes, abort
+}
+
+// offerOlder is detectOlder for one revision rev: the target when the server accepts it, the
+// protocolVersion initialize answered ("" when none), and the note either way.
+func (e *env) offerOlder(ctx context.Context, rev string, main *target) (*target, string, string) {
+	t, err := e.dial(ctx, rev)
+	if err != nil {
+		return nil, "", fmt.Sprintf("older revision %s: not offered: %v", rev, err)
+	}
+	wait := e.cfg.Timeout
+	if e.cfg.Transport == harness.TransportStdio {
+		wait = e.cfg.StartupTimeout // a freshly started process
+	}
+	hctx, cancel := context.WithTimeout(ctx, wait)
+	h, err := harness.Initialize(hctx, t, &e.ids, rev)
+	cancel()
+	switch {
+	case err != nil:
+		e.release(t)
+		return nil, "", fmt.Sprintf("older revision %s: initialize failed: %v", rev, err)
+	case h.Version != rev:
+		e.release(t)
+		return nil, h.Version, fmt.Sprintf("older revision %s: not accepted (initialize answered %q)", rev, h.Version)
+	}
+	e.setRev(t.Conn(), rev)
+	var ir struct {
+		Capabilities map[string]json.RawMessage `json:"capabilities"`
+	}
+	_ = json.Unmarshal(h.Result, &ir)
+	if ir.Capabilities == nil {
+		ir.Capabilities = map[string]json.RawMessage{}
+	}
+	return &target{revision: rev, shared: t, caps: ir.Capabilities, server: serverInfo(h.Result, false), focusOf: main.revision}, rev,
+		fmt.Sprintf("older revision %s: accepted; the rules whose verdict can differ from %s and SCHEMA-001 run there", rev, main.revision)
+}
+
+// askedModern returns the modern revision a --revision list names, "" under auto or when it
+// names none.
+func (e *env) askedModern() string {
+	for _, id := range e.asked() {
+		if revisions.IsModern(id) {
+			return id
+		}
+	}
+	return ""
+}
+
+// askedLegacy returns the handshake revisions a --revision list names, newest first; nil
+// under auto.
+func (e *env) askedLegacy() []string {
+	var out []string
+	for _, id := range e.asked() {
+		if !revisions.IsModern(id) {
+			out = append(out, id)
+		}
+	}
+	slices.SortFunc(out, func(a, b string) int { return revisions.Compare(b, a) })
+	return out
+}
+
+// asked splits --revision (Config.Revision) at commas: nil for auto.
+func (e *env) asked() []string {
+	if e.cfg.Revision == "auto" {
+		return nil
+	}
+	return strings.Split(e.cfg.Revision, ",")
+}
+
+// orAuto returns forced, or "auto" when it is "".
+func orAuto(forced string) string {
+	if forced == "" {
+		return "auto"
+	}
+	return forced
+}
+
+// notServed says why a forced handshake revision cannot be tested: initialize answered another
+// version (answered, "" when it failed).
+func notServed(forced, answered string) string {
+	if answered == "" {
+		return fmt.Sprintf("--revision %s was forced, but initialize at %s failed: the run cannot gate it", forced, forced)
+	}
+	return fmt.Sprintf("--revision %s was forced, but the server's initialize answered protocolVersion %q: it does not serve %s (a server that does not support the requested version answers another one it supports, basic/lifecycle#Version Negotiation), and testing %q instead would not gate the revision asked for; rerun with --revision auto to test what the server serves", forced, answered, forced, answered)
 }
 
 // handshakeWait bounds the first reply to initialize. On stdio the handshake runs on a freshly
@@ -342,11 +477,11 @@ func (e *env) stderrHint(t client.Conn) string {
 		}
 		hint := ""
 		if junk > 0 {
-			lines := "lines that are"
+			lines := "lines that are not JSON-RPC messages"
 			if junk == 1 {
-				lines = "line that is"
+				lines = "line that is not a JSON-RPC message"
 			}
-			hint = fmt.Sprintf("; the server wrote %d stdout %s not JSON-RPC messages (first: %q)", junk, lines, first)
+			hint = fmt.Sprintf("; the server wrote %d stdout %s (first: %q)", junk, lines, first)
 		}
 		if d := e.rec.Dropped(); d > 0 {
 			hint += fmt.Sprintf(" and %d more lines that were not recorded", d)

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -51,6 +52,9 @@ type fakeEra struct {
 	// Supported is the data.supported list of a -32022 reply (the newest modern revision
 	// when empty).
 	Supported []string `json:"supported,omitempty"`
+	// Accepts are handshake revisions initialize echoes when asked for them; any other
+	// request is answered with Initialize.
+	Accepts []string `json:"accepts,omitempty"`
 }
 
 // reply returns the JSON-RPC reply to the request line, or "" for none.
@@ -59,7 +63,8 @@ func (f fakeEra) reply(line []byte, started time.Time) string {
 		ID     json.RawMessage `json:"id"`
 		Method string          `json:"method"`
 		Params struct {
-			Meta map[string]any `json:"_meta"`
+			Meta            map[string]any `json:"_meta"`
+			ProtocolVersion string         `json:"protocolVersion"`
 		} `json:"params"`
 	}
 	if json.Unmarshal(line, &req) != nil || req.ID == nil {
@@ -95,7 +100,11 @@ func (f fakeEra) reply(line []byte, started time.Time) string {
 			return errorReply("-32601")
 		}
 		time.Sleep(time.Until(started.Add(time.Duration(f.InitDelayMs) * time.Millisecond)))
-		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":%q,"capabilities":{"tools":{}},"serverInfo":{"name":"fake","version":"1"}}}`, req.ID, f.Initialize)
+		answer := f.Initialize
+		if slices.Contains(f.Accepts, req.Params.ProtocolVersion) {
+			answer = req.Params.ProtocolVersion
+		}
+		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":%q,"capabilities":{"tools":{}},"serverInfo":{"name":"fake","version":"1"}}}`, req.ID, answer)
 	}
 	return errorReply("-32601")
 }
@@ -291,6 +300,52 @@ func TestForcedRevisionNotServedAborts(t *testing.T) {
 	require.Empty(t, targets)
 	assert.Contains(t, abort, "--revision "+table[0].ID+" was forced")
 	assert.Contains(t, abort, "-32022")
+}
+
+// TestDetectOlderRevisions: --revision auto offers each older handshake revision in an
+// initialize of its own and makes a focused target (focusOf: the negotiated one) of each the
+// server echoes; one answered with another version is no acceptance and gets a note. A
+// --revision list tests only the listed ones, and a listed one the server does not accept
+// aborts the run, as a single forced revision does.
+func TestDetectOlderRevisions(t *testing.T) {
+	legacy := revisions.LegacyIDs() // newest first
+	require.GreaterOrEqual(t, len(legacy), 4)
+	f := fakeEra{Initialize: legacy[0], Accepts: []string{legacy[2]}}
+	for _, transport := range []string{harness.TransportStdio, harness.TransportHTTP} {
+		targets, notes, abort := detectAgainst(t, f, transport, Config{})
+		require.Empty(t, abort, transport)
+		require.Len(t, targets, 2, "%s: %v", transport, notes)
+		assert.Equal(t, legacy[0], targets[0].revision)
+		assert.Empty(t, targets[0].focusOf, "the negotiated revision runs every rule")
+		assert.Equal(t, legacy[2], targets[1].revision)
+		assert.Equal(t, legacy[0], targets[1].focusOf)
+		assert.Contains(t, strings.Join(notes, "\n"), fmt.Sprintf("older revision %s: not accepted (initialize answered %q)", legacy[1], legacy[0]))
+	}
+
+	targets, _, abort := detectAgainst(t, f, harness.TransportHTTP, Config{Revision: legacy[2] + "," + legacy[0]})
+	require.Empty(t, abort)
+	require.Len(t, targets, 2)
+	assert.Equal(t, []string{legacy[0], legacy[2]}, []string{targets[0].revision, targets[1].revision})
+
+	_, _, abort = detectAgainst(t, f, harness.TransportHTTP, Config{Revision: legacy[0] + "," + legacy[3]})
+	assert.Contains(t, abort, "--revision "+legacy[3]+" was forced")
+	assert.Contains(t, abort, fmt.Sprintf("protocolVersion %q", legacy[0]))
+}
+
+// TestFocusRule: on an older revision's target only SCHEMA-001 and the rules whose
+// applicability differs from the full revision's run; on a full target every rule.
+func TestFocusRule(t *testing.T) {
+	legacy := revisions.LegacyIDs()
+	full := &target{revision: legacy[0]}
+	older := &target{revision: legacy[len(legacy)-1], focusOf: legacy[0]}
+	alike := catalog.Rule{ID: "X-001", Since: legacy[len(legacy)-1]}
+	newer := catalog.Rule{ID: "X-002", Since: legacy[0]}
+	stdioOnly := catalog.Rule{ID: "X-003", Since: legacy[0], Transports: []string{"stdio"}}
+	assert.True(t, focusRule(full, alike, "stdio"))
+	assert.False(t, focusRule(older, alike, "stdio"), "judged once, at the full revision")
+	assert.True(t, focusRule(older, newer, "stdio"), "na at the older revision: shown there")
+	assert.False(t, focusRule(older, stdioOnly, "http"), "na at both")
+	assert.True(t, focusRule(older, catalog.Rule{ID: "SCHEMA-001", Since: legacy[len(legacy)-1]}, "http"))
 }
 
 // fakeModernTable is a modern row the build does not have, newer than every real one: the table

@@ -78,6 +78,8 @@ type env struct {
 	rec   *harness.Recorder
 	ids   harness.IDs
 	rules map[string]catalog.Rule
+	// selected are the rules --rule and --tags select (nil: every rule, as in detection tests).
+	selected []catalog.Rule
 
 	mu      sync.Mutex
 	conns   []client.Conn
@@ -121,8 +123,26 @@ type target struct {
 	// same run: the server also speaks them, whatever supported lists.
 	negotiated []string
 	server     *reports.Server
+	// focusOf, set on a target of an older handshake revision the server also accepts (found by
+	// --revision auto, detectOlder), is the revision the full suite runs at: only the rules
+	// whose verdict can differ from there run on this target (focusRule).
+	focusOf string
 	// once holds the effects of steps done once per target (key -> *onceResult).
 	once sync.Map
+}
+
+// focusRule reports whether rule r runs on target t: every rule on a full target; on an older
+// revision's target (focusOf set) SCHEMA-001, whose frames are validated against that
+// revision's schema, and the rules whose applicability differs between the two revisions
+// (a @since or @until between them), so their na or their verdict is shown there. A rule that
+// holds alike at both is judged once, at focusOf.
+func focusRule(t *target, r catalog.Rule, transport string) bool {
+	if t.focusOf == "" || r.ID == schemaRule {
+		return true
+	}
+	here, _ := r.AppliesTo(t.revision, transport)
+	there, _ := r.AppliesTo(t.focusOf, transport)
+	return here != there
 }
 
 // unlisted says, for a modern target whose DiscoverResult lists versions but not the target's
@@ -183,17 +203,24 @@ func Run(ctx context.Context, cfg Config) (*reports.Run, error) {
 		return fmt.Sprintf("the run timeout (--run-timeout %s) was reached", cfg.RunTimeout)
 	}
 
+	selected := catalog.Select(rules, cfg.Rules, cfg.Tags)
+	e.selected = selected
 	targets, notes, abort := e.detect(ctx)
 	// Era detection may have fallen back to the HTTP+SSE transport.
 	cfg.Transport = e.cfg.Transport
 	run.Target.Transport, run.Transports = cfg.Transport, []string{cfg.Transport}
-	selected := catalog.Select(rules, cfg.Rules, cfg.Tags)
 	if why := nothingApplies(selected, targets, cfg.Transport); abort == "" && why != "" {
 		e.closeAll()
 		return nil, &NothingAppliesError{Reason: why}
 	}
 	for _, r := range selected {
-		cfg.Progress.AddUnits(r.Feature, len(targets))
+		n := 0
+		for _, t := range targets {
+			if focusRule(t, r, cfg.Transport) {
+				n++
+			}
+		}
+		cfg.Progress.AddUnits(r.Feature, n)
 	}
 	run.Notes = append(run.Notes, notes...)
 	if abort != "" {
@@ -473,7 +500,7 @@ func (s *suiteRun) initScenario(sc *godog.ScenarioContext) {
 		if !w.Known {
 			return ctx, fmt.Errorf("scenario %q has no known @rule: tag", p.Name)
 		}
-		if !catalog.Selected(w.Rule.ID, s.env.cfg.Rules) {
+		if !catalog.Selected(w.Rule.ID, s.env.cfg.Rules) || !focusRule(s.t, w.Rule, s.env.cfg.Transport) {
 			w.Excluded = true
 			return ctx, steps.ErrSkip
 		}

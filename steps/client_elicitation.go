@@ -45,10 +45,7 @@ func registerClientElicitationSteps(sc *godog.ScenarioContext) {
 		return callFixtures(ctx, list, false)
 	})
 	step(sc, `^the server sent the client no request for a capability the client did not declare$`, wc(func(ctx context.Context, w *World) error {
-		if m := checks.UndeclaredRequests(inputOf(w).declared, scenarioFrames(w)); m != nil {
-			return m
-		}
-		return nil
+		return nilIfNil(checks.UndeclaredRequests(inputOf(w).declared, scenarioFrames(w)))
 	}))
 	step(sc, `^every request the server sent in this run has a string or integer id unused before in its session$`, AskJudge("LEG-009"))
 	step(sc, `^every request the server sent in this run validates against the schema$`, AskJudge("LEG-010"))
@@ -89,10 +86,7 @@ func registerClientElicitationSteps(sc *godog.ScenarioContext) {
 		if checks.AnsweredElicitations(scenarioFrames(w)) == 0 {
 			return w.SetSkip(reports.Untestable, "the server sent no elicitation/create, so no declined or cancelled elicitation could be judged")
 		}
-		if m := checks.EveryCallAnswered(inputOf(w).calls); m != nil {
-			return m
-		}
-		return nil
+		return nilIfNil(checks.EveryCallAnswered(inputOf(w).calls))
 	}))
 }
 

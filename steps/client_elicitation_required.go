@@ -52,14 +52,7 @@ func registerURLElicitationRequiredSteps(sc *godog.ScenarioContext) {
 			return w.SetSkip(reports.Untestable, "the elicitations the -32042 error lists cannot be told apart ("+bad.Actual+"), which LFEAT-011 judges")
 		}
 		issued = append(issued, checks.IssuedElicitations(frames)...)
-		na, m := checks.ElicitationCompletes(issued, checks.NoticesAfter(frames, st.from))
-		if na != "" {
-			return w.SetSkip(reports.NA, na)
-		}
-		if m != nil {
-			return m
-		}
-		return nil
+		return w.naOrMismatch(checks.ElicitationCompletes(issued, checks.NoticesAfter(frames, st.from)))
 	}))
 }
 

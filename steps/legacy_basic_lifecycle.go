@@ -46,10 +46,7 @@ func registerLegacyBasicLifecycleSteps(sc *godog.ScenarioContext) {
 		if !ok {
 			return fmt.Errorf("feature bug: LEG-005 needs an initialize and a notifications/initialized on the connection")
 		}
-		if m != nil {
-			return m
-		}
-		return nil
+		return nilIfNil(m)
 	}))
 }
 
@@ -110,10 +107,7 @@ func counterOfferIsLatest(_ context.Context, w *World) error {
 			echoed = append(echoed, in.Requested)
 		}
 	}
-	if m := checks.LatestCounterOffer(offered, w.Target.Supported, echoed, frames); m != nil {
-		return m
-	}
-	return nil
+	return nilIfNil(checks.LatestCounterOffer(offered, w.Target.Supported, echoed, frames))
 }
 
 func initializeEachLegacyVersion(ctx context.Context, w *World) error {
@@ -180,14 +174,10 @@ func eachInitializeResultEchoes(ctx context.Context, w *World) error {
 		if in.Ex.Response == nil {
 			return &client.Mismatch{Expected: "an InitializeResult for " + in.Requested, Actual: client.DescribeExchange(in.Ex), Frames: checks.ExchangeSeqs(in.Ex)}
 		}
-		msg, _ := harness.ParseMessage(in.Ex.Response.Body())
-		var got struct {
-			ProtocolVersion string `json:"protocolVersion"`
-		}
-		if msg.Kind != harness.KindResult || json.Unmarshal(msg.Result, &got) != nil || got.ProtocolVersion != in.Requested {
-			actual := client.Describe(msg)
-			if got.ProtocolVersion != "" {
-				actual = "protocolVersion " + strconv.Quote(got.ProtocolVersion)
+		if got := initVersion(in); got != in.Requested {
+			actual := client.DescribeExchange(in.Ex)
+			if got != "" {
+				actual = "protocolVersion " + strconv.Quote(got)
 			}
 			return &client.Mismatch{Expected: "protocolVersion " + strconv.Quote(in.Requested) + " echoed", Actual: actual,
 				Frames: []int{in.Ex.Sent.Seq, in.Ex.Response.Seq}}

@@ -10,7 +10,6 @@ import (
 	"github.com/mcp-conform/mcp-conform/checks"
 	"github.com/mcp-conform/mcp-conform/client"
 	"github.com/mcp-conform/mcp-conform/harness"
-	"github.com/mcp-conform/mcp-conform/reports"
 )
 
 func init() { bindSteps("legacy-basic-transports", registerLegacyBasicTransportsSteps) }
@@ -70,16 +69,4 @@ func sessionID(w *World) (string, error) {
 		return "", fmt.Errorf("feature bug: a session rule needs a Streamable HTTP connection")
 	}
 	return e.Session().ID, nil
-}
-
-// naOrMismatch turns a check's outcome into the step's: na with its reason when na is set,
-// else the mismatch m, else nil (the rule holds).
-func (w *World) naOrMismatch(na string, m *client.Mismatch) error {
-	if na != "" {
-		return w.SetSkip(reports.NA, na)
-	}
-	if m != nil {
-		return m
-	}
-	return nil
 }

@@ -24,10 +24,7 @@ func pingOf(w *World) *pingState { return stateOf(w, func() *pingState { return 
 // registerLegacyPingSteps binds the steps of features/legacy-basic-utilities-ping.feature.
 func registerLegacyPingSteps(sc *godog.ScenarioContext) {
 	step(sc, `^the ping is answered with an empty result$`, wc(func(_ context.Context, w *World) error {
-		if m := checks.EmptyPingResult(w.Last, "", nil); m != nil {
-			return m
-		}
-		return nil
+		return nilIfNil(checks.EmptyPingResult(w.Last, "", nil))
 	}))
 	step(sc, `^the client sends a "([^"]+)" request while the fixture tool "([^"]+)" runs$`, func(ctx context.Context, method, fixture string) error {
 		w := WorldOf(ctx)
@@ -55,9 +52,6 @@ func registerLegacyPingSteps(sc *godog.ScenarioContext) {
 		if st.during.Long != nil {
 			cite = checks.ExchangeSeqs(st.during.Long)
 		}
-		if m := checks.EmptyPingResult(st.during.Second, " sent while a tool ran", cite); m != nil {
-			return m
-		}
-		return nil
+		return nilIfNil(checks.EmptyPingResult(st.during.Second, " sent while a tool ran", cite))
 	}))
 }

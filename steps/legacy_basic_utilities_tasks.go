@@ -109,34 +109,14 @@ func taskThen(check func(*taskWorld) error) func(context.Context) error {
 	})
 }
 
-// taskSupportVerdict grades LFEAT-006: the required tool's call (MUST) first, then the
-// forbidden one's (SHOULD, a warning); untestable when neither could be made, or when only the
-// forbidden one could and it was refused.
+// taskSupportVerdict grades LFEAT-006 (checks.TaskSupportRefusals): untestable with the
+// scenario's reason when the MUST could not be judged.
 func taskSupportVerdict(st *taskWorld) error {
-	var req, forb *client.Mismatch
-	if st.required != nil {
-		req = checks.TaskRefusal(st.required, `a call without a task of a tool whose taskSupport is "required"`, "")
-	}
-	if st.forbidden != nil {
-		forb = checks.TaskRefusal(st.forbidden, "a task-augmented call of a tool whose taskSupport is forbidden or absent", reports.Warn)
-	}
-	switch {
-	case req != nil:
-		return req
-	case forb != nil:
-		return forb
-	case st.required == nil:
+	m, judged := checks.TaskSupportRefusals(st.required, st.forbidden)
+	if !judged {
 		return &client.Outcome{Verdict: reports.Untestable, Reason: st.why}
 	}
-	return nil
-}
-
-// nilIfNil returns a nil error for a nil *client.Mismatch (a typed nil is no nil error).
-func nilIfNil(m *client.Mismatch) error {
-	if m == nil {
-		return nil
-	}
-	return m
+	return nilIfNil(m)
 }
 
 // taskTool lists the tools and picks one the suite may call whose taskSupport is one of
@@ -160,6 +140,16 @@ func (w *World) taskTool(ctx context.Context, allowed func(map[string]any) (bool
 		return nil, nil, fmt.Sprintf("tool %s has required arguments the suite cannot fill", checks.ToolName(t))
 	}
 	return t, args, ""
+}
+
+// augmentableTool is taskTool for a task-augmented call (taskSupport "optional" or
+// "required"); when there is none it returns a nil tool with st.why set.
+func (w *World) augmentableTool(ctx context.Context, st *taskWorld) (tool, args map[string]any) {
+	t, args, why := w.taskTool(ctx, nil, "optional", "required")
+	if t == nil {
+		st.why = why
+	}
+	return t, args
 }
 
 // createTask calls tool as a task and returns the new task's id, or "" with st.why set when
@@ -212,9 +202,8 @@ func callAgainstTaskSupport(ctx context.Context, w *World) error {
 // terminal, then once more.
 func createAndPoll(ctx context.Context, w *World) error {
 	st := taskOf(w)
-	t, args, why := w.taskTool(ctx, nil, "optional", "required")
+	t, args := w.augmentableTool(ctx, st)
 	if t == nil {
-		st.why = why
 		return nil
 	}
 	for i := 0; i < 2 && st.why == ""; i++ {
@@ -250,9 +239,8 @@ func createAndPoll(ctx context.Context, w *World) error {
 // it and, for a tool whose taskSupport is optional, the same call without a task.
 func createAndFetch(ctx context.Context, w *World) error {
 	st := taskOf(w)
-	t, args, why := w.taskTool(ctx, nil, "optional", "required")
+	t, args := w.augmentableTool(ctx, st)
 	if t == nil {
-		st.why = why
 		return nil
 	}
 	id, err := w.createTask(ctx, st, t, args)
@@ -299,9 +287,8 @@ func unknownAndCancel(ctx context.Context, w *World) error {
 		st.why = "the server declares tasks.cancel but no task-augmented tools/call (tasks.requests.tools.call), so the suite cannot create a task to cancel"
 		return nil
 	}
-	t, args, why := w.taskTool(ctx, nil, "optional", "required")
+	t, args := w.augmentableTool(ctx, st)
 	if t == nil {
-		st.why = why
 		return nil
 	}
 	id, err := w.createTask(ctx, st, t, args)
@@ -325,9 +312,8 @@ func unknownAndCancel(ctx context.Context, w *World) error {
 // tasks/list followed to its end.
 func createAndList(ctx context.Context, w *World) error {
 	st := taskOf(w)
-	t, args, why := w.taskTool(ctx, nil, "optional", "required")
+	t, args := w.augmentableTool(ctx, st)
 	if t == nil {
-		st.why = why
 		return nil
 	}
 	var found []string

@@ -70,7 +70,7 @@ func registerLegacyStreamSteps(sc *godog.ScenarioContext) {
 		if err != nil {
 			return err
 		}
-		return w.naOrMismatch("", checks.EndpointServesGET(ex.HTTP, checks.ExchangeSeqs(ex)))
+		return nilIfNil(checks.EndpointServesGET(ex.HTTP, checks.ExchangeSeqs(ex)))
 	}))
 	step(sc, `^the GET got an SSE stream or 405$`, wc(func(_ context.Context, w *World) error {
 		ex, err := heldGET(w)
@@ -81,7 +81,7 @@ func registerLegacyStreamSteps(sc *godog.ScenarioContext) {
 		if untestable != "" {
 			return w.SetSkip(reports.Untestable, untestable)
 		}
-		return w.naOrMismatch("", m)
+		return nilIfNil(m)
 	}))
 	step(sc, `^the initialized notification and every response the client POSTed got 202 Accepted with no body, or an HTTP error status$`, wc(postsAccepted))
 	step(sc, `^the requests in the ended and the never-issued session got 404$`, wc(sessionGone))
@@ -110,7 +110,7 @@ func registerLegacyStreamSteps(sc *godog.ScenarioContext) {
 		return w.naOrMismatch(checks.UniqueEventIDs(scenarioStreams(w)))
 	}))
 	step(sc, `^no message of this scenario travelled on two streams$`, wc(func(_ context.Context, w *World) error {
-		return w.naOrMismatch("", checks.NotBroadcast(scenarioStreams(w)))
+		return nilIfNil(checks.NotBroadcast(scenarioStreams(w)))
 	}))
 }
 
@@ -138,7 +138,7 @@ func initializedAccepted(_ context.Context, w *World) error {
 		for _, f := range ex.Frames {
 			body += f.Size
 		}
-		return w.naOrMismatch("", checks.Accepted202("notification", ex.HTTP.Status, body, checks.ExchangeSeqs(ex)))
+		return nilIfNil(checks.Accepted202("notification", ex.HTTP.Status, body, checks.ExchangeSeqs(ex)))
 	}
 	return fmt.Errorf("feature bug: no notifications/initialized got an HTTP reply in this scenario")
 }
@@ -149,7 +149,7 @@ func postsAccepted(ctx context.Context, w *World) error {
 	if err := initializedAccepted(ctx, w); err != nil {
 		return err
 	}
-	return w.naOrMismatch("", checks.ResponsesAccepted(w.PostedResponses(ctx)))
+	return nilIfNil(checks.ResponsesAccepted(w.PostedResponses(ctx)))
 }
 
 // sessionGone judges LHTTP-015 on the requests sent in a session the server never issued and

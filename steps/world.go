@@ -69,6 +69,24 @@ func (w *World) SetSkip(v reports.Verdict, reason string) error {
 	return ErrSkip
 }
 
+// nilIfNil returns a check's mismatch m as the step's error: nil when m is nil (a typed nil
+// is no nil error), so the rule holds.
+func nilIfNil(m *client.Mismatch) error {
+	if m == nil {
+		return nil
+	}
+	return m
+}
+
+// naOrMismatch turns a check's outcome into the step's: na with its reason when na is set,
+// else the mismatch m (nilIfNil).
+func (w *World) naOrMismatch(na string, m *client.Mismatch) error {
+	if na != "" {
+		return w.SetSkip(reports.NA, na)
+	}
+	return nilIfNil(m)
+}
+
 // onceResult is the outcome of a step effect done once per target.
 type onceResult struct {
 	once sync.Once

@@ -129,7 +129,7 @@ func runFlags(name string, o *runOptions, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&o.url, "url", "", "Streamable HTTP endpoint to test (instead of a command after --)")
 	fs.StringVar(&o.transport, "transport", "", "stdio, http (Streamable HTTP at --url) or sse (the HTTP+SSE transport of "+revisions.Oldest().ID+": --url is the SSE endpoint); default: stdio with a command, http with --url, falling back to sse when the server refuses a POSTed initialize with 400, 404 or 405 and a GET opens an SSE stream with an endpoint event")
 	fs.Var(&o.headers, "header", "HTTP header 'Name: value' sent on every request (repeatable; values never written to reports)")
-	fs.StringVar(&o.revision, "revision", "auto", "protocol revision to test: auto, "+strings.Join(revisions.IDs(), ", "))
+	fs.StringVar(&o.revision, "revision", "auto", "protocol revisions to test: auto (every one the server accepts), or a comma-separated list of "+strings.Join(revisions.IDs(), ", "))
 	fs.DurationVar(&o.startupTimeout, "startup-timeout", 60*time.Second, "bound on a fresh server's first reply (cold go run, first npx)")
 	fs.DurationVar(&o.timeout, "timeout", 10*time.Second, "bound on every later request")
 	fs.DurationVar(&o.quietWindow, "quiet-window", time.Second, "how long to wait before concluding nothing more arrives")
@@ -182,8 +182,8 @@ func (o *runOptions) config(rest []string, stderr io.Writer, override *runner.Co
 	if o.format != "text" && o.format != "json" {
 		return cfg, usageError(stderr, "--format must be text or json, not %q", o.format)
 	}
-	if o.revision != "auto" && !revisions.Known(o.revision) {
-		return cfg, usageError(stderr, "--revision must be auto or one of %s, not %q", strings.Join(revisions.IDs(), ", "), o.revision)
+	if why := revisionListProblem(o.revision); why != "" {
+		return cfg, usageError(stderr, "--revision must be auto or a comma-separated list of %s: %s", strings.Join(revisions.IDs(), ", "), why)
 	}
 	for name, d := range map[string]time.Duration{"--startup-timeout": o.startupTimeout, "--timeout": o.timeout, "--run-timeout": o.runTimeout} {
 		if d <= 0 {
@@ -283,10 +283,13 @@ func (o *runOptions) config(rest []string, stderr io.Writer, override *runner.Co
 		case "":
 			cfg.SSEFallback = true
 		case harness.TransportSSE:
-			if revisions.IsModern(o.revision) {
-				// The handshake revisions after it may be negotiated over it (a client falling
-				// back keeps its protocol version); the modern era has no initialize to do so.
-				return cfg, usageError(stderr, "--transport sse (the HTTP+SSE transport of %s) cannot carry --revision %s, a revision without initialize", revisions.Oldest().ID, o.revision)
+			for _, rev := range strings.Split(o.revision, ",") {
+				if revisions.IsModern(strings.TrimSpace(rev)) {
+					// The handshake revisions after it may be negotiated over it (a client
+					// falling back keeps its protocol version); the modern era has no
+					// initialize to do so.
+					return cfg, usageError(stderr, "--transport sse (the HTTP+SSE transport of %s) cannot carry revision %s, which has no initialize", revisions.Oldest().ID, strings.TrimSpace(rev))
+				}
 			}
 			cfg.Transport = o.transport
 		case harness.TransportHTTP:
@@ -327,6 +330,32 @@ func runOnce(ctx context.Context, cfg runner.Config, o runOptions, stderr io.Wri
 		return nil, code
 	}
 	return runTarget(ctx, cfg, set, reports.NewProgress(stderr, 0, console(stderr, o.noColor)), stderr)
+}
+
+// revisionListProblem says what is wrong with a --revision value ("" when nothing): auto, or
+// known revisions separated by commas, each once, at most one of them modern (a server speaks
+// one modern revision per run's discovery).
+func revisionListProblem(v string) string {
+	if v == "auto" {
+		return ""
+	}
+	seen, modern := map[string]bool{}, 0
+	for _, id := range strings.Split(v, ",") {
+		switch {
+		case !revisions.Known(id):
+			return fmt.Sprintf("%q is not one", id)
+		case seen[id]:
+			return fmt.Sprintf("%s is listed twice", id)
+		}
+		seen[id] = true
+		if revisions.IsModern(id) {
+			modern++
+		}
+	}
+	if modern > 1 {
+		return "more than one stateless revision"
+	}
+	return ""
 }
 
 // loadSchemas compiles the schema of every revision from the pinned source (exit 3 when one

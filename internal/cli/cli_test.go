@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcp-conform/mcp-conform/internal/testutil"
 	"github.com/mcp-conform/mcp-conform/reports"
+	"github.com/mcp-conform/mcp-conform/revisions"
 )
 
 // TestMain lets the test binary stand in for mcp-conform when demo re-executes itself as the
@@ -51,6 +52,9 @@ func TestUsageErrors(t *testing.T) {
 		"bad url":            {"run", "--url", "ftp://x"},
 		"bad format":         {"run", "--format", "xml", "--", "x"},
 		"bad revision":       {"run", "--revision", "2020-01-01", "--", "x"},
+		"revision twice":     {"run", "--revision", revisions.LatestLegacy().ID + "," + revisions.LatestLegacy().ID, "--", "x"},
+		"revision list typo": {"run", "--revision", revisions.LatestLegacy().ID + ",auto", "--", "x"},
+		"revision empty":     {"run", "--revision", revisions.LatestLegacy().ID + ",", "--", "x"},
 		"bad header":         {"run", "--url", "http://127.0.0.1:1/mcp", "--header", "novalue"},
 		"header on stdio":    {"run", "--header", "A: b", "--", "x"},
 		"unknown flag":       {"run", "--nope", "--", "x"},
@@ -78,7 +82,7 @@ func TestUsageErrors(t *testing.T) {
 		"sse on stdio":       {"run", "--transport", "sse", "--", "x"},
 		"stdio with url":     {"run", "--transport", "stdio", "--url", "http://127.0.0.1:1/sse"},
 		"unknown transport":  {"run", "--transport", "ws", "--url", "http://127.0.0.1:1/sse"},
-		"sse at a new rev":   {"run", "--transport", "sse", "--revision", "2026-07-28", "--url", "http://127.0.0.1:1/sse"},
+		"sse at a new rev":   {"run", "--transport", "sse", "--revision", "2025-11-25,2026-07-28", "--url", "http://127.0.0.1:1/sse"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			code, stdout, stderr := mainOut(args...)

@@ -70,7 +70,10 @@ func demoCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcp-conform: cannot listen on loopback for the HTTP demo: %v\n", err)
 		return reports.ExitError
 	}
-	ref := refserver.New(refserver.Options{Stderr: io.Discard})
+	// Over HTTP the reference requires legacy sessions, as most deployed legacy servers do and as
+	// its own tests run it (TestReferencePasses): the rules that need session state (LFEAT-011's
+	// URL elicitation, LHTTP-014) have one to judge.
+	ref := refserver.New(refserver.Options{Stderr: io.Discard, Sessions: true})
 	srv := &http.Server{Handler: ref.Handler(), ConnContext: ref.ConnContext}
 	go func() { _ = srv.Serve(ln) }()
 	defer func() { ref.Close(); _ = srv.Close() }()
