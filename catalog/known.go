@@ -68,7 +68,7 @@ func KnownRules() ([]Known, error) {
 		switch f[3] {
 		case "any":
 			k.Transports = []string{}
-		case "stdio", "http":
+		case "stdio", "http", "sse":
 			k.Transports = []string{f[3]}
 		default:
 			return nil, fmt.Errorf("catalog.tsv line %d: unknown transport %q", i+2, f[3])

@@ -169,7 +169,7 @@ func (w *Session) Timeout() time.Duration {
 // Send sends req on the scenario's connection and notes the exchange (Note). It waits
 // Timeout for a reply (measured from the latest progress notification for req's progress
 // token, if it set one: requestContext), or the quiet window plus --timeout for a notification; on stdio an
-// intentionally malformed request gets a sentinel (Harmless) that proves a missing reply. It
+// intentionally malformed request gets a sentinel (Harmless; also on HTTP+SSE, whose replies share one stream) that proves a missing reply. It
 // errors when there is no connection, the request would change a shared session's state
 // (GuardShared), the transport gave no exchange, or ctx ended; a missing reply is no error.
 func (w *Session) Send(ctx context.Context, req harness.Request) error {
@@ -186,7 +186,7 @@ func (w *Session) Send(ctx context.Context, req harness.Request) error {
 	if req.Notification {
 		wait = w.Opts.QuietWindow + w.Opts.Timeout // the transport returns after the quiet window
 	}
-	if req.Intentional && !req.Notification && w.Conn.Name() == harness.TransportStdio {
+	if req.Intentional && !req.Notification && (w.Conn.Name() == harness.TransportStdio || w.Conn.Name() == harness.TransportSSE) {
 		// A server may rightly ignore malformed input: absence is proved by a sentinel.
 		sentinel := w.Build(Call{Method: w.Harmless()})
 		req.Sentinel = &sentinel

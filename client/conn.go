@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/mcp-conform/mcp-conform/harness"
@@ -26,6 +27,9 @@ type Conn interface {
 	Process() (p Process, ok bool)
 	// Endpoint returns the Streamable HTTP endpoint; ok is false on stdio.
 	Endpoint() (e Endpoint, ok bool)
+	// SSEStream returns the stream of an HTTP+SSE connection (2024-11-05); ok is false on
+	// every other transport.
+	SSEStream() (s SSEStream, ok bool)
 	// SetAnswerer makes the connection answer the requests the server sends the client with
 	// a (Dial starts a handshake-era connection with PingOnly, any other with no answers).
 	SetAnswerer(a Answerer)
@@ -60,18 +64,31 @@ type Endpoint interface {
 	OpenStream(ctx context.Context, method string, header http.Header, omit []string, body []byte) *harness.Stream
 }
 
+// SSEStream is the client side of an HTTP+SSE connection (2024-11-05 basic/transports#HTTP
+// with SSE): the SSE endpoint's URL, the endpoint URI its endpoint event named, whether the
+// stream ended, and the server frames that answered no request.
+type SSEStream interface {
+	Conn() int
+	URL() string
+	Endpoint(ctx context.Context) (*url.URL, error)
+	Ended() (bool, error)
+	Unsolicited() []*harness.Frame
+	WaitFrame(ctx context.Context, from int, match func(*harness.Frame) bool) *harness.Frame
+}
+
 var (
-	_ Process  = (*harness.Stdio)(nil)
-	_ Endpoint = (*harness.HTTP)(nil)
+	_ Process   = (*harness.Stdio)(nil)
+	_ Endpoint  = (*harness.HTTP)(nil)
+	_ SSEStream = (*harness.SSE)(nil)
 )
 
 // DialConfig is what Dial needs to open a connection: the transport and its target, the
 // recorder every frame goes to, and the limits.
 type DialConfig struct {
-	Transport     string            // harness.TransportStdio or harness.TransportHTTP
+	Transport     string            // harness.TransportStdio, harness.TransportHTTP or harness.TransportSSE
 	Command       []string          // stdio: the server's argv, run without a shell
-	URL           string            // http: the Streamable HTTP endpoint
-	Header        http.Header       // http: headers sent on every request (--header)
+	URL           string            // http: the Streamable HTTP endpoint; sse: the SSE endpoint
+	Header        http.Header       // http, sse: headers sent on every request (--header)
 	Recorder      *harness.Recorder // where every frame of the connection is recorded
 	MaxFrame      int               // the bytes kept per frame (0 = harness default)
 	QuietWindow   time.Duration     // how long to wait before concluding nothing more arrives
@@ -106,6 +123,15 @@ func Dial(ctx context.Context, cfg DialConfig) (Conn, error) {
 			return nil, err
 		}
 		return httpConn{h}, nil
+	case harness.TransportSSE:
+		h, err := harness.DialSSE(ctx, harness.SSEConfig{
+			URL: cfg.URL, Header: cfg.Header, Recorder: cfg.Recorder, MaxFrame: cfg.MaxFrame, QuietWindow: cfg.QuietWindow,
+			Answer: cfg.answer(),
+		})
+		if err != nil {
+			return nil, err
+		}
+		return sseConn{h}, nil
 	}
 	return nil, fmt.Errorf("unknown transport %q", cfg.Transport)
 }
@@ -128,30 +154,42 @@ func Wrap(t harness.Transport) Conn {
 		return stdioConn{x}
 	case *harness.HTTP:
 		return httpConn{x}
+	case *harness.SSE:
+		return sseConn{x}
 	}
 	return &plainConn{Transport: t}
 }
 
 type stdioConn struct{ *harness.Stdio }
 
-func (c stdioConn) Process() (Process, bool)   { return c.Stdio, true }
-func (c stdioConn) Endpoint() (Endpoint, bool) { return nil, false }
-func (c stdioConn) SetAnswerer(a Answerer)     { c.Stdio.SetAnswer(Respond(a)) }
+func (c stdioConn) Process() (Process, bool)     { return c.Stdio, true }
+func (c stdioConn) Endpoint() (Endpoint, bool)   { return nil, false }
+func (c stdioConn) SSEStream() (SSEStream, bool) { return nil, false }
+func (c stdioConn) SetAnswerer(a Answerer)       { c.Stdio.SetAnswer(Respond(a)) }
 
 type httpConn struct{ *harness.HTTP }
 
-func (c httpConn) Process() (Process, bool)   { return nil, false }
-func (c httpConn) Endpoint() (Endpoint, bool) { return c.HTTP, true }
-func (c httpConn) SetAnswerer(a Answerer)     { c.HTTP.SetAnswer(Respond(a)) }
+func (c httpConn) Process() (Process, bool)     { return nil, false }
+func (c httpConn) Endpoint() (Endpoint, bool)   { return c.HTTP, true }
+func (c httpConn) SSEStream() (SSEStream, bool) { return nil, false }
+func (c httpConn) SetAnswerer(a Answerer)       { c.HTTP.SetAnswer(Respond(a)) }
+
+type sseConn struct{ *harness.SSE }
+
+func (c sseConn) Process() (Process, bool)     { return nil, false }
+func (c sseConn) Endpoint() (Endpoint, bool)   { return nil, false }
+func (c sseConn) SSEStream() (SSEStream, bool) { return c.SSE, true }
+func (c sseConn) SetAnswerer(a Answerer)       { c.SSE.SetAnswer(Respond(a)) }
 
 type plainConn struct {
 	harness.Transport
 	shared bool
 }
 
-func (c *plainConn) Frames() []*harness.Frame   { return nil }
-func (c *plainConn) Shared() bool               { return c.shared }
-func (c *plainConn) SetShared()                 { c.shared = true }
-func (c *plainConn) Process() (Process, bool)   { return nil, false }
-func (c *plainConn) Endpoint() (Endpoint, bool) { return nil, false }
-func (c *plainConn) SetAnswerer(Answerer)       {}
+func (c *plainConn) Frames() []*harness.Frame     { return nil }
+func (c *plainConn) Shared() bool                 { return c.shared }
+func (c *plainConn) SetShared()                   { c.shared = true }
+func (c *plainConn) Process() (Process, bool)     { return nil, false }
+func (c *plainConn) Endpoint() (Endpoint, bool)   { return nil, false }
+func (c *plainConn) SSEStream() (SSEStream, bool) { return nil, false }
+func (c *plainConn) SetAnswerer(Answerer)         {}

@@ -23,15 +23,16 @@ type scriptConn struct {
 	seq   int
 }
 
-func (c *scriptConn) Name() string               { return harness.TransportStdio }
-func (c *scriptConn) Conn() int                  { return 1 }
-func (c *scriptConn) Close() error               { return nil }
-func (c *scriptConn) Frames() []*harness.Frame   { return nil }
-func (c *scriptConn) Shared() bool               { return false }
-func (c *scriptConn) SetShared()                 {}
-func (c *scriptConn) Process() (Process, bool)   { return nil, false }
-func (c *scriptConn) Endpoint() (Endpoint, bool) { return nil, false }
-func (c *scriptConn) SetAnswerer(Answerer)       {}
+func (c *scriptConn) Name() string                 { return harness.TransportStdio }
+func (c *scriptConn) Conn() int                    { return 1 }
+func (c *scriptConn) Close() error                 { return nil }
+func (c *scriptConn) Frames() []*harness.Frame     { return nil }
+func (c *scriptConn) Shared() bool                 { return false }
+func (c *scriptConn) SetShared()                   {}
+func (c *scriptConn) Process() (Process, bool)     { return nil, false }
+func (c *scriptConn) Endpoint() (Endpoint, bool)   { return nil, false }
+func (c *scriptConn) SSEStream() (SSEStream, bool) { return nil, false }
+func (c *scriptConn) SetAnswerer(Answerer)         {}
 func (c *scriptConn) Send(_ context.Context, req harness.Request) (*harness.Exchange, error) {
 	var m map[string]any
 	if err := json.Unmarshal(req.Raw, &m); err != nil {

@@ -21,11 +21,13 @@ const (
 	DirServerToClient Direction = "s2c"
 )
 
-// Transport names as they appear in results: "stdio" (basic/transports/stdio) and "http"
-// (basic/transports/streamable-http).
+// Transport names as they appear in results: "stdio" (basic/transports/stdio), "http"
+// (basic/transports/streamable-http) and "sse", the deprecated HTTP+SSE transport of
+// 2024-11-05 (basic/transports#HTTP with SSE of that revision).
 const (
 	TransportStdio = "stdio"
 	TransportHTTP  = "http"
+	TransportSSE   = "sse"
 )
 
 // HTTPMeta is the HTTP envelope of a frame: for a client frame the request method and the

@@ -602,8 +602,16 @@ func (s *Stdio) removePending(w *waiter) {
 // with that key; for a response without id or with id null, failing that, the oldest request
 // sent without an id, else the oldest pending request. s.mu must be held.
 func (s *Stdio) claim(key string) *waiter {
+	var w *waiter
+	s.pending, w = claimPending(s.pending, key)
+	return w
+}
+
+// claimPending is the claim rule of Stdio.claim over any pending list: it returns the list
+// without the claimed waiter (marked claimed), and the waiter (nil when none matches).
+func claimPending(pending []*waiter, key string) ([]*waiter, *waiter) {
 	pick := -1
-	for i, w := range s.pending {
+	for i, w := range pending {
 		if w.key == key {
 			pick = i
 			break
@@ -614,7 +622,7 @@ func (s *Stdio) claim(key string) *waiter {
 		// request it can only mean: delivered, so the rule about ids (MSG-003) judges it and
 		// the scenario gets a verdict instead of a timeout.
 		loose := LooseIDKey(key)
-		for i, w := range s.pending {
+		for i, w := range pending {
 			if LooseIDKey(w.key) == loose {
 				if pick >= 0 {
 					pick = -1 // ambiguous: two requests it could mean
@@ -624,9 +632,9 @@ func (s *Stdio) claim(key string) *waiter {
 			}
 		}
 	}
-	if pick < 0 && (key == "" || key == "null") && len(s.pending) > 0 {
+	if pick < 0 && (key == "" || key == "null") && len(pending) > 0 {
 		pick = 0
-		for i, w := range s.pending {
+		for i, w := range pending {
 			if w.key == "" || w.key == "null" {
 				pick = i
 				break
@@ -634,12 +642,12 @@ func (s *Stdio) claim(key string) *waiter {
 		}
 	}
 	if pick < 0 {
-		return nil
+		return pending, nil
 	}
-	w := s.pending[pick]
-	s.pending = append(s.pending[:pick], s.pending[pick+1:]...)
+	w := pending[pick]
+	pending = append(pending[:pick], pending[pick+1:]...)
 	w.claimed = true
-	return w
+	return pending, w
 }
 
 // read is the stdout reader: it frames lines and delivers each frame.

@@ -22,7 +22,7 @@ import (
 // transport unless present here or listed in Omit, and the user's --header values are always
 // added. Omit lists header names not to send at all.
 //
-// Sentinel (stdio only), set on a request whose reply may rightly never come (deliberately
+// Sentinel (stdio and HTTP+SSE, whose replies share one stream), set on a request whose reply may rightly never come (deliberately
 // malformed input), is a harmless request written right after it on the same connection:
 // once the sentinel is answered, QuietWindow more without a reply proves that none is coming
 // (the Exchange's Err is then a *NoReplyError), so a silent server costs a quiet window, not the

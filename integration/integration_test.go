@@ -2,7 +2,8 @@
 // the protocol code of: the npm "everything" (stdio and streamableHttp), "filesystem" and
 // "memory" servers (legacy revisions), a server of ours on the TypeScript SDK
 // @modelcontextprotocol/server 2.x with the official conformance fixture surface, one on
-// @modelcontextprotocol/sdk 1.x serving Streamable HTTP with sessions, and servers of ours on
+// @modelcontextprotocol/sdk 1.x serving Streamable HTTP with sessions and one serving the HTTP+SSE
+// transport of 2024-11-05 (SSEServerTransport), and servers of ours on
 // go-sdk v1.8.0 (stateless and with sessions; also with -tools-only: a server offering tools
 // alone, which the rules of the features it does not offer must not fail) and on mcp-go v1.2.1,
 // over stdio and Streamable HTTP. Every verdict but na is pinned in
@@ -178,6 +179,32 @@ func TestServerEverythingStreamableHTTP(t *testing.T) {
 	url := testutil.StartPortServer(t, 60*time.Second, "/mcp", nodeBinary(t), entry, "streamableHttp")
 	r := run(t, "server-everything-http", runner.Config{Transport: "http", URL: url})
 	require.Equal(t, revisions.LegacyIDs(), r.Revisions, "server-everything (SDK 1.x) accepts every legacy revision and no modern one; notes: %v", r.Notes)
+}
+
+// TestServerEverythingSSE runs the whole suite on the npm "everything" server in its sse mode
+// (the SDK 1.x SSEServerTransport: the HTTP+SSE transport of 2024-11-05), reached as a user
+// would, by --url alone: era detection falls back to HTTP+SSE (basic/transports#Backwards
+// Compatibility), and every handshake revision the server accepts is tested over it.
+func TestServerEverythingSSE(t *testing.T) {
+	t.Parallel()
+	entry := nodeModule(t, "node_modules/@modelcontextprotocol/server-everything/dist/index.js")
+	url := testutil.StartPortServer(t, 60*time.Second, "/sse", nodeBinary(t), entry, "sse")
+	r := run(t, "server-everything-sse", runner.Config{Transport: "http", SSEFallback: true, URL: url,
+		FixtureMap: map[string]string{"test_sampling": "trigger-sampling-request", "test_elicitation": "trigger-elicitation-request",
+			"test_list_roots": "get-roots-list"}})
+	require.Equal(t, []string{"sse"}, r.Transports, "notes: %v", r.Notes)
+	require.Contains(t, r.Revisions, revisions.Oldest().ID, "notes: %v", r.Notes)
+}
+
+// TestTypeScriptSDKv1SSE runs the whole suite on a server of ours on @modelcontextprotocol/sdk
+// 1.x serving the HTTP+SSE transport of 2024-11-05 with SSEServerTransport (--transport sse).
+func TestTypeScriptSDKv1SSE(t *testing.T) {
+	t.Parallel()
+	script := nodeModule(t, "servers/ts-sse/server.mjs")
+	nodeModule(t, "node_modules/@modelcontextprotocol/sdk")
+	url := testutil.StartHTTPServer(t, 60*time.Second, nodeBinary(t), script, "--port", "0")
+	r := run(t, "ts-sse", runner.Config{Transport: "sse", URL: url})
+	require.Contains(t, r.Revisions, revisions.Oldest().ID, "notes: %v", r.Notes)
 }
 
 // TestServerMemoryStdio runs the whole suite on the npm "memory" server (legacy revisions,

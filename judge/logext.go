@@ -71,7 +71,7 @@ func (t *logTracker) observe(f *Frame) *logEvent {
 			_ = json.Unmarshal(raw, &c.level)
 		}
 		t.bySeq[f.Seq] = c
-		if f.Transport == harness.TransportStdio {
+		if f.Transport != harness.TransportHTTP { // stdio, and the one stream of HTTP+SSE
 			if t.inflight[f.Conn] == nil {
 				t.inflight[f.Conn] = map[string]*logCarrier{}
 			}

@@ -73,12 +73,15 @@ func mediaType(ct string) string {
 }
 
 // carriesMessage reports whether a server frame is meant to hold a JSON-RPC message: a stdio
-// line, an SSE event's data or an application/json body.
+// line, an SSE event's data (but the endpoint event of HTTP+SSE) or an application/json body.
 func carriesMessage(f *Frame) bool {
 	if !f.FromServer() || len(f.Raw) == 0 {
 		return false
 	}
 	switch {
+	case f.Transport == harness.TransportSSE && f.SSE != nil && f.SSE.Event == "endpoint":
+		// The endpoint event of HTTP+SSE carries a URI, not a message (SSE-001 judges it).
+		return false
 	case f.Transport == harness.TransportStdio, f.SSE != nil:
 		return true
 	case f.HTTP != nil:

@@ -82,7 +82,7 @@ func LoadBaseline(path string) (*Baseline, error) {
 
 // ParseBaseline parses a baseline document: a mapping whose only key is "expected-failures",
 // holding a list of entries with the keys rule (required, an exact rule id), revision
-// (optional, YYYY-MM-DD), transport (optional, stdio or http) and reason (required). Unknown
+// (optional, YYYY-MM-DD), transport (optional, stdio, http or sse) and reason (required). Unknown
 // keys, duplicate keys, wrong types, a second YAML document and two entries that could cover
 // the same result are errors; every error names its line. An empty document is an empty
 // baseline.
@@ -245,8 +245,8 @@ func (p *baselineParser) entry(n *yaml.Node) (BaselineEntry, bool) {
 	if e.Revision != "" && !baselineRevision.MatchString(e.Revision) {
 		p.fail(n, "revision %q is not a protocol revision such as %s", e.Revision, revisions.LatestLegacy().ID)
 	}
-	if e.Transport != "" && e.Transport != "stdio" && e.Transport != "http" {
-		p.fail(n, "transport %q is neither stdio nor http", e.Transport)
+	if e.Transport != "" && e.Transport != "stdio" && e.Transport != "http" && e.Transport != "sse" {
+		p.fail(n, "transport %q is none of stdio, http and sse", e.Transport)
 	}
 	if e.Reason == "" && !bad["reason"] {
 		p.fail(n, "entry %s has no reason: say why the failure is accepted", e)

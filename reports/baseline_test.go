@@ -91,7 +91,7 @@ func TestParseBaselineErrorsNameTheLine(t *testing.T) {
 		{"prefix instead of id", "expected-failures:\n  - rule: MSG-\n    reason: r\n", []string{`line 2: rule "MSG-" is not a rule id: give one exact id`}},
 		{"pattern instead of id", "expected-failures:\n  - rule: MSG-*\n    reason: r\n", []string{`line 2: rule "MSG-*" is not a rule id`}},
 		{"bad revision", "expected-failures:\n  - rule: MSG-014\n    revision: latest\n    reason: r\n", []string{`line 2: revision "latest" is not a protocol revision`}},
-		{"bad transport", "expected-failures:\n  - rule: MSG-014\n    transport: sse\n    reason: r\n", []string{`line 2: transport "sse" is neither stdio nor http`}},
+		{"bad transport", "expected-failures:\n  - rule: MSG-014\n    transport: ws\n    reason: r\n", []string{`line 2: transport "ws" is none of stdio, http and sse`}},
 		{"empty reason", "expected-failures:\n  - rule: MSG-014\n    reason: \"  \"\n", []string{"line 2: entry MSG-014 has no reason"}},
 		{"null reason", "expected-failures:\n  - rule: MSG-014\n    reason:\n", []string{`line 3: "reason" takes a single value`}},
 		{"list as value", "expected-failures:\n  - rule: [MSG-014, MSG-015]\n    reason: r\n", []string{`line 2: "rule" takes a single value`}},

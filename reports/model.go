@@ -123,7 +123,8 @@ type Tool struct {
 	Commit  string `json:"commit"`
 }
 
-// Target is what was tested: Transport "stdio" with the Command argv, or "http" with the URL.
+// Target is what was tested: Transport "stdio" with the Command argv, or "http" (Streamable
+// HTTP) or "sse" (the HTTP+SSE transport of the oldest revision) with the URL.
 // Header names given with --header are listed in HeaderNames; their values are never written.
 type Target struct {
 	Transport   string   `json:"transport"`

@@ -133,13 +133,17 @@ var handshakePages = []string{
 	"server/utilities/logging", "server/utilities/pagination",
 }
 
+// oldestPages are the pages of 2024-11-05 the catalogue's extra rules link (catalog/extra-rules.md:
+// its HTTP+SSE transport).
+var oldestPages = []string{"basic/transports"}
+
 // table holds every row, newest first.
 var table = []Revision{
 	row("2026-07-28", EraModern, "ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203", "26", modernPages, true, false, true),
 	row("2025-11-25", EraHandshake, "268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7", "25", handshakePages, true, true, true),
 	row("2025-06-18", EraHandshake, "af845e7e5b9d27107d1690f0936022546177a1403e63ffb11470135b296a2e01", "", nil, true, true, true),
 	row("2025-03-26", EraHandshake, "e720669548c8100a4282c49e580efd6ddf7f28899ea786fc8db251dbdb356131", "", nil, true, true, false),
-	row("2024-11-05", EraHandshake, "61cea2392d4f284092d09bc84b9ac488c0d5618ac2b38a56942fc5b99fd960ce", "", nil, false, true, false),
+	row("2024-11-05", EraHandshake, "61cea2392d4f284092d09bc84b9ac488c0d5618ac2b38a56942fc5b99fd960ce", "24", oldestPages, false, true, false),
 }
 
 // All returns every row, newest first. The slice is a fresh copy on each call (the rows'

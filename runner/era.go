@@ -24,7 +24,8 @@ func (e *env) detect(ctx context.Context) ([]*target, []string, string) {
 	var targets []*target
 	var notes []string
 	auto := cfg.Revision == "auto"
-	wantModern := auto || e.askedModern() != ""
+	// The HTTP+SSE transport of 2024-11-05 predates the modern era: no server/discover on it.
+	wantModern := (auto || e.askedModern() != "") && cfg.Transport != harness.TransportSSE
 	wantLegacy := auto || len(e.askedLegacy()) > 0
 	var probe *harness.Probe
 	// hint explains an HTTP reply that is not an MCP endpoint's (replyHint): the run that
@@ -45,6 +46,14 @@ func (e *env) detect(ctx context.Context) ([]*target, []string, string) {
 		notes = append(notes, note)
 		if hint == "" && h != nil {
 			hint = replyHint(h.shared, h.ex)
+		}
+		if tg == nil && len(targets) == 0 {
+			stg, more, abort := e.sseFallback(ctx, h)
+			notes = append(notes, more...)
+			if abort != "" {
+				return targets, notes, abort
+			}
+			tg = stg
 		}
 		if tg != nil {
 			for _, m := range targets {

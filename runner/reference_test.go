@@ -111,6 +111,8 @@ func runReferenceFlags(t testing.TB, transport string, revision string, seed int
 		cfg.Command = append([]string{referenceBinary(t)}, flags...)
 	case "http":
 		cfg.URL = startHTTP(t, flags...)
+	case "sse":
+		cfg.URL = startSSE(t, flags...)
 	}
 	run, err := runner.Run(context.Background(), cfg)
 	require.NoError(t, err)

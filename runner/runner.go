@@ -38,7 +38,7 @@ import (
 // expression. Progress, when non-nil, shows rules done / total and the current feature (it
 // draws only on a terminal).
 type Config struct {
-	Transport      string        // "stdio" or "http"
+	Transport      string        // "stdio", "http" or "sse" (HTTP+SSE of 2024-11-05)
 	Command        []string      // stdio: the server's argv, run without a shell
 	URL            string        // http: the Streamable HTTP endpoint
 	Header         http.Header   // http: headers sent on every request
@@ -62,6 +62,11 @@ type Config struct {
 	// CallTools is the --call-tools policy: client.CallFixtures ("" means the same),
 	// client.CallReadOnly or client.CallAll.
 	CallTools string
+	// SSEFallback lets era detection over HTTP fall back to the HTTP+SSE transport of
+	// 2024-11-05 (Transport then becomes "sse") when the server refuses a POSTed initialize
+	// with 400, 404 or 405 and a GET opens an SSE stream whose first event is endpoint
+	// (basic/transports#Backwards Compatibility); set when --url is given without --transport.
+	SSEFallback bool
 	// FixtureMap maps a fixture name (client.FixtureTools, client.FixturePrompts,
 	// client.FixtureResources) to the server's own name for it (--fixture-map).
 	FixtureMap map[string]string
@@ -203,6 +208,9 @@ func Run(ctx context.Context, cfg Config) (*reports.Run, error) {
 	selected := catalog.Select(rules, cfg.Rules, cfg.Tags)
 	e.selected = selected
 	targets, notes, abort := e.detect(ctx)
+	// Era detection may have fallen back to the HTTP+SSE transport.
+	cfg.Transport = e.cfg.Transport
+	run.Target.Transport, run.Transports = cfg.Transport, []string{cfg.Transport}
 	e.focusOf = map[string]string{}
 	for _, t := range targets {
 		if t.focusOf != "" {
@@ -382,19 +390,26 @@ type suiteRun struct {
 // sharedConn returns the target's shared connection. A stdio server that died (exited or
 // closed its stdout) is restarted, as the spec tells clients to (basic/transports/stdio
 // #Unexpected Termination), and a legacy session is initialised again, so that one crash does
-// not turn every later rule into a failure; the restart is noted in the run.
+// not turn every later rule into a failure; the restart is noted in the run. An HTTP+SSE stream
+// the server ended is reopened (a new GET, a new session) the same way.
 func (s *suiteRun) sharedConn(ctx context.Context) (client.Conn, error) {
 	s.connMu.Lock()
 	defer s.connMu.Unlock()
-	old, ok := s.t.shared.Process()
-	if !ok || !old.IsDead() {
+	note := ""
+	if old, ok := s.t.shared.Process(); ok && old.IsDead() {
+		note = fmt.Sprintf("the %s server process (connection %d) died and was restarted", s.t.revision, old.Conn())
+	} else if st, ok := s.t.shared.SSEStream(); ok {
+		if ended, why := st.Ended(); ended {
+			note = fmt.Sprintf("the %s SSE stream (connection %d) ended (%v) and was reopened", s.t.revision, st.Conn(), why)
+		}
+	}
+	if note == "" {
 		return s.t.shared, nil
 	}
 	t, err := s.env.dial(ctx, s.t.revision)
 	if err != nil {
 		return nil, fmt.Errorf("restarting the server: %w", err)
 	}
-	note := fmt.Sprintf("the %s server process (connection %d) died and was restarted", s.t.revision, old.Conn())
 	if !s.t.modern {
 		hctx, cancel := context.WithTimeout(ctx, s.env.cfg.StartupTimeout)
 		_, err := harness.Initialize(hctx, t, &s.env.ids, s.t.revision)

@@ -91,8 +91,6 @@ func urlElicitationFlow(ctx context.Context, w *World) error {
 	if err != nil {
 		return err
 	}
-	if s, ok := w.Conn.Process(); ok {
-		quiet(ctx, w.Opts.QuietWindow, s)
-	}
+	w.SettleStream(ctx)
 	return ctx.Err()
 }

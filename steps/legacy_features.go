@@ -182,9 +182,7 @@ func (w *World) trigger(ctx context.Context, tool map[string]any) (string, error
 		return fmt.Sprintf("the trigger %q got %s", tool["name"], client.DescribeExchange(call)), nil
 	}
 	w.SettleHeld(ctx)
-	if s, ok := w.Conn.Process(); ok {
-		quiet(ctx, w.Opts.QuietWindow, s)
-	}
+	w.SettleStream(ctx)
 	return "", ctx.Err()
 }
 

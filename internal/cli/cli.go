@@ -92,6 +92,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 // runOptions are the flags of `run` (and `demo`).
 type runOptions struct {
 	url            string
+	transport      string
 	headers        multiFlag
 	revision       string
 	startupTimeout time.Duration
@@ -126,6 +127,7 @@ func runFlags(name string, o *runOptions, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&o.url, "url", "", "Streamable HTTP endpoint to test (instead of a command after --)")
+	fs.StringVar(&o.transport, "transport", "", "stdio, http (Streamable HTTP at --url) or sse (the HTTP+SSE transport of "+revisions.Oldest().ID+": --url is the SSE endpoint); default: stdio with a command, http with --url, falling back to sse when the server refuses a POSTed initialize with 400, 404 or 405 and a GET opens an SSE stream with an endpoint event")
 	fs.Var(&o.headers, "header", "HTTP header 'Name: value' sent on every request (repeatable; values never written to reports)")
 	fs.StringVar(&o.revision, "revision", "auto", "protocol revisions to test: auto (every one the server accepts), or a comma-separated list of "+strings.Join(revisions.IDs(), ", "))
 	fs.DurationVar(&o.startupTimeout, "startup-timeout", 60*time.Second, "bound on a fresh server's first reply (cold go run, first npx)")
@@ -277,11 +279,32 @@ func (o *runOptions) config(rest []string, stderr io.Writer, override *runner.Co
 			return cfg, usageError(stderr, "--url %q: %s", o.url, why)
 		}
 		cfg.Transport, cfg.URL, cfg.Header = harness.TransportHTTP, o.url, header
+		switch o.transport {
+		case "":
+			cfg.SSEFallback = true
+		case harness.TransportSSE:
+			for _, rev := range strings.Split(o.revision, ",") {
+				if revisions.IsModern(strings.TrimSpace(rev)) {
+					// The handshake revisions after it may be negotiated over it (a client
+					// falling back keeps its protocol version); the modern era has no
+					// initialize to do so.
+					return cfg, usageError(stderr, "--transport sse (the HTTP+SSE transport of %s) cannot carry revision %s, which has no initialize", revisions.Oldest().ID, strings.TrimSpace(rev))
+				}
+			}
+			cfg.Transport = o.transport
+		case harness.TransportHTTP:
+			cfg.Transport = o.transport
+		default:
+			return cfg, usageError(stderr, "--transport %s does not go with --url: give http or sse", o.transport)
+		}
 	case len(rest) > 0 && strings.TrimSpace(rest[0]) == "":
 		return cfg, usageError(stderr, "the server command after -- is empty: give the program to start, e.g. -- node server.js")
 	case len(rest) > 0:
 		if len(o.headers) > 0 {
 			return cfg, usageError(stderr, "--header applies to --url only")
+		}
+		if o.transport != "" && o.transport != harness.TransportStdio {
+			return cfg, usageError(stderr, "--transport %s needs --url; a command after -- is tested over stdio", o.transport)
 		}
 		cfg.Transport, cfg.Command = harness.TransportStdio, rest
 	default:
@@ -533,8 +556,11 @@ func checkWritable(dir string) error {
 }
 
 func describeTarget(cfg runner.Config) string {
-	if cfg.Transport == harness.TransportHTTP {
+	switch cfg.Transport {
+	case harness.TransportHTTP:
 		return "Streamable HTTP endpoint " + cfg.URL
+	case harness.TransportSSE:
+		return "HTTP+SSE endpoint " + cfg.URL
 	}
 	return "stdio server " + strings.Join(cfg.Command, " ")
 }

@@ -79,6 +79,10 @@ func TestUsageErrors(t *testing.T) {
 		"fixture-map form":   {"run", "--fixture-map", "test_simple_text", "--", "x"},
 		"fixture-map name":   {"run", "--fixture-map", "test_simpel_text=echo", "--", "x"},
 		"fixture-map twice":  {"run", "--fixture-map", "test_simple_text=a", "--fixture-map", "test_simple_text=b", "--", "x"},
+		"sse on stdio":       {"run", "--transport", "sse", "--", "x"},
+		"stdio with url":     {"run", "--transport", "stdio", "--url", "http://127.0.0.1:1/sse"},
+		"unknown transport":  {"run", "--transport", "ws", "--url", "http://127.0.0.1:1/sse"},
+		"sse at a new rev":   {"run", "--transport", "sse", "--revision", "2025-11-25,2026-07-28", "--url", "http://127.0.0.1:1/sse"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			code, stdout, stderr := mainOut(args...)

@@ -61,8 +61,8 @@ func StartHTTPServer(t testing.TB, timeout time.Duration, argv ...string) string
 }
 
 // StartPortServer starts argv like StartHTTPServer for a server that is told its port by the
-// PORT environment variable and says "listening on port N" on its stderr (server-everything's
-// streamableHttp mode): it picks a free loopback port N, waits up to timeout for that line and
+// PORT environment variable and says "listening on port N" (server-everything's streamableHttp
+// mode) or "running on port N" (its sse mode) on its stderr: it picks a free loopback port N, waits up to timeout for that line and
 // returns http://127.0.0.1:N plus path (e.g. "/mcp").
 func StartPortServer(t testing.TB, timeout time.Duration, path string, argv ...string) string {
 	t.Helper()
@@ -72,7 +72,7 @@ func StartPortServer(t testing.TB, timeout time.Duration, path string, argv ...s
 	}
 	port := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
 	_ = l.Close()
-	ready := regexp.MustCompile(`listening on port ` + port + `\b`)
+	ready := regexp.MustCompile(`(listening|running) on port ` + port + `\b`)
 	return startServer(t, timeout, []string{"PORT=" + port}, func(line string) string {
 		if ready.MatchString(line) {
 			return "http://127.0.0.1:" + port + path
