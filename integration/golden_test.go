@@ -64,7 +64,7 @@ func checkGolden(t *testing.T, name string, r *reports.Run) {
 		}
 	}
 	if diff := lineDiff(want, got); diff != "" {
-		t.Errorf("verdicts differ from %s (- pinned, + this run); if the change fixes a defect, rerun with -update and name it in the commit:\n%s", path, diff)
+		t.Errorf("verdicts differ from %s (- pinned, + this run); if the change fixes a defect, rerun with -update and name it in the commit:\n%s\nthe run's notes:\n%s", path, diff, strings.Join(r.Notes, "\n"))
 	}
 }
 

@@ -371,11 +371,10 @@ func (e *env) offerOlder(ctx context.Context, rev string, main *target) (*target
 	if err != nil {
 		return nil, "", fmt.Sprintf("older revision %s: not offered: %v", rev, err)
 	}
-	wait := e.cfg.Timeout
-	if e.cfg.Transport == harness.TransportStdio {
-		wait = e.cfg.StartupTimeout // a freshly started process
-	}
-	hctx, cancel := context.WithTimeout(ctx, wait)
+	// The startup window, as for the first handshake (handshakeWait): a fresh process over
+	// stdio; over HTTP a session set up while the others are, on a loaded machine (CI under
+	// -race saw --timeout pass for one of four concurrent HTTP+SSE handshakes).
+	hctx, cancel := context.WithTimeout(ctx, e.cfg.StartupTimeout)
 	h, err := harness.Initialize(hctx, t, &e.ids, rev)
 	cancel()
 	switch {
