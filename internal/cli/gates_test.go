@@ -81,7 +81,9 @@ func TestNothingAppliesExit2(t *testing.T) {
 }
 
 // TestFixtureMapNamingNothingWarns: a --fixture-map alias the server does not list is a
-// warning on stderr and a note in results.json; an alias it lists is neither.
+// warning on stderr and a note in results.json; an alias it lists is neither, and neither is
+// one for a tool that asks the client (a server may list it only to a client declaring the
+// capability, which the shared connection does not).
 func TestFixtureMapNamingNothingWarns(t *testing.T) {
 	schemasEnv(t)
 	self, err := os.Executable()
@@ -89,11 +91,12 @@ func TestFixtureMapNamingNothingWarns(t *testing.T) {
 	out := t.TempDir()
 	code, _, stderr := mainOut("run", "--quiet-window", "300ms", "--out", out, "--rule", "DISC-001",
 		"--fixture-map", "test_echo=no_such_tool", "--fixture-map", "test_simple_text=test_echo",
-		"--fixture-map", "test://static-text=test://nowhere", "--", self, referenceServerCmd)
+		"--fixture-map", "test://static-text=test://nowhere", "--fixture-map", "test_sampling=trigger-sampling-request", "--", self, referenceServerCmd)
 	require.Equal(t, reports.ExitOK, code, stderr)
 	require.Contains(t, stderr, `warning: --fixture-map test_echo=no_such_tool: the server lists no tool "no_such_tool"`)
 	require.Contains(t, stderr, `warning: --fixture-map test://static-text=test://nowhere: the server lists no resource "test://nowhere"`)
 	require.NotContains(t, stderr, "test_simple_text=test_echo:", "test_echo is a tool the server lists")
+	require.NotContains(t, stderr, "test_sampling=", "a sampling tool may be listed only to a client declaring sampling")
 	b, err := os.ReadFile(filepath.Join(out, "results.json"))
 	require.NoError(t, err)
 	var run reports.Run
