@@ -121,7 +121,7 @@ func (e *env) detectModern(ctx context.Context) (targets []*target, notes []stri
 	}
 	t, err := e.dial(ctx, ask)
 	if err != nil {
-		return nil, notes, nil, "", "cannot start the server: " + err.Error()
+		return nil, notes, nil, "", e.dialFailed(ctx, err)
 	}
 	began := time.Now()
 	probe, err = harness.ProbeDiscover(ctx, t, &e.ids, ask, cfg.StartupTimeout)
@@ -276,7 +276,7 @@ func (e *env) detectLegacy(ctx context.Context, probe *harness.Probe) (*target, 
 	}
 	t, err := e.dial(ctx, ask)
 	if err != nil {
-		return nil, "", nil, "cannot start the server: " + err.Error()
+		return nil, "", nil, e.dialFailed(ctx, err)
 	}
 	hctx, cancel := context.WithTimeout(ctx, e.handshakeWait(probe))
 	began := time.Now()
@@ -395,6 +395,16 @@ func (e *env) offerOlder(ctx context.Context, rev string, main *target) (*target
 	}
 	return &target{revision: rev, shared: t, caps: ir.Capabilities, server: serverInfo(h.Result, false), focusOf: main.revision}, rev,
 		fmt.Sprintf("older revision %s: accepted; the rules whose verdict can differ from %s and SCHEMA-001 run there", rev, main.revision)
+}
+
+// dialFailed says why the run cannot start after a connection of era detection could not be
+// opened: the run's own stop (an interrupt, --run-timeout) when ctx has ended, since the
+// server is then not at fault, else that the server cannot be started.
+func (e *env) dialFailed(ctx context.Context, err error) string {
+	if ctx.Err() != nil {
+		return e.stopped() + " during era detection"
+	}
+	return "cannot start the server: " + err.Error()
 }
 
 // askedModern returns the modern revision a --revision list names, "" under auto or when it

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -330,6 +331,21 @@ func TestDetectOlderRevisions(t *testing.T) {
 	_, _, abort = detectAgainst(t, f, harness.TransportHTTP, Config{Revision: legacy[0] + "," + legacy[3]})
 	assert.Contains(t, abort, "--revision "+legacy[3]+" was forced")
 	assert.Contains(t, abort, fmt.Sprintf("protocolVersion %q", legacy[0]))
+}
+
+// TestDetectionInterruptedIsNotAServerFault: a run stopped (interrupt, --run-timeout) before
+// era detection could open its connection says so, not "cannot start the server".
+func TestDetectionInterruptedIsNotAServerFault(t *testing.T) {
+	e := &env{cfg: Config{Transport: harness.TransportStdio, Command: []string{"true"}, Revision: "auto", StartupTimeout: time.Second,
+		Timeout: time.Second, QuietWindow: 100 * time.Millisecond, MaxFrame: 1 << 20, ShutdownGrace: time.Second},
+		rec: harness.NewRecorder(time.Now()), rules: map[string]catalog.Rule{}, connRev: map[int]string{},
+		stopped: func() string { return "the run was interrupted" }}
+	t.Cleanup(e.closeAll)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, _, _, abort := e.detectLegacy(ctx, nil)
+	assert.Equal(t, "the run was interrupted during era detection", abort)
+	assert.Equal(t, "cannot start the server: boom", e.dialFailed(context.Background(), errors.New("boom")))
 }
 
 // TestFocusRule: on an older revision's target only SCHEMA-001 and the rules whose
