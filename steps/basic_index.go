@@ -121,12 +121,13 @@ func responseHasNoNullID(ctx context.Context, w *World) error {
 		return err
 	}
 	if msg.HasID && string(bytes.TrimSpace(msg.ID)) == "null" {
-		m := &client.Mismatch{Expected: "an error without an id member (MCP ids are never null)", Actual: `"id": null`, Frames: w.LastSeqs()}
 		if w.LastID == nil {
 			// JSON-RPC 2.0 itself asks for null when the id could not be read (DESIGN.md).
-			m.Grade = reports.Warn
+			return &client.Mismatch{Expected: "an error without an id member, since the request's id could not be read (MCP ids are never null; JSON-RPC 2.0's null here is a warning)",
+				Actual: `"id": null`, Frames: w.LastSeqs(), Grade: reports.Warn}
 		}
-		return m
+		return &client.Mismatch{Expected: "an error repeating the request's id " + string(w.LastID) + ", which was readable (MCP ids are never null)",
+			Actual: `"id": null`, Frames: w.LastSeqs()}
 	}
 	return nil
 }
