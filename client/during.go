@@ -1,7 +1,6 @@
 package client
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"sync"
@@ -84,11 +83,11 @@ func (w *Session) whileInFlight(ctx context.Context, long harness.Request, token
 // progressSeen returns a channel closed when the server sends, on the scenario's connection, a
 // notifications/progress carrying token, and the function that stops watching.
 func (w *Session) progressSeen(token string) (<-chan struct{}, func()) {
-	conn, mark := w.Conn.Conn(), []byte(`"`+token+`"`)
+	conn, key := w.Conn.Conn(), harness.IDKey(mustJSON(token))
 	started := make(chan struct{})
 	var once sync.Once
 	remove := w.Env.Recorder().OnFrame(func(f *harness.Frame) {
-		if f.Conn == conn && f.Dir == harness.DirServerToClient && bytes.Contains(f.Raw, []byte(`"notifications/progress"`)) && bytes.Contains(f.Raw, mark) {
+		if f.Conn == conn && f.Dir == harness.DirServerToClient && f.Method == "notifications/progress" && progressNotificationToken(f.Raw) == key {
 			once.Do(func() { close(started) })
 		}
 	})

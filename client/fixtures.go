@@ -35,6 +35,16 @@ var (
 		// Ours: the reference fixture's tool that needs a URL mode elicitation (LFEAT-011/012).
 		"test_url_elicitation_required",
 	}
+	// FixtureAsks maps each fixture tool that asks the client for something (a request of its
+	// own on the legacy wire, an input request on the modern one) to the client capability that
+	// needs: a server may list such a tool only to a client that declares the capability.
+	FixtureAsks = map[string]string{
+		"test_elicitation": "elicitation", "test_tool_with_elicitation": "elicitation",
+		"test_elicitation_sep1034_defaults": "elicitation", "test_elicitation_sep1330_enums": "elicitation",
+		"test_url_elicitation": "elicitation", "test_url_elicitation_required": "elicitation",
+		"test_sampling": "sampling", "test_incomplete_result_sampling": "sampling", "test_sampling_tools": "sampling",
+		"test_list_roots": "roots", "test_incomplete_result_list_roots": "roots",
+	}
 	// FixturePrompts are the fixture prompt names.
 	FixturePrompts = []string{
 		"test_simple_prompt", "test_prompt_with_arguments", "test_prompt_with_embedded_resource", "test_prompt_with_image",

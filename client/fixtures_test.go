@@ -1,6 +1,7 @@
 package client
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -83,4 +84,15 @@ func TestUntestableReasonSuggestsOnlyAHelpingPolicy(t *testing.T) {
 	assert.Equal(t, "--call-tools all would call them", s.Opts.CallHint([]map[string]any{writer, plain}))
 	assert.Contains(t, s.Opts.CallHint([]map[string]any{writer, reader}), "--call-tools readonly")
 	assert.Empty(t, policySession(CallAll).Opts.CallHint([]map[string]any{writer}))
+}
+
+// TestFixtureAsksNamesFixtureTools: every tool FixtureAsks knows is a fixture tool, and asks
+// for a capability the suite can answer (AnswerableCapabilities).
+func TestFixtureAsksNamesFixtureTools(t *testing.T) {
+	var answerable map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal([]byte(AnswerableCapabilities), &answerable))
+	for name, capability := range FixtureAsks {
+		assert.Contains(t, FixtureTools, name)
+		assert.Contains(t, answerable, capability, name)
+	}
 }

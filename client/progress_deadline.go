@@ -1,7 +1,6 @@
 package client
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"sync"
@@ -25,7 +24,7 @@ const ProgressTimeoutCap = 6
 // cancel function releases the timer and the frame observer; call it when the reply is in.
 func (w *Session) requestContext(ctx context.Context, req harness.Request, wait time.Duration) (context.Context, context.CancelFunc) {
 	tok := requestProgressToken(req.Raw)
-	if tok == nil || req.Notification || w.Conn == nil {
+	if tok == "" || req.Notification || w.Conn == nil {
 		return context.WithTimeout(ctx, wait)
 	}
 	cctx, cancel := context.WithTimeout(ctx, ProgressTimeoutCap*wait)
@@ -36,7 +35,7 @@ func (w *Session) requestContext(ctx context.Context, req harness.Request, wait 
 		if f.Conn != conn || f.Dir != harness.DirServerToClient || f.Method != "notifications/progress" {
 			return
 		}
-		if !bytes.Equal(progressNotificationToken(f.Raw), tok) {
+		if progressNotificationToken(f.Raw) != tok {
 			return
 		}
 		mu.Lock()
@@ -54,9 +53,10 @@ func (w *Session) requestContext(ctx context.Context, req harness.Request, wait 
 	}
 }
 
-// requestProgressToken returns the compact JSON of a request's `params._meta.progressToken`,
-// or nil when it has none (or raw is not a JSON object).
-func requestProgressToken(raw []byte) []byte {
+// requestProgressToken returns the canonical form (harness.IDKey: "1" and 1 stay distinct) of a
+// request's `params._meta.progressToken`, or "" when it has none, it is null, or raw is not a
+// JSON object.
+func requestProgressToken(raw []byte) string {
 	var m struct {
 		Params struct {
 			Meta struct {
@@ -65,34 +65,29 @@ func requestProgressToken(raw []byte) []byte {
 		} `json:"params"`
 	}
 	if json.Unmarshal(raw, &m) != nil {
-		return nil
+		return ""
 	}
-	return compactJSON(m.Params.Meta.ProgressToken)
+	return tokenKey(m.Params.Meta.ProgressToken)
 }
 
-// progressNotificationToken returns the compact JSON of a notifications/progress frame's
-// `params.progressToken`, or nil.
-func progressNotificationToken(raw []byte) []byte {
+// progressNotificationToken returns the canonical form of a notifications/progress frame's
+// `params.progressToken`, or "".
+func progressNotificationToken(raw []byte) string {
 	var m struct {
 		Params struct {
 			ProgressToken json.RawMessage `json:"progressToken"`
 		} `json:"params"`
 	}
 	if json.Unmarshal(raw, &m) != nil {
-		return nil
+		return ""
 	}
-	return compactJSON(m.Params.ProgressToken)
+	return tokenKey(m.Params.ProgressToken)
 }
 
-// compactJSON returns raw without insignificant white space, or nil when raw is empty, null or
-// not JSON.
-func compactJSON(raw json.RawMessage) []byte {
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil
+// tokenKey is harness.IDKey for a progress token, "" for a null one.
+func tokenKey(raw json.RawMessage) string {
+	if k := harness.IDKey(raw); k != "null" {
+		return k
 	}
-	var b bytes.Buffer
-	if json.Compact(&b, raw) != nil {
-		return nil
-	}
-	return b.Bytes()
+	return ""
 }

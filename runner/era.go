@@ -298,14 +298,7 @@ func (e *env) detectLegacy(ctx context.Context, probe *harness.Probe) (*target, 
 		return nil, "", lh, notServed(forced, h.Version)
 	case err == nil && revisions.IsLegacy(h.Version):
 		e.setRev(t.Conn(), h.Version)
-		var ir struct {
-			Capabilities map[string]json.RawMessage `json:"capabilities"`
-		}
-		_ = json.Unmarshal(h.Result, &ir)
-		if ir.Capabilities == nil {
-			ir.Capabilities = map[string]json.RawMessage{}
-		}
-		tg := &target{revision: h.Version, shared: t, caps: ir.Capabilities, server: serverInfo(h.Result, false)}
+		tg := &target{revision: h.Version, shared: t, caps: capabilities(h.Result), server: serverInfo(h.Result, false)}
 		if probe != nil {
 			tg.supported = probe.Supported
 		}
@@ -386,14 +379,7 @@ func (e *env) offerOlder(ctx context.Context, rev string, main *target) (*target
 		return nil, h.Version, fmt.Sprintf("older revision %s: not accepted (initialize answered %q)", rev, h.Version)
 	}
 	e.setRev(t.Conn(), rev)
-	var ir struct {
-		Capabilities map[string]json.RawMessage `json:"capabilities"`
-	}
-	_ = json.Unmarshal(h.Result, &ir)
-	if ir.Capabilities == nil {
-		ir.Capabilities = map[string]json.RawMessage{}
-	}
-	return &target{revision: rev, shared: t, caps: ir.Capabilities, server: serverInfo(h.Result, false), focusOf: main.revision}, rev,
+	return &target{revision: rev, shared: t, caps: capabilities(h.Result), server: serverInfo(h.Result, false), focusOf: main.revision}, rev,
 		fmt.Sprintf("older revision %s: accepted; the rules whose verdict can differ from %s and SCHEMA-001 run there", rev, main.revision)
 }
 
@@ -506,6 +492,8 @@ func (e *env) stderrHint(t client.Conn) string {
 	return ""
 }
 
+// capabilities returns the `capabilities` object of a DiscoverResult or an InitializeResult
+// (an empty map when it has none).
 func capabilities(discover json.RawMessage) map[string]json.RawMessage {
 	var dr struct {
 		Capabilities map[string]json.RawMessage `json:"capabilities"`

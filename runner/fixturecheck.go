@@ -33,20 +33,6 @@ func fixtureLists(fixture string) []fixtureList {
 	}
 }
 
-// asksTheClient reports whether fixture is a tool that asks the client for sampling,
-// elicitation or roots: a server may list such a tool only to a client that declares the
-// capability, which the shared connection does not, so its absence there proves nothing (the
-// scenarios look for it in a session declaring the capabilities; server-everything registers
-// its trigger-sampling-request that way).
-func asksTheClient(fixture string) bool {
-	for _, p := range []string{"test_sampling", "test_elicitation", "test_url_elicitation", "test_list_roots", "test_tool_with_elicitation", "test_incomplete_result_"} {
-		if strings.HasPrefix(fixture, p) {
-			return true
-		}
-	}
-	return false
-}
-
 // maxFixturePages bounds the pages checkFixtureMap reads of one list.
 const maxFixturePages = 50
 
@@ -78,7 +64,10 @@ func (e *env) checkFixtureMap(ctx context.Context, t *target) []string {
 			found = found || slices.Contains(got, alias)
 			asked = append(asked, l.method)
 		}
-		if known && !found && !asksTheClient(fixture) {
+		// A tool that asks the client may be listed only to a client that declares the
+		// capability, which the shared connection does not: its absence there proves nothing
+		// (server-everything lists its trigger-sampling-request that way).
+		if _, asks := client.FixtureAsks[fixture]; known && !found && !asks {
 			warnings = append(warnings, fmt.Sprintf("--fixture-map %s=%s: the server lists no %s %q in %s; the rules that use %s will not find it", fixture, alias, lists[0].noun, alias, strings.Join(asked, " or "), fixture))
 		}
 	}

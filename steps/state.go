@@ -80,13 +80,10 @@ func (w *World) completionTarget(ctx context.Context) (map[string]any, string, e
 var templateVar = regexp.MustCompile(`\{[+#./;?&]?([A-Za-z0-9_%.]+)`)
 
 // capabilityFixtures are the tools of the official conformance suite's everything servers
-// that need a client capability, in the order the suite prefers them, with that capability.
-var capabilityFixtures = []struct{ name, needs string }{
-	{"test_elicitation", "elicitation"},
-	{"test_tool_with_elicitation", "elicitation"},
-	{"test_sampling", "sampling"},
-	{"test_incomplete_result_sampling", "sampling"},
-	{"test_incomplete_result_list_roots", "roots"},
+// that need a client capability (client.FixtureAsks names it), in the order the suite prefers
+// them.
+var capabilityFixtures = []string{
+	"test_elicitation", "test_tool_with_elicitation", "test_sampling", "test_incomplete_result_sampling", "test_incomplete_result_list_roots",
 }
 
 // inputCapability maps the method of an input request (or of a legacy server-to-client
@@ -111,11 +108,7 @@ type fixtureCall struct {
 }
 
 func fixtureNames() string {
-	var names []string
-	for _, f := range capabilityFixtures {
-		names = append(names, f.name)
-	}
-	return strings.Join(names, ", ")
+	return strings.Join(capabilityFixtures, ", ")
 }
 
 // findFixture lists the tools (following nextCursor) and returns the first capability fixture
@@ -138,16 +131,16 @@ func (w *World) findFixture(ctx context.Context) (*fixtureTool, string, error) {
 		_ = json.Unmarshal(raw, &t)
 		listed[t.Name] = t
 	}
-	for _, f := range capabilityFixtures {
-		name := w.Opts.FixtureName(f.name)
+	for _, fixture := range capabilityFixtures {
+		name := w.Opts.FixtureName(fixture)
 		t, ok := listed[name]
 		if !ok {
 			continue
 		}
 		if args, ok := checks.FixtureArgs(t.InputSchema); ok {
-			return &fixtureTool{name: name, needs: f.needs, args: args}, "", nil
+			return &fixtureTool{name: name, needs: client.FixtureAsks[fixture], args: args}, "", nil
 		}
-		return nil, "the fixture tool " + f.name + " has required arguments the suite cannot fill (only strings, numbers and booleans)", nil
+		return nil, "the fixture tool " + fixture + " has required arguments the suite cannot fill (only strings, numbers and booleans)", nil
 	}
 	return nil, "the server lists none of the fixture tools that need a client capability (" + fixtureNames() + ")", nil
 }
