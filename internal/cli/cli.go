@@ -284,11 +284,11 @@ func (o *runOptions) config(rest []string, stderr io.Writer, override *runner.Co
 			cfg.SSEFallback = true
 		case harness.TransportSSE:
 			for _, rev := range strings.Split(o.revision, ",") {
-				if revisions.IsModern(strings.TrimSpace(rev)) {
+				if rev := strings.TrimSpace(rev); rev != "auto" && revisions.IsModern(rev) { // auto: the handshake revisions the server accepts
 					// The handshake revisions after it may be negotiated over it (a client
 					// falling back keeps its protocol version); the modern era has no
 					// initialize to do so.
-					return cfg, usageError(stderr, "--transport sse (the HTTP+SSE transport of %s) cannot carry revision %s, which has no initialize", revisions.Oldest().ID, strings.TrimSpace(rev))
+					return cfg, usageError(stderr, "--transport sse (the HTTP+SSE transport of %s) cannot carry revision %s, which has no initialize", revisions.Oldest().ID, rev)
 				}
 			}
 			cfg.Transport = o.transport

@@ -277,3 +277,13 @@ func TestReportRerendersSavedRun(t *testing.T) {
 		require.Contains(t, stderr, flag+" /proc/nope/x")
 	}
 }
+
+// TestTransportSSEWithDefaultRevision: --transport sse with the default --revision auto is no
+// usage error (auto means the handshake revisions the server accepts over it); a closed port
+// then stops the run as any unreachable server does.
+func TestTransportSSEWithDefaultRevision(t *testing.T) {
+	schemasEnv(t)
+	code, _, stderr := mainOut("run", "--transport", "sse", "--startup-timeout", "2s", "--url", "http://127.0.0.1:1/sse")
+	require.NotEqual(t, reports.ExitUsage, code, stderr)
+	require.NotContains(t, stderr, "cannot carry revision")
+}
