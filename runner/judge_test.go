@@ -153,7 +153,8 @@ func TestSettlePrecedence(t *testing.T) {
 		{"a scenario's own warn stands", reports.Warn, verdictFacts{judge: held, runWide: true}, reports.Warn},
 		{"a fail on a disowned revision's refusal is DISC-003's", reports.Fail, verdictFacts{unlisted: "disowned"}, reports.Untestable},
 		{"a warn on a disowned revision's refusal is DISC-003's", reports.Warn, verdictFacts{unlisted: "disowned"}, reports.Untestable},
-		{"a pass on a disowned revision stands", reports.Pass, verdictFacts{unlisted: "disowned"}, reports.Pass},
+		{"a pass on a disowned revision rests on refusals: untestable", reports.Pass, verdictFacts{unlisted: "disowned"}, reports.Untestable},
+		{"an info on a disowned revision stands", reports.Info, verdictFacts{unlisted: "disowned"}, reports.Info},
 		{"a judge failure on a disowned revision is DISC-003's", reports.Pass, verdictFacts{judge: broken, runWide: true, unlisted: "disowned"}, reports.Untestable},
 	}
 	for _, c := range cases {

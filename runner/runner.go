@@ -156,7 +156,7 @@ func (t *target) unlisted() string {
 	if !t.modern || t.capsUnknown != "" || len(t.supported) == 0 || slices.Contains(t.supported, t.revision) {
 		return ""
 	}
-	return fmt.Sprintf("the server does not serve %s: it answered server/discover at %s with supportedVersions %s, which lacks it (DISC-003 judges that list), and refused %s requests with -32022 (UnsupportedProtocolVersion), so what failed here is not evidence against this rule", t.revision, t.revision, strings.Join(t.supported, ", "), t.revision)
+	return fmt.Sprintf("the server does not serve %s: it answered server/discover at %s with supportedVersions %s, which lacks it (DISC-003 judges that list), and refused %s requests with -32022 (UnsupportedProtocolVersion), so nothing judged at that revision is evidence for or against this rule", t.revision, t.revision, strings.Join(t.supported, ", "), t.revision)
 }
 
 // Run runs every selected rule against the server cfg names and returns the result model. It

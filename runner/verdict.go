@@ -76,8 +76,11 @@ func settle(res *reports.Result, fa verdictFacts) {
 			return
 		}
 	}
-	// 2b. A revision the server's own DiscoverResult disowned: DISC-003's defect.
-	if fa.unlisted != "" && (scenario == reports.Fail || scenario == reports.Warn || (fa.runWide && fa.judge.Mismatch != nil)) {
+	// 2b. A revision the server's own DiscoverResult disowned, and whose requests it refused
+	// with -32022: DISC-003's defect. No other verdict is claimed there, a pass included: its
+	// exchanges were refusals, so a pass would rest on no evidence (go-sdk with sessions passed
+	// CAP-001 and META-006 on tools/list calls it refused).
+	if fa.unlisted != "" && (scenario == reports.Fail || scenario == reports.Warn || scenario == reports.Pass || (fa.runWide && fa.judge.Mismatch != nil)) {
 		res.Verdict, res.Reason = reports.Untestable, fa.unlisted
 		return
 	}
