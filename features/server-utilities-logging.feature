@@ -79,7 +79,8 @@ Feature: Logging (server/utilities/logging)
     its log messages reach the client; then the level "error" is set and the tool is called
     again: no log message below error may follow. Over Streamable HTTP the session's GET stream
     is held throughout, since a server may send its log messages there. Untestable without the
-    fixture tool, or when the session got no log message at all.
+    fixture tool, when the session got no log message at all, or over Streamable HTTP when the
+    server assigned no Mcp-Session-Id (a sessionless server has no session for the level).
     Given the server declares the "logging" capability
     And a fresh connection
     When the client sets the log level "debug" in a session of its own

@@ -452,7 +452,13 @@ func (e *env) runSuite(ctx context.Context, t *target) ([]reports.Result, error)
 		Tags:           e.cfg.Tags,
 		DefaultContext: ctx,
 	}
-	godog.TestSuite{Name: "mcp-conform", ScenarioInitializer: s.initScenario, Options: opts}.Run()
+	// Steps and hooks are bound once, on the suite, not per scenario: godog copies the suite's
+	// bindings into each scenario, and binding the few hundred steps per scenario (each records
+	// its caller with runtime.Caller) took a fifth of a run's CPU. Every step and hook reads its
+	// scenario's state from ctx (steps.WorldKey), so nothing in a binding is per scenario.
+	godog.TestSuite{Name: "mcp-conform", TestSuiteInitializer: func(ts *godog.TestSuiteContext) {
+		s.bindSuite(ts.ScenarioContext())
+	}, Options: opts}.Run()
 	var out []reports.Result
 	for _, k := range s.order {
 		out = append(out, *s.results[k])
@@ -495,7 +501,10 @@ func featurePaths() []string {
 	return paths
 }
 
-func (s *suiteRun) initScenario(sc *godog.ScenarioContext) {
+// bindSuite binds the scenario hooks (world per scenario, rule selection and applicability,
+// recording) and every step on sc, the suite-level scenario context godog copies into each
+// scenario.
+func (s *suiteRun) bindSuite(sc *godog.ScenarioContext) {
 	sc.Before(func(ctx context.Context, p *godog.Scenario) (context.Context, error) {
 		// A pickle made from a Scenario Outline row names the scenario and the row.
 		w := scenarioWorld(s, len(p.AstNodeIds) > 1)
