@@ -28,8 +28,10 @@ fi
 go vet ./...
 (cd fixtures/sdkservers && go vet ./...)
 ./scripts/lint-workflows.sh
-# Everything under the race detector except the break table: it runs the whole suite once per
-# fixture break (several hundred runs), which the race detector would slow past the CI budget.
+# Everything under the race detector except the two tables of whole-suite runs: the break table
+# (the suite once per fixture break, several hundred runs) and the 22 shuffled reruns that show
+# verdicts independent of concurrency, which the race detector would slow past the CI budget.
 # The concurrent, shuffled reference runs (TestReferencePasses) keep the runner under -race.
-go test -race -count=1 -parallel 8 -timeout 60m -skip '^TestReferenceBreaks$' "$@" ./...
-go test -count=1 -parallel 8 -timeout 60m -run '^TestReferenceBreaks$' "$@" ./runner
+wholeSuiteTables='^(TestReferenceBreaks|TestReferenceVerdictsIndependentOfConcurrency)$'
+go test -race -count=1 -parallel 8 -timeout 60m -skip "$wholeSuiteTables" "$@" ./...
+go test -count=1 -parallel 8 -timeout 60m -run "$wholeSuiteTables" "$@" ./runner
