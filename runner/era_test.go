@@ -448,3 +448,48 @@ func TestModernVersions(t *testing.T) {
 		assert.Equal(t, c.want, modernVersions(table, &c.probe, newer, c.forced), c.name)
 	}
 }
+
+// TestEraDetectionSubjects: era detection against the three kinds of server issue 19 names,
+// each a scripted server (fakeEra) over stdio and HTTP. A legacy server whose answer to
+// server/discover is no DiscoverResult and no modern error is not read as modern; a modern
+// server's UnsupportedProtocolVersion (-32022) listing modern revisions sends no one to the
+// legacy handshake as if it were legacy, and a server refusing initialize gets no legacy
+// target; a server whose DiscoverResult lists no legacy revision but which answers initialize
+// is dual-era in fact, found by trying, and tested at both.
+func TestEraDetectionSubjects(t *testing.T) {
+	modern, legacy := revisions.Modern().ID, revisions.LatestLegacy().ID
+	onlyModern := `{"supportedVersions":["` + modern + `"],"capabilities":{"tools":{}},"resultType":"complete","ttlMs":0,"cacheScope":"public"}`
+	for _, c := range []struct {
+		name string
+		f    fakeEra
+		// want are the revisions of the targets, in order; modern says which are modern.
+		want   []string
+		modern []bool
+	}{
+		{"legacy answering discover with a bare result", fakeEra{Discover: map[string]string{modern: `{"capabilities":{}}`}, Initialize: legacy}, []string{legacy}, []bool{false}},
+		{"legacy answering discover with -32602", fakeEra{Discover: map[string]string{modern: "-32602"}, Initialize: legacy}, []string{legacy}, []bool{false}},
+		{"legacy answering discover with -32000", fakeEra{Discover: map[string]string{modern: "-32000"}, Initialize: legacy}, []string{legacy}, []bool{false}},
+		{"modern refusing with -32022 and initialize with -32601", fakeEra{Discover: map[string]string{modern: "-32022"}, Supported: []string{modern}}, []string{modern}, []bool{true}},
+		{"dual-era in fact", fakeEra{Discover: map[string]string{modern: onlyModern}, Initialize: legacy}, []string{modern, legacy}, []bool{true, false}},
+	} {
+		for _, transport := range []string{harness.TransportStdio, harness.TransportHTTP} {
+			t.Run(c.name+"/"+transport, func(t *testing.T) {
+				t.Parallel()
+				targets, notes, abort := detectAgainst(t, c.f, transport, Config{})
+				require.Empty(t, abort, notes)
+				var got []string
+				var modernGot []bool
+				for _, tg := range targets {
+					got = append(got, tg.revision)
+					modernGot = append(modernGot, tg.modern)
+				}
+				require.Equal(t, c.want, got, "notes: %v", notes)
+				require.Equal(t, c.modern, modernGot)
+				if len(targets) == 2 {
+					// The DiscoverResult did not list the legacy revision; initialize showed it.
+					assert.Contains(t, targets[0].negotiated, legacy)
+				}
+			})
+		}
+	}
+}

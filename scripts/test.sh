@@ -28,10 +28,12 @@ fi
 go vet ./...
 (cd fixtures/sdkservers && go vet ./...)
 ./scripts/lint-workflows.sh
-# Everything under the race detector except the two tables of whole-suite runs: the break table
-# (the suite once per fixture break, several hundred runs) and the 22 shuffled reruns that show
-# verdicts independent of concurrency, which the race detector would slow past the CI budget.
-# The concurrent, shuffled reference runs (TestReferencePasses) keep the runner under -race.
-wholeSuiteTables='^(TestReferenceBreaks|TestReferenceVerdictsIndependentOfConcurrency)$'
+# Everything under the race detector except the tests made of whole-suite runs of a broken or
+# relayed reference: the break table (the suite once per fixture break, several hundred runs),
+# the 22 shuffled reruns that show verdicts independent of concurrency, the run behind the CR LF
+# relay and the results.json of broken runs, which the race detector would slow past the CI
+# budget. The concurrent, shuffled reference runs (TestReferencePasses) keep the runner under
+# -race.
+wholeSuiteTables='^(TestReferenceBreaks|TestReferenceVerdictsIndependentOfConcurrency|TestReferenceBehindCRLFRelay|TestRealResultsValidateAgainstResultsSchema)$'
 go test -race -count=1 -parallel 8 -timeout 60m -skip "$wholeSuiteTables" "$@" ./...
 go test -count=1 -parallel 8 -timeout 60m -run "$wholeSuiteTables" "$@" ./runner
