@@ -252,7 +252,11 @@ func (w *Session) OpenOwnSessionWith(ctx context.Context, caps map[string]any) e
 	if msg := ResponseOf(w.Last); msg == nil || msg.Kind != harness.KindResult {
 		return &PreconditionFailed{What: "initialize on a fresh connection got " + DescribeExchange(w.Last), Rule: "LEG-001"}
 	}
-	return w.Send(ctx, w.Build(Call{Method: "notifications/initialized", Notification: true}))
+	// Nothing answers notifications/initialized: the session goes on at once, not after a quiet
+	// window (what the server sends later is still recorded, and judged run-wide).
+	note := w.Build(Call{Method: "notifications/initialized", Notification: true})
+	note.NoQuiet = true
+	return w.Send(ctx, note)
 }
 
 // inSession makes a request of a scenario on a legacy Streamable HTTP target go in a session:
