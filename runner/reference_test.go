@@ -95,8 +95,20 @@ func runReferenceWith(t testing.TB, transport string, revision string, seed int6
 	return runReferenceFlags(t, transport, revision, seed, concurrency, breakFlags(breaks))
 }
 
-// runReferenceFlags is runReferenceWith with the reference's own flags (breaks included).
+// runReferenceFlags is runReferenceWith with the reference's own flags (breaks included). The
+// run's results.json must match reports/results.schema.json.
 func runReferenceFlags(t testing.TB, transport string, revision string, seed int64, concurrency int, flags []string) *reports.Run {
+	t.Helper()
+	run := runReferenceConfig(t, referenceConfig(t, transport, revision, seed, concurrency, flags))
+	var doc bytes.Buffer
+	require.NoError(t, reports.WriteJSON(&doc, run))
+	require.NoError(t, reports.ValidateDocument(doc.Bytes()), "results.json must match reports/results.schema.json")
+	return run
+}
+
+// referenceConfig is the configuration of a run against the reference fixture over transport
+// ("stdio", "http" or "sse"), started with flags; revision "" is auto, seed 0 keeps file order.
+func referenceConfig(t testing.TB, transport string, revision string, seed int64, concurrency int, flags []string) runner.Config {
 	t.Helper()
 	cfg := runner.Config{
 		Transport: transport, Revision: revision, StartupTimeout: 30 * time.Second, Timeout: 5 * time.Second,
@@ -114,13 +126,26 @@ func runReferenceFlags(t testing.TB, transport string, revision string, seed int
 	case "sse":
 		cfg.URL = startSSE(t, flags...)
 	}
+	return cfg
+}
+
+// runReferenceConfig runs cfg and requires a run that was not aborted.
+func runReferenceConfig(t testing.TB, cfg runner.Config) *reports.Run {
+	t.Helper()
 	run, err := runner.Run(context.Background(), cfg)
 	require.NoError(t, err)
 	require.Empty(t, run.Aborted, "run aborted; notes: %v", run.Notes)
-	var doc bytes.Buffer
-	require.NoError(t, reports.WriteJSON(&doc, run))
-	require.NoError(t, reports.ValidateDocument(doc.Bytes()), "results.json must match reports/results.schema.json")
 	return run
+}
+
+// runBreak is the break table's run: the suite against the reference with breaks, at
+// runner.DefaultConcurrency (verdicts do not depend on it:
+// TestReferenceVerdictsIndependentOfConcurrency), in file order, without the results.json
+// schema check that about 7 % of a run's CPU goes to (TestReferencePasses and
+// TestRealResultsValidateAgainstResultsSchema make it on clean and broken runs).
+func runBreak(t testing.TB, transport, revision string, breaks ...string) *reports.Run {
+	t.Helper()
+	return runReferenceConfig(t, referenceConfig(t, transport, revision, 0, runner.DefaultConcurrency, breakFlags(breaks)))
 }
 
 func verdicts(run *reports.Run) map[string]reports.Verdict {
@@ -334,7 +359,7 @@ func TestReferenceBreaks(t *testing.T) {
 			baselines[key] = b
 		}
 		mu.Unlock()
-		b.once.Do(func() { b.verdicts = verdicts(runReference(t, transport, revision)) })
+		b.once.Do(func() { b.verdicts = verdicts(runBreak(t, transport, revision)) })
 		require.NotNil(t, b.verdicts, "the baseline run %s failed in another subtest", key)
 		return b.verdicts
 	}
@@ -353,7 +378,7 @@ func TestReferenceBreaks(t *testing.T) {
 					want = bc.Verdict
 				}
 				revision := breakRevision(bc, r, transport)
-				run := runReference(t, transport, revision, bc.Rule)
+				run := runBreak(t, transport, revision, bc.Rule)
 				got := verdicts(run)
 				var base map[string]reports.Verdict
 				if !bc.EraDefeated {
