@@ -94,7 +94,9 @@ type DialConfig struct {
 	QuietWindow   time.Duration     // how long to wait before concluding nothing more arrives
 	ShutdownGrace time.Duration     // stdio: wait per shutdown step (0 = harness default)
 	// Revision is the revision the connection is opened for ("" when not known yet). A
-	// connection opened for a handshake-era revision answers the server's ping (PingOnly);
+	// connection opened for a revision that allows JSON-RPC batches reads the server's
+	// (revisions.AllowsBatches). A connection opened for a handshake-era revision answers the
+	// server's ping (PingOnly);
 	// any other answers nothing: 2026-07-28 has no server-to-client requests (MSG-012 judges
 	// one), and an answer there would be the suite's own invalid frame.
 	Revision string
@@ -108,7 +110,7 @@ func Dial(ctx context.Context, cfg DialConfig) (Conn, error) {
 	case harness.TransportStdio:
 		s, err := harness.StartStdio(ctx, harness.StdioConfig{
 			Argv: cfg.Command, MaxFrame: cfg.MaxFrame, Recorder: cfg.Recorder, QuietWindow: cfg.QuietWindow,
-			ShutdownGrace: cfg.ShutdownGrace, Answer: cfg.answer(),
+			ShutdownGrace: cfg.ShutdownGrace, Answer: cfg.answer(), Batches: revisions.AllowsBatches(cfg.Revision),
 		})
 		if err != nil {
 			return nil, err
@@ -117,7 +119,7 @@ func Dial(ctx context.Context, cfg DialConfig) (Conn, error) {
 	case harness.TransportHTTP:
 		h, err := harness.NewHTTP(harness.HTTPConfig{
 			URL: cfg.URL, Header: cfg.Header, Recorder: cfg.Recorder, MaxFrame: cfg.MaxFrame, QuietWindow: cfg.QuietWindow,
-			Answer: cfg.answer(),
+			Answer: cfg.answer(), Batches: revisions.AllowsBatches(cfg.Revision),
 		})
 		if err != nil {
 			return nil, err

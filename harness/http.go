@@ -44,6 +44,9 @@ type HTTPConfig struct {
 	Client      *http.Client
 	// Answer, when set, answers the requests the server sends on SSE streams (see SetAnswer).
 	Answer AnswerFunc
+	// Batches reads a JSON body or SSE event that is a JSON-RPC batch (ParseBatch) as the
+	// messages it holds (see StdioConfig.Batches).
+	Batches bool
 }
 
 // StreamEnd tells why the reading of an HTTP response body stopped.
@@ -257,13 +260,15 @@ func (h *HTTP) SendStream(ctx context.Context, req Request) (*Exchange, StreamIn
 		h.carrySession(hdr, req.Omit)
 	}
 	ex, info := h.roundTrip(ctx, rtSpec{
-		httpMethod:  http.MethodPost,
-		header:      hdr,
-		body:        req.Raw,
-		rpcMethod:   req.Method,
-		id:          req.ID,
-		isRequest:   !req.Notification,
-		intentional: req.Intentional,
+		httpMethod:   http.MethodPost,
+		header:       hdr,
+		body:         req.Raw,
+		rpcMethod:    req.Method,
+		id:           req.ID,
+		isRequest:    !req.Notification,
+		intentional:  req.Intentional,
+		batch:        newBatchWant(req.Batch),
+		batchMethods: batchMethods(req),
 	})
 	if req.Method == "initialize" {
 		h.openSession(ex)
@@ -369,6 +374,10 @@ type rtSpec struct {
 	// status and headers and of every frame recorded, and its quiet window is armed only once
 	// the caller releases it (Stream.Close).
 	held *Stream
+	// batch, for a POST of a batch of requests (Request.Batch), is what it waits for, and
+	// batchMethods the method of each of those requests.
+	batch        batchWant
+	batchMethods []string
 }
 
 // compose builds the headers to send: the transport defaults (when defaults is set and the
@@ -457,6 +466,9 @@ func (h *HTTP) record(f *Frame) {
 // roundTrip sends one HTTP request and reads its answer (see SendStream and Do).
 func (h *HTTP) roundTrip(ctx context.Context, sp rtSpec) (*Exchange, StreamInfo) {
 	ex := &Exchange{}
+	if sp.batch != nil {
+		ex.Responses = make([]*Frame, len(sp.batch))
+	}
 	var info StreamInfo
 	var body io.Reader = http.NoBody
 	if len(sp.body) > 0 {
@@ -536,13 +548,24 @@ func (h *HTTP) readBody(ctx context.Context, sp rtSpec, body io.Reader, ex *Exch
 		msg, ps = repairFrame(f, raw, msg, ps)
 		problems = append(problems, ps...)
 	}
-	if msg != nil {
-		if isResponseShaped(msg) {
-			f.Method = sp.rpcMethod
-			ex.Response = f
-		} else {
-			f.Method = msg.Method
+	members := h.batchOf(f, msg)
+	switch {
+	case members != nil:
+		problems = strings.Split(batchProblem(strings.Join(problems, "; ")), "; ")
+		if r := takeResponses(f, members, true, sp, ex); r != nil {
+			ex.Response = r
 		}
+		h.answerAll(members)
+	case msg != nil && sp.batch != nil:
+		f.Method = msg.Method
+		if r := takeResponses(f, []*Message{msg}, false, sp, ex); r != nil {
+			ex.Response = r
+		}
+	case msg != nil && isResponseShaped(msg):
+		f.Method = sp.rpcMethod
+		ex.Response = f
+	case msg != nil:
+		f.Method = msg.Method
 	}
 	f.Problem = strings.Join(problems, "; ")
 	info.End = EndEOF
@@ -641,7 +664,17 @@ loop:
 				msg, problems = repairFrame(f, f.Raw, msg, problems)
 			}
 			isResp := false
-			if msg != nil {
+			var resp *Frame
+			members := h.batchOf(f, msg)
+			if members != nil {
+				problems = strings.Split(batchProblem(strings.Join(problems, "; ")), "; ")
+				resp = takeResponses(f, members, true, sp, ex)
+				isResp = resp != nil && ex.Response == nil
+			} else if msg != nil && sp.batch != nil {
+				f.Method = msg.Method
+				resp = takeResponses(f, []*Message{msg}, false, sp, ex)
+				isResp = resp != nil && ex.Response == nil
+			} else if msg != nil {
 				if isResponseShaped(msg) {
 					key := responseKey(msg)
 					isResp = ex.Response == nil && (sp.anyResponse || (sp.id != nil && key == wantKey) ||
@@ -650,8 +683,8 @@ loop:
 					f.Method = msg.Method
 				}
 			}
-			if isResp {
-				f.Method = sp.rpcMethod
+			if isResp && resp == nil {
+				f.Method, resp = sp.rpcMethod, f
 			}
 			f.Problem = strings.Join(problems, "; ")
 			if !isResp && !h.rec.Admit(f) {
@@ -665,9 +698,10 @@ loop:
 			if !isResp && msg != nil && msg.Kind == KindRequest {
 				go h.answer(msg) // after the request is recorded, so the answer follows it
 			}
+			h.answerAll(members)
 			switch {
 			case isResp:
-				ex.Response = f
+				ex.Response = resp
 				respAt = time.Now()
 				armQuiet()
 			case ex.Response != nil:
@@ -708,6 +742,9 @@ loop:
 	}
 	if sp.isRequest && ex.Response == nil {
 		what := fmt.Sprintf("%s (id %s)", methodName(sp.rpcMethod), idText(sp.id))
+		if sp.batch != nil {
+			what = sp.batch.what() + ": no response to ids " + sp.batch.missing(ex.Responses)
+		}
 		switch info.End {
 		case EndContext:
 			ex.Err = &TimeoutError{What: what + " on the SSE stream", Err: ctx.Err(), Waited: time.Since(sp.began)}

@@ -58,6 +58,10 @@ type StdioConfig struct {
 	// Answer, when set, answers the requests the server sends from the first frame on (see
 	// SetAnswer).
 	Answer AnswerFunc
+	// Batches reads a stdout line that is a JSON-RPC batch (ParseBatch) as the messages it
+	// holds: each response answers its request. Set on a connection opened for a revision
+	// that allows batches (revisions.AllowsBatches); elsewhere such a line is no message.
+	Batches bool
 }
 
 // ShutdownStep names the last step the client had taken when the child exited
@@ -363,13 +367,11 @@ func (s *Stdio) Send(ctx context.Context, req Request) (*Exchange, error) {
 	if err := ctx.Err(); err != nil {
 		return fail(fmt.Errorf("%s (id %s) not sent: %w", methodName(req.Method), idText(req.ID), err))
 	}
+	if len(req.Batch) > 0 {
+		return s.sendBatch(ctx, req)
+	}
 	s.mu.Lock()
-	switch {
-	case s.closing:
-		s.mu.Unlock()
-		return fail(ErrTransportClosed)
-	case s.deadErr != nil:
-		err := fmt.Errorf("%w before answering %s (id %s)", s.deadErr, methodName(req.Method), idText(req.ID))
+	if err := s.unusable(fmt.Sprintf("%s (id %s)", methodName(req.Method), idText(req.ID))); err != nil {
 		s.mu.Unlock()
 		return fail(err)
 	}
@@ -401,6 +403,18 @@ func (s *Stdio) Send(ctx context.Context, req Request) (*Exchange, error) {
 		return s.awaitOrSentinel(ctx, w, *req.Sentinel)
 	}
 	return s.await(ctx, w)
+}
+
+// unusable returns why nothing can be sent to the child any more (Close was called, or it
+// exited before answering what), nil while it can. s.mu must be held.
+func (s *Stdio) unusable(what string) error {
+	switch {
+	case s.closing:
+		return ErrTransportClosed
+	case s.deadErr != nil:
+		return fmt.Errorf("%w before answering %s", s.deadErr, what)
+	}
+	return nil
 }
 
 // awaitOrSentinel waits for w's response like await while it sends sentinel on the same
@@ -674,6 +688,13 @@ func (s *Stdio) deliver(fl framedLine) {
 	f := &Frame{Dir: DirServerToClient, Transport: TransportStdio, Conn: s.conn,
 		Raw: fl.raw, Size: fl.size, Truncated: fl.truncated, SHA256: fl.sha256, Problem: fl.problem,
 		Content: fl.content, Repairs: fl.repairs}
+	if s.cfg.Batches && fl.msg == nil && !fl.truncated {
+		if members, ok := ParseBatch(fl.raw); ok {
+			f.Problem = batchProblem(f.Problem)
+			s.deliverBatch(f, members)
+			return
+		}
+	}
 	var resp, target *waiter
 	s.mu.Lock()
 	if fl.msg != nil && isResponseShaped(fl.msg) {
