@@ -84,7 +84,12 @@ func BuildBatch(raws [][]byte) []byte {
 // batchWant is what a batch request waits for: the IDKey of each of its requests, in order.
 type batchWant []string
 
+// newBatchWant returns what a batch with request ids ids waits for; nil when ids is empty (no
+// batch of requests).
 func newBatchWant(ids []json.RawMessage) batchWant {
+	if len(ids) == 0 {
+		return nil
+	}
 	w := make(batchWant, len(ids))
 	for i, id := range ids {
 		w[i] = IDKey(id)
