@@ -635,7 +635,6 @@ func (h *HTTP) readSSE(ctx context.Context, sp rtSpec, body io.ReadCloser, ex *E
 		armQuiet()
 	}
 	var respAt time.Time
-	wantKey := IDKey(sp.id)
 	var readErr error
 loop:
 	for {
@@ -659,34 +658,8 @@ loop:
 			}
 			info.Events++
 			f := h.sseFrame(it.ev, ex)
-			msg, problems := classifyEvent(it.ev)
-			if !it.ev.Truncated && it.ev.Data != "" {
-				msg, problems = repairFrame(f, f.Raw, msg, problems)
-			}
-			isResp := false
-			var resp *Frame
-			members := h.batchOf(f, msg)
-			if members != nil {
-				problems = strings.Split(batchProblem(strings.Join(problems, "; ")), "; ")
-				resp = takeResponses(f, members, true, sp, ex)
-				isResp = resp != nil && ex.Response == nil
-			} else if msg != nil && sp.batch != nil {
-				f.Method = msg.Method
-				resp = takeResponses(f, []*Message{msg}, false, sp, ex)
-				isResp = resp != nil && ex.Response == nil
-			} else if msg != nil {
-				if isResponseShaped(msg) {
-					key := responseKey(msg)
-					isResp = ex.Response == nil && (sp.anyResponse || (sp.id != nil && key == wantKey) ||
-						((key == "" || key == "null") && msg.Kind != KindResult))
-				} else {
-					f.Method = msg.Method
-				}
-			}
-			if isResp && resp == nil {
-				f.Method, resp = sp.rpcMethod, f
-			}
-			f.Problem = strings.Join(problems, "; ")
+			resp, answerable := h.classifySSE(f, it.ev, sp, ex)
+			isResp := resp != nil
 			if !isResp && !h.rec.Admit(f) {
 				continue
 			}
@@ -695,10 +668,7 @@ loop:
 			if sp.held != nil {
 				sp.held.saw(f)
 			}
-			if !isResp && msg != nil && msg.Kind == KindRequest {
-				go h.answer(msg) // after the request is recorded, so the answer follows it
-			}
-			h.answerAll(members)
+			h.answerAll(answerable) // after the requests are recorded, so the answers follow them
 			switch {
 			case isResp:
 				ex.Response = resp
@@ -755,6 +725,46 @@ loop:
 		}
 	}
 	return info
+}
+
+// classifySSE classifies f, the frame of SSE event ev in the answer to sp: it sets f's Method,
+// Problem, Content and Repairs, and returns the frame that is the response sp waits for (nil
+// when f brings none, or not the last one a batch request waits for) and the server's
+// requests f carries, to be answered once f is recorded (one message, or a batch's members on
+// a connection that reads batches).
+func (h *HTTP) classifySSE(f *Frame, ev SSEEvent, sp rtSpec, ex *Exchange) (resp *Frame, answerable []*Message) {
+	msg, problems := classifyEvent(ev)
+	if !ev.Truncated && ev.Data != "" {
+		msg, problems = repairFrame(f, f.Raw, msg, problems)
+	}
+	defer func() { f.Problem = strings.Join(problems, "; ") }()
+	if members := h.batchOf(f, msg); members != nil {
+		problems = strings.Split(batchProblem(strings.Join(problems, "; ")), "; ")
+		if resp = takeResponses(f, members, true, sp, ex); ex.Response != nil {
+			resp = nil
+		}
+		return resp, members
+	}
+	if msg == nil {
+		return nil, nil
+	}
+	if sp.batch != nil {
+		f.Method = msg.Method
+		if resp = takeResponses(f, []*Message{msg}, false, sp, ex); ex.Response != nil {
+			resp = nil
+		}
+		return resp, []*Message{msg}
+	}
+	if !isResponseShaped(msg) {
+		f.Method = msg.Method
+		return nil, []*Message{msg}
+	}
+	key := responseKey(msg)
+	if ex.Response == nil && (sp.anyResponse || (sp.id != nil && key == IDKey(sp.id)) || ((key == "" || key == "null") && msg.Kind != KindResult)) {
+		f.Method = sp.rpcMethod
+		return f, nil
+	}
+	return nil, nil
 }
 
 // sseFrame returns the server frame of an SSE event; the first frame of a response carries the
