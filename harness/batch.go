@@ -208,16 +208,10 @@ func (s *Stdio) deliverBatch(f *Frame, members []*Message) {
 		}
 	}
 	s.mu.Unlock()
-	if len(got) == 0 && !s.rec.Admit(f) {
+	if !s.keep(f, len(got) > 0) {
 		return
 	}
-	s.rec.Record(f)
-
-	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.frames = append(s.frames, f)
-	close(s.grew)
-	s.grew = make(chan struct{})
 	for _, m := range members {
 		if m.Kind == KindRequest {
 			go s.answer(m)

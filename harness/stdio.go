@@ -712,17 +712,10 @@ func (s *Stdio) deliver(fl framedLine) {
 	}
 	s.mu.Unlock()
 
-	if resp == nil && !s.rec.Admit(f) {
-		// A server flooding stdout: keep counting, stop keeping (memory stays bounded).
+	if !s.keep(f, resp != nil) {
 		return
 	}
-	s.rec.Record(f)
-
-	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.frames = append(s.frames, f)
-	close(s.grew)
-	s.grew = make(chan struct{})
 	if fl.msg != nil && fl.msg.Kind == KindRequest {
 		go s.answer(fl.msg)
 	}
@@ -737,6 +730,22 @@ func (s *Stdio) deliver(fl framedLine) {
 	default:
 		s.unsolicited = append(s.unsolicited, f)
 	}
+}
+
+// keep records server frame f, unless it answers no request (answers false) and the recorder
+// admits no more (a server flooding stdout: counted, not kept, so memory stays bounded), and adds
+// it to the connection's frames. It reports whether f was kept; when it was, s.mu is held on
+// return, so that the caller hands f on before anyone waiting on it finds it settled.
+func (s *Stdio) keep(f *Frame, answers bool) bool {
+	if !answers && !s.rec.Admit(f) {
+		return false
+	}
+	s.rec.Record(f)
+	s.mu.Lock()
+	s.frames = append(s.frames, f)
+	close(s.grew)
+	s.grew = make(chan struct{})
+	return true
 }
 
 // accompanied returns the pending request a server message that is not a response goes with,
