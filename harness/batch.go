@@ -171,7 +171,7 @@ func (s *Stdio) sendBatch(ctx context.Context, req Request) (*Exchange, error) {
 		}
 		ex.Responses[i] = w.ex.Response
 		if r := w.ex.Response; r != nil && (ex.Response == nil || r.Seq > ex.Response.Seq) {
-			ex.Response = r
+			ex.Response = w.ex.Frames[len(w.ex.Frames)-1] // the recorded frame, a batch's included
 		}
 		if ex.Err == nil && w.ex.Err != nil {
 			ex.Err = w.ex.Err
