@@ -8,8 +8,9 @@ import (
 	"github.com/mcp-conform/mcp-conform/harness"
 )
 
-// batchExpected is what MSG-018 wants, with the clause of 2025-03-26 basic/index#Batching.
-const batchExpected = "a response to each request of the batch, in one array or one by one (basic/index#Batching, 2025-03-26: implementations \"MUST support receiving JSON-RPC batches\")"
+// batchExpected is what MSG-018 wants, with the clause of basic/index#Batching of the revision
+// with batches (the result links that page).
+const batchExpected = "a response to each request of the batch, in one array or one by one (basic/index#Batching: implementations \"MUST support receiving JSON-RPC batches\")"
 
 // codeInvalidRequest is JSON-RPC 2.0's Invalid Request, the usual refusal of a batch.
 const codeInvalidRequest = -32600
@@ -17,9 +18,10 @@ const codeInvalidRequest = -32600
 // BatchAnswered grades MSG-018 on ex, the exchange of a JSON-RPC batch of requests the client
 // sent at a revision that has batches (client.Session.SendBatch): every request of the batch
 // (the ids of ex.Sent) must get a response, carried by an array or by frames of their own
-// (ex.Responses). A refusal fails, citing its frames: an HTTP 4xx, or an error -32600 among the
-// frames that answered the batch (alone or in an array); so does a request left without a
-// response within the timeout. It returns nil when every request was answered.
+// (ex.Responses). A refusal fails, citing its frames: an HTTP 4xx, or among the frames that
+// answered the batch (alone or in an array) an error -32600 or an error naming no request (a
+// parse error with id null: the server read no request of the batch); so does a request left
+// without a response within the timeout. It returns nil when every request was answered.
 func BatchAnswered(ex *harness.Exchange) *client.Mismatch {
 	if ex == nil || ex.Sent == nil {
 		return &client.Mismatch{Expected: batchExpected, Actual: "the batch was not sent"}
@@ -68,8 +70,9 @@ func batchIDs(sent *harness.Frame) []string {
 	return out
 }
 
-// batchRefusal returns how server frame f, an answer to the batch, refuses it: f is an error
-// -32600, or an array holding one; "" when f refuses nothing.
+// batchRefusal returns how server frame f, an answer to the batch, refuses it: f is, or is an
+// array holding, an error -32600 or an error without an id (or with id null); "" when f
+// refuses nothing.
 func batchRefusal(f *harness.Frame) string {
 	if f.Dir != harness.DirServerToClient {
 		return ""
@@ -83,8 +86,14 @@ func batchRefusal(f *harness.Frame) string {
 		msgs = []*harness.Message{m}
 	}
 	for _, m := range msgs {
-		if m.Kind == harness.KindError && m.Error != nil && m.Error.Code == codeInvalidRequest {
+		if m.Kind != harness.KindError || m.Error == nil {
+			continue
+		}
+		switch {
+		case m.Error.Code == codeInvalidRequest:
 			return fmt.Sprintf("error %d (%q) for the batch", m.Error.Code, m.Error.Message)
+		case !m.HasID || harness.IDKey(m.ID) == "null":
+			return fmt.Sprintf("error %d (%q) naming no request: the batch was refused as a whole", m.Error.Code, m.Error.Message)
 		}
 	}
 	return ""

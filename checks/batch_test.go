@@ -28,6 +28,11 @@ func TestBatchAnswered(t *testing.T) {
 	assert.Contains(t, m.Expected, "MUST support receiving JSON-RPC batches")
 	assert.Equal(t, []int{1, 2}, m.Frames)
 
+	parseErr := server(2, `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Failed to parse message"}}`)
+	m = BatchAnswered(&harness.Exchange{Sent: sent, Frames: []*harness.Frame{parseErr}, Response: parseErr, Responses: []*harness.Frame{parseErr, nil}})
+	require.NotNil(t, m, "a parse error the transport took for the first request's answer")
+	assert.Contains(t, m.Actual, "refused as a whole")
+
 	inArray := server(2, `[{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"no"}},{"jsonrpc":"2.0","id":2,"result":{}}]`)
 	assert.NotNil(t, BatchAnswered(&harness.Exchange{Sent: sent, Frames: []*harness.Frame{inArray}, Responses: []*harness.Frame{inArray, inArray}}), "a member refused")
 
