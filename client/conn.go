@@ -33,6 +33,10 @@ type Conn interface {
 	// SetAnswerer makes the connection answer the requests the server sends the client with
 	// a (Dial starts a handshake-era connection with PingOnly, any other with no answers).
 	SetAnswerer(a Answerer)
+	// SetRevision tells the connection the revision it speaks once that is settled (a legacy
+	// handshake negotiated it): at a revision with JSON-RPC batches it reads the server's
+	// (revisions.AllowsBatches), at any other it reads an array as no message.
+	SetRevision(rev string)
 }
 
 // Process is the server process behind a stdio connection: its frames, the frames that
@@ -168,6 +172,7 @@ func (c stdioConn) Process() (Process, bool)     { return c.Stdio, true }
 func (c stdioConn) Endpoint() (Endpoint, bool)   { return nil, false }
 func (c stdioConn) SSEStream() (SSEStream, bool) { return nil, false }
 func (c stdioConn) SetAnswerer(a Answerer)       { c.Stdio.SetAnswer(Respond(a)) }
+func (c stdioConn) SetRevision(rev string)       { c.Stdio.SetBatches(revisions.AllowsBatches(rev)) }
 
 type httpConn struct{ *harness.HTTP }
 
@@ -175,6 +180,7 @@ func (c httpConn) Process() (Process, bool)     { return nil, false }
 func (c httpConn) Endpoint() (Endpoint, bool)   { return c.HTTP, true }
 func (c httpConn) SSEStream() (SSEStream, bool) { return nil, false }
 func (c httpConn) SetAnswerer(a Answerer)       { c.HTTP.SetAnswer(Respond(a)) }
+func (c httpConn) SetRevision(rev string)       { c.HTTP.SetBatches(revisions.AllowsBatches(rev)) }
 
 type sseConn struct{ *harness.SSE }
 
@@ -182,6 +188,7 @@ func (c sseConn) Process() (Process, bool)     { return nil, false }
 func (c sseConn) Endpoint() (Endpoint, bool)   { return nil, false }
 func (c sseConn) SSEStream() (SSEStream, bool) { return c.SSE, true }
 func (c sseConn) SetAnswerer(a Answerer)       { c.SSE.SetAnswer(Respond(a)) }
+func (c sseConn) SetRevision(string)           {} // HTTP+SSE is 2024-11-05's, which has no batches
 
 type plainConn struct {
 	harness.Transport
@@ -195,3 +202,4 @@ func (c *plainConn) Process() (Process, bool)     { return nil, false }
 func (c *plainConn) Endpoint() (Endpoint, bool)   { return nil, false }
 func (c *plainConn) SSEStream() (SSEStream, bool) { return nil, false }
 func (c *plainConn) SetAnswerer(Answerer)         {}
+func (c *plainConn) SetRevision(string)           {}

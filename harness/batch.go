@@ -232,10 +232,18 @@ func (s *Stdio) deliverBatch(f *Frame, members []*Message) {
 	}
 }
 
+// SetBatches says whether s reads a stdout line that is a JSON-RPC batch as its messages from
+// now on (StdioConfig.Batches): set when the revision its connection speaks is settled.
+func (s *Stdio) SetBatches(on bool) { s.batches.Store(on) }
+
+// SetBatches says whether h reads a body or SSE event that is a JSON-RPC batch as its messages
+// from now on (HTTPConfig.Batches).
+func (h *HTTP) SetBatches(on bool) { h.batches.Store(on) }
+
 // batchOf returns the members of server frame f when the connection reads batches and f, which
 // is no single message (msg nil), is a batch (ParseBatch); nil otherwise.
 func (h *HTTP) batchOf(f *Frame, msg *Message) []*Message {
-	if !h.cfg.Batches || msg != nil || f.Truncated {
+	if !h.batches.Load() || msg != nil || f.Truncated {
 		return nil
 	}
 	members, ok := ParseBatch(f.Raw)

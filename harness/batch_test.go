@@ -100,6 +100,11 @@ func TestStdioReadsBatchesWhereAllowed(t *testing.T) {
 	}
 	require.NotNil(t, arr)
 	assert.Contains(t, arr.Problem, "not a JSON-RPC message")
+
+	s.SetBatches(true) // the handshake settled a revision with batches
+	ex, err = s.Send(withTimeout(t, 10*time.Second), replying([]string{pair}, 1, "b"))
+	require.NoError(t, err)
+	assert.Equal(t, 2, ex.Responses[1].Member)
 }
 
 // TestStdioEmptyArrayIsNoBatch: an empty array is no batch even where batches are read.
@@ -167,4 +172,8 @@ func TestHTTPReadsBatchesWhereAllowed(t *testing.T) {
 	ex, _ = h.Send(withTimeout(t, 10*time.Second), batch())
 	assert.Nil(t, ex.Responses[0])
 	assert.Contains(t, ex.Frames[0].Problem, "not a JSON-RPC message")
+	h.SetBatches(true)
+	ex, err = h.Send(withTimeout(t, 10*time.Second), batch())
+	require.NoError(t, err)
+	assert.NotNil(t, ex.Responses[0])
 }

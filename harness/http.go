@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcp-conform/mcp-conform/revisions"
@@ -86,7 +87,8 @@ type HTTP struct {
 	url     *url.URL
 	rec     *Recorder
 	conn    int
-	answers answerHook // the answers to the server's requests (SetAnswer)
+	answers answerHook  // the answers to the server's requests (SetAnswer)
+	batches atomic.Bool // read a batch body or event as its messages (HTTPConfig.Batches, SetBatches)
 	client  *http.Client
 	own     *http.Transport
 
@@ -139,6 +141,7 @@ func NewHTTP(cfg HTTPConfig) (*HTTP, error) {
 	cfg.Header = cfg.Header.Clone()
 	h := &HTTP{cfg: cfg, url: u, rec: cfg.Recorder, conn: cfg.Recorder.NewConn()}
 	h.answers.set(cfg.Answer)
+	h.batches.Store(cfg.Batches)
 	h.client, h.own = newHTTPClient(cfg.Client)
 	return h, nil
 }

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 	"unicode/utf8"
@@ -96,7 +97,8 @@ type Stdio struct {
 	cfg     StdioConfig
 	rec     *Recorder
 	conn    int
-	answers answerHook // the answers to the server's requests (SetAnswer)
+	answers answerHook  // the answers to the server's requests (SetAnswer)
+	batches atomic.Bool // read a batch line as its messages (StdioConfig.Batches, SetBatches)
 	cmd     *exec.Cmd
 	pid     int
 
@@ -242,6 +244,7 @@ func StartStdio(ctx context.Context, cfg StdioConfig) (*Stdio, error) {
 	}
 	go s.wait()
 	s.answers.set(cfg.Answer)
+	s.batches.Store(cfg.Batches)
 	go s.read()
 	go s.drainStderr()
 	go s.monitor()
@@ -688,7 +691,7 @@ func (s *Stdio) deliver(fl framedLine) {
 	f := &Frame{Dir: DirServerToClient, Transport: TransportStdio, Conn: s.conn,
 		Raw: fl.raw, Size: fl.size, Truncated: fl.truncated, SHA256: fl.sha256, Problem: fl.problem,
 		Content: fl.content, Repairs: fl.repairs}
-	if s.cfg.Batches && fl.msg == nil && !fl.truncated {
+	if s.batches.Load() && fl.msg == nil && !fl.truncated {
 		if members, ok := ParseBatch(fl.raw); ok {
 			f.Problem = batchProblem(f.Problem)
 			s.deliverBatch(f, members)
