@@ -18,7 +18,7 @@ import (
 func TestExtraRulesMerged(t *testing.T) {
 	src, err := os.ReadFile("extra-rules.md")
 	require.NoError(t, err)
-	row := regexp.MustCompile(`^\| ([A-Z]+-\d{3}) \| ([^|]+) \| (26|25|24|both) \| (any|stdio|http|sse) \| ([^|]+) \|`)
+	row := regexp.MustCompile(`^\| ([A-Z]+-\d{3}) \| ([^|]+) \| (26|25|24|2503|both) \| (any|stdio|http|sse) \| ([^|]+) \|`)
 	known, err := KnownRules()
 	require.NoError(t, err)
 	byID := map[string]Known{}
@@ -35,7 +35,8 @@ func TestExtraRulesMerged(t *testing.T) {
 		k, ok := byID[m[1]]
 		require.True(t, ok, "%s of extra-rules.md is not in features/catalog.tsv: rerun scripts/gen-rule-catalog.py", m[1])
 		require.Equal(t, strings.TrimSpace(strings.Split(m[2], "(")[0]), k.Level, m[1])
-		require.Equal(t, pageSection(strings.SplitN(strings.TrimSpace(m[5]), ":", 2)[1]), k.Section, m[1])
+		first := strings.Split(strings.TrimSpace(m[5]), ";")[0]
+		require.Equal(t, pageSection(strings.SplitN(first, ":", 2)[1]), k.Section, m[1])
 		if m[4] != "any" {
 			require.Equal(t, []string{m[4]}, k.Transports, m[1])
 		}
@@ -50,4 +51,9 @@ func TestExtraRulesMerged(t *testing.T) {
 	require.Equal(t, revisions.Oldest().ID, sse.Since)
 	require.Equal(t, revisions.Oldest().ID, sse.Until)
 	require.Equal(t, "basic/transports#HTTP with SSE", sse.Section)
+	// A rule of one older revision holds in that revision alone (Rev 2503).
+	batch := byID["MSG-018"]
+	require.Equal(t, revisions.BatchRevisions(), []string{batch.Since})
+	require.Equal(t, batch.Since, batch.Until)
+	require.Equal(t, "basic/index#Batching", batch.Section)
 }

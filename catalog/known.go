@@ -58,8 +58,12 @@ func KnownRules() ([]Known, error) {
 		switch rev, ok := revisions.ByCatalogCode(f[2]); {
 		case ok && rev.Modern():
 			k.Since, k.SpecRevision = rev.ID, rev.ID
-		case ok:
+		case ok && rev.ID == revisions.LatestLegacy().ID:
+			// The newest handshake revision's code stands for the handshake era.
 			k.Since, k.Until, k.SpecRevision = revisions.Oldest().ID, rev.ID, rev.ID
+		case ok:
+			// An older revision's code (catalog/extra-rules.md) stands for that revision alone.
+			k.Since, k.Until, k.SpecRevision = rev.ID, rev.ID, rev.ID
 		case f[2] == "both":
 			k.Since, k.SpecRevision = revisions.Oldest().ID, revisions.Modern().ID
 		default:

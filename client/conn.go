@@ -33,6 +33,10 @@ type Conn interface {
 	// SetAnswerer makes the connection answer the requests the server sends the client with
 	// a (Dial starts a handshake-era connection with PingOnly, any other with no answers).
 	SetAnswerer(a Answerer)
+	// SetRevision tells the connection the revision it speaks once that is settled (a legacy
+	// handshake negotiated it): at a revision with JSON-RPC batches it reads the server's
+	// (revisions.AllowsBatches), at any other it reads an array as no message.
+	SetRevision(rev string)
 }
 
 // Process is the server process behind a stdio connection: its frames, the frames that
@@ -94,7 +98,9 @@ type DialConfig struct {
 	QuietWindow   time.Duration     // how long to wait before concluding nothing more arrives
 	ShutdownGrace time.Duration     // stdio: wait per shutdown step (0 = harness default)
 	// Revision is the revision the connection is opened for ("" when not known yet). A
-	// connection opened for a handshake-era revision answers the server's ping (PingOnly);
+	// connection opened for a revision that allows JSON-RPC batches reads the server's
+	// (revisions.AllowsBatches). A connection opened for a handshake-era revision answers the
+	// server's ping (PingOnly);
 	// any other answers nothing: 2026-07-28 has no server-to-client requests (MSG-012 judges
 	// one), and an answer there would be the suite's own invalid frame.
 	Revision string
@@ -108,7 +114,7 @@ func Dial(ctx context.Context, cfg DialConfig) (Conn, error) {
 	case harness.TransportStdio:
 		s, err := harness.StartStdio(ctx, harness.StdioConfig{
 			Argv: cfg.Command, MaxFrame: cfg.MaxFrame, Recorder: cfg.Recorder, QuietWindow: cfg.QuietWindow,
-			ShutdownGrace: cfg.ShutdownGrace, Answer: cfg.answer(),
+			ShutdownGrace: cfg.ShutdownGrace, Answer: cfg.answer(), Batches: revisions.AllowsBatches(cfg.Revision),
 		})
 		if err != nil {
 			return nil, err
@@ -117,7 +123,7 @@ func Dial(ctx context.Context, cfg DialConfig) (Conn, error) {
 	case harness.TransportHTTP:
 		h, err := harness.NewHTTP(harness.HTTPConfig{
 			URL: cfg.URL, Header: cfg.Header, Recorder: cfg.Recorder, MaxFrame: cfg.MaxFrame, QuietWindow: cfg.QuietWindow,
-			Answer: cfg.answer(),
+			Answer: cfg.answer(), Batches: revisions.AllowsBatches(cfg.Revision),
 		})
 		if err != nil {
 			return nil, err
@@ -166,6 +172,7 @@ func (c stdioConn) Process() (Process, bool)     { return c.Stdio, true }
 func (c stdioConn) Endpoint() (Endpoint, bool)   { return nil, false }
 func (c stdioConn) SSEStream() (SSEStream, bool) { return nil, false }
 func (c stdioConn) SetAnswerer(a Answerer)       { c.Stdio.SetAnswer(Respond(a)) }
+func (c stdioConn) SetRevision(rev string)       { c.Stdio.SetBatches(revisions.AllowsBatches(rev)) }
 
 type httpConn struct{ *harness.HTTP }
 
@@ -173,6 +180,7 @@ func (c httpConn) Process() (Process, bool)     { return nil, false }
 func (c httpConn) Endpoint() (Endpoint, bool)   { return c.HTTP, true }
 func (c httpConn) SSEStream() (SSEStream, bool) { return nil, false }
 func (c httpConn) SetAnswerer(a Answerer)       { c.HTTP.SetAnswer(Respond(a)) }
+func (c httpConn) SetRevision(rev string)       { c.HTTP.SetBatches(revisions.AllowsBatches(rev)) }
 
 type sseConn struct{ *harness.SSE }
 
@@ -180,6 +188,7 @@ func (c sseConn) Process() (Process, bool)     { return nil, false }
 func (c sseConn) Endpoint() (Endpoint, bool)   { return nil, false }
 func (c sseConn) SSEStream() (SSEStream, bool) { return c.SSE, true }
 func (c sseConn) SetAnswerer(a Answerer)       { c.SSE.SetAnswer(Respond(a)) }
+func (c sseConn) SetRevision(string)           {} // HTTP+SSE is 2024-11-05's, which has no batches
 
 type plainConn struct {
 	harness.Transport
@@ -193,3 +202,4 @@ func (c *plainConn) Process() (Process, bool)     { return nil, false }
 func (c *plainConn) Endpoint() (Endpoint, bool)   { return nil, false }
 func (c *plainConn) SSEStream() (SSEStream, bool) { return nil, false }
 func (c *plainConn) SetAnswerer(Answerer)         {}
+func (c *plainConn) SetRevision(string)           {}

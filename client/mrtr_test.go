@@ -33,6 +33,7 @@ func (c *scriptConn) Process() (Process, bool)     { return nil, false }
 func (c *scriptConn) Endpoint() (Endpoint, bool)   { return nil, false }
 func (c *scriptConn) SSEStream() (SSEStream, bool) { return nil, false }
 func (c *scriptConn) SetAnswerer(Answerer)         {}
+func (c *scriptConn) SetRevision(string)           {}
 func (c *scriptConn) Send(_ context.Context, req harness.Request) (*harness.Exchange, error) {
 	var m map[string]any
 	if err := json.Unmarshal(req.Raw, &m); err != nil {

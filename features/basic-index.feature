@@ -426,6 +426,20 @@ Feature: Base protocol (basic/index)
     When the client provokes the errors a client can provoke without side effects
     Then every other error code the server sent in this run lies outside the JSON-RPC reserved range
 
+  @rule:MSG-018 @MUST @since:2025-03-26 @until:2025-03-26
+  Scenario: A JSON-RPC batch is received and each of its requests answered
+    Spec: basic/index#Batching
+    The one revision that regulated batches lets an implementation choose whether to send
+    them but requires it to receive them: "MCP implementations MAY support sending JSON-RPC
+    batches, but MUST support receiving JSON-RPC batches." A batch of two pings (distinct ids)
+    and a notification, sent in a session of its own, gets a response for each ping, in one
+    array or one by one (over HTTP a JSON body or an SSE stream). A -32600 or an HTTP 4xx for
+    the batch fails, and so does a ping left without a response within the timeout.
+    Given a fresh connection
+    And the client opens a session of its own
+    When the client sends one batch holding two harmless requests and a notification
+    Then each request of the batch got a response
+
   # (area msg) new MSG, META-008..010, RT, ERR scenarios go above this line.
 
   @rule:STATE-001 @MUST-NOT @since:2026-07-28

@@ -100,6 +100,11 @@ type Frame struct {
 	// stays what the server sent.
 	Content []byte   `json:"-"`
 	Repairs []Repair `json:"repairs,omitempty"`
+
+	// Member, on a frame that stands for one message of a JSON-RPC batch frame (MemberFrame), is
+	// the message's position in the batch, from 1; its Seq is the batch frame's. 0 on every
+	// recorded frame.
+	Member int `json:"-"`
 }
 
 // Body returns the frame's content as the rules other than the wire rules read it: Content

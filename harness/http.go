@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcp-conform/mcp-conform/revisions"
@@ -44,6 +45,9 @@ type HTTPConfig struct {
 	Client      *http.Client
 	// Answer, when set, answers the requests the server sends on SSE streams (see SetAnswer).
 	Answer AnswerFunc
+	// Batches reads a JSON body or SSE event that is a JSON-RPC batch (ParseBatch) as the
+	// messages it holds (see StdioConfig.Batches).
+	Batches bool
 }
 
 // StreamEnd tells why the reading of an HTTP response body stopped.
@@ -83,7 +87,8 @@ type HTTP struct {
 	url     *url.URL
 	rec     *Recorder
 	conn    int
-	answers answerHook // the answers to the server's requests (SetAnswer)
+	answers answerHook  // the answers to the server's requests (SetAnswer)
+	batches atomic.Bool // read a batch body or event as its messages (HTTPConfig.Batches, SetBatches)
 	client  *http.Client
 	own     *http.Transport
 
@@ -136,6 +141,7 @@ func NewHTTP(cfg HTTPConfig) (*HTTP, error) {
 	cfg.Header = cfg.Header.Clone()
 	h := &HTTP{cfg: cfg, url: u, rec: cfg.Recorder, conn: cfg.Recorder.NewConn()}
 	h.answers.set(cfg.Answer)
+	h.batches.Store(cfg.Batches)
 	h.client, h.own = newHTTPClient(cfg.Client)
 	return h, nil
 }
@@ -257,13 +263,15 @@ func (h *HTTP) SendStream(ctx context.Context, req Request) (*Exchange, StreamIn
 		h.carrySession(hdr, req.Omit)
 	}
 	ex, info := h.roundTrip(ctx, rtSpec{
-		httpMethod:  http.MethodPost,
-		header:      hdr,
-		body:        req.Raw,
-		rpcMethod:   req.Method,
-		id:          req.ID,
-		isRequest:   !req.Notification,
-		intentional: req.Intentional,
+		httpMethod:   http.MethodPost,
+		header:       hdr,
+		body:         req.Raw,
+		rpcMethod:    req.Method,
+		id:           req.ID,
+		isRequest:    !req.Notification,
+		intentional:  req.Intentional,
+		batch:        newBatchWant(req.Batch),
+		batchMethods: batchMethods(req),
 	})
 	if req.Method == "initialize" {
 		h.openSession(ex)
@@ -369,6 +377,10 @@ type rtSpec struct {
 	// status and headers and of every frame recorded, and its quiet window is armed only once
 	// the caller releases it (Stream.Close).
 	held *Stream
+	// batch, for a POST of a batch of requests (Request.Batch), is what it waits for, and
+	// batchMethods the method of each of those requests.
+	batch        batchWant
+	batchMethods []string
 }
 
 // compose builds the headers to send: the transport defaults (when defaults is set and the
@@ -457,6 +469,9 @@ func (h *HTTP) record(f *Frame) {
 // roundTrip sends one HTTP request and reads its answer (see SendStream and Do).
 func (h *HTTP) roundTrip(ctx context.Context, sp rtSpec) (*Exchange, StreamInfo) {
 	ex := &Exchange{}
+	if sp.batch != nil {
+		ex.Responses = make([]*Frame, len(sp.batch))
+	}
 	var info StreamInfo
 	var body io.Reader = http.NoBody
 	if len(sp.body) > 0 {
@@ -536,13 +551,24 @@ func (h *HTTP) readBody(ctx context.Context, sp rtSpec, body io.Reader, ex *Exch
 		msg, ps = repairFrame(f, raw, msg, ps)
 		problems = append(problems, ps...)
 	}
-	if msg != nil {
-		if isResponseShaped(msg) {
-			f.Method = sp.rpcMethod
-			ex.Response = f
-		} else {
-			f.Method = msg.Method
+	members := h.batchOf(f, msg)
+	switch {
+	case members != nil:
+		problems = strings.Split(batchProblem(strings.Join(problems, "; ")), "; ")
+		if r := takeResponses(f, members, true, sp, ex); r != nil {
+			ex.Response = r
 		}
+		h.answerAll(members)
+	case msg != nil && sp.batch != nil:
+		f.Method = msg.Method
+		if r := takeResponses(f, []*Message{msg}, false, sp, ex); r != nil {
+			ex.Response = r
+		}
+	case msg != nil && isResponseShaped(msg):
+		f.Method = sp.rpcMethod
+		ex.Response = f
+	case msg != nil:
+		f.Method = msg.Method
 	}
 	f.Problem = strings.Join(problems, "; ")
 	info.End = EndEOF
@@ -612,7 +638,6 @@ func (h *HTTP) readSSE(ctx context.Context, sp rtSpec, body io.ReadCloser, ex *E
 		armQuiet()
 	}
 	var respAt time.Time
-	wantKey := IDKey(sp.id)
 	var readErr error
 loop:
 	for {
@@ -636,24 +661,8 @@ loop:
 			}
 			info.Events++
 			f := h.sseFrame(it.ev, ex)
-			msg, problems := classifyEvent(it.ev)
-			if !it.ev.Truncated && it.ev.Data != "" {
-				msg, problems = repairFrame(f, f.Raw, msg, problems)
-			}
-			isResp := false
-			if msg != nil {
-				if isResponseShaped(msg) {
-					key := responseKey(msg)
-					isResp = ex.Response == nil && (sp.anyResponse || (sp.id != nil && key == wantKey) ||
-						((key == "" || key == "null") && msg.Kind != KindResult))
-				} else {
-					f.Method = msg.Method
-				}
-			}
-			if isResp {
-				f.Method = sp.rpcMethod
-			}
-			f.Problem = strings.Join(problems, "; ")
+			resp, answerable := h.classifySSE(f, it.ev, sp, ex)
+			isResp := resp != nil
 			if !isResp && !h.rec.Admit(f) {
 				continue
 			}
@@ -662,12 +671,10 @@ loop:
 			if sp.held != nil {
 				sp.held.saw(f)
 			}
-			if !isResp && msg != nil && msg.Kind == KindRequest {
-				go h.answer(msg) // after the request is recorded, so the answer follows it
-			}
+			h.answerAll(answerable) // after the requests are recorded, so the answers follow them
 			switch {
 			case isResp:
-				ex.Response = f
+				ex.Response = resp
 				respAt = time.Now()
 				armQuiet()
 			case ex.Response != nil:
@@ -708,6 +715,9 @@ loop:
 	}
 	if sp.isRequest && ex.Response == nil {
 		what := fmt.Sprintf("%s (id %s)", methodName(sp.rpcMethod), idText(sp.id))
+		if sp.batch != nil {
+			what = sp.batch.what() + ": no response to ids " + sp.batch.missing(ex.Responses)
+		}
 		switch info.End {
 		case EndContext:
 			ex.Err = &TimeoutError{What: what + " on the SSE stream", Err: ctx.Err(), Waited: time.Since(sp.began)}
@@ -718,6 +728,46 @@ loop:
 		}
 	}
 	return info
+}
+
+// classifySSE classifies f, the frame of SSE event ev in the answer to sp: it sets f's Method,
+// Problem, Content and Repairs, and returns the frame that is the response sp waits for (nil
+// when f brings none, or not the last one a batch request waits for) and the server's
+// requests f carries, to be answered once f is recorded (one message, or a batch's members on
+// a connection that reads batches).
+func (h *HTTP) classifySSE(f *Frame, ev SSEEvent, sp rtSpec, ex *Exchange) (resp *Frame, answerable []*Message) {
+	msg, problems := classifyEvent(ev)
+	if !ev.Truncated && ev.Data != "" {
+		msg, problems = repairFrame(f, f.Raw, msg, problems)
+	}
+	defer func() { f.Problem = strings.Join(problems, "; ") }()
+	if members := h.batchOf(f, msg); members != nil {
+		problems = strings.Split(batchProblem(strings.Join(problems, "; ")), "; ")
+		if resp = takeResponses(f, members, true, sp, ex); ex.Response != nil {
+			resp = nil
+		}
+		return resp, members
+	}
+	if msg == nil {
+		return nil, nil
+	}
+	if sp.batch != nil {
+		f.Method = msg.Method
+		if resp = takeResponses(f, []*Message{msg}, false, sp, ex); ex.Response != nil {
+			resp = nil
+		}
+		return resp, []*Message{msg}
+	}
+	if !isResponseShaped(msg) {
+		f.Method = msg.Method
+		return nil, []*Message{msg}
+	}
+	key := responseKey(msg)
+	if ex.Response == nil && (sp.anyResponse || (sp.id != nil && key == IDKey(sp.id)) || ((key == "" || key == "null") && msg.Kind != KindResult)) {
+		f.Method = sp.rpcMethod
+		return f, nil
+	}
+	return nil, nil
 }
 
 // sseFrame returns the server frame of an SSE event; the first frame of a response carries the

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 	"unicode/utf8"
@@ -58,6 +59,10 @@ type StdioConfig struct {
 	// Answer, when set, answers the requests the server sends from the first frame on (see
 	// SetAnswer).
 	Answer AnswerFunc
+	// Batches reads a stdout line that is a JSON-RPC batch (ParseBatch) as the messages it
+	// holds: each response answers its request. Set on a connection opened for a revision
+	// that allows batches (revisions.AllowsBatches); elsewhere such a line is no message.
+	Batches bool
 }
 
 // ShutdownStep names the last step the client had taken when the child exited
@@ -92,7 +97,8 @@ type Stdio struct {
 	cfg     StdioConfig
 	rec     *Recorder
 	conn    int
-	answers answerHook // the answers to the server's requests (SetAnswer)
+	answers answerHook  // the answers to the server's requests (SetAnswer)
+	batches atomic.Bool // read a batch line as its messages (StdioConfig.Batches, SetBatches)
 	cmd     *exec.Cmd
 	pid     int
 
@@ -238,6 +244,7 @@ func StartStdio(ctx context.Context, cfg StdioConfig) (*Stdio, error) {
 	}
 	go s.wait()
 	s.answers.set(cfg.Answer)
+	s.batches.Store(cfg.Batches)
 	go s.read()
 	go s.drainStderr()
 	go s.monitor()
@@ -363,13 +370,11 @@ func (s *Stdio) Send(ctx context.Context, req Request) (*Exchange, error) {
 	if err := ctx.Err(); err != nil {
 		return fail(fmt.Errorf("%s (id %s) not sent: %w", methodName(req.Method), idText(req.ID), err))
 	}
+	if len(req.Batch) > 0 {
+		return s.sendBatch(ctx, req)
+	}
 	s.mu.Lock()
-	switch {
-	case s.closing:
-		s.mu.Unlock()
-		return fail(ErrTransportClosed)
-	case s.deadErr != nil:
-		err := fmt.Errorf("%w before answering %s (id %s)", s.deadErr, methodName(req.Method), idText(req.ID))
+	if err := s.unusable(fmt.Sprintf("%s (id %s)", methodName(req.Method), idText(req.ID))); err != nil {
 		s.mu.Unlock()
 		return fail(err)
 	}
@@ -401,6 +406,18 @@ func (s *Stdio) Send(ctx context.Context, req Request) (*Exchange, error) {
 		return s.awaitOrSentinel(ctx, w, *req.Sentinel)
 	}
 	return s.await(ctx, w)
+}
+
+// unusable returns why nothing can be sent to the child any more (Close was called, or it
+// exited before answering what), nil while it can. s.mu must be held.
+func (s *Stdio) unusable(what string) error {
+	switch {
+	case s.closing:
+		return ErrTransportClosed
+	case s.deadErr != nil:
+		return fmt.Errorf("%w before answering %s", s.deadErr, what)
+	}
+	return nil
 }
 
 // awaitOrSentinel waits for w's response like await while it sends sentinel on the same
@@ -674,6 +691,13 @@ func (s *Stdio) deliver(fl framedLine) {
 	f := &Frame{Dir: DirServerToClient, Transport: TransportStdio, Conn: s.conn,
 		Raw: fl.raw, Size: fl.size, Truncated: fl.truncated, SHA256: fl.sha256, Problem: fl.problem,
 		Content: fl.content, Repairs: fl.repairs}
+	if s.batches.Load() && fl.msg == nil && !fl.truncated {
+		if members, ok := ParseBatch(fl.raw); ok {
+			f.Problem = batchProblem(f.Problem)
+			s.deliverBatch(f, members)
+			return
+		}
+	}
 	var resp, target *waiter
 	s.mu.Lock()
 	if fl.msg != nil && isResponseShaped(fl.msg) {
@@ -691,17 +715,10 @@ func (s *Stdio) deliver(fl framedLine) {
 	}
 	s.mu.Unlock()
 
-	if resp == nil && !s.rec.Admit(f) {
-		// A server flooding stdout: keep counting, stop keeping (memory stays bounded).
+	if !s.keep(f, resp != nil) {
 		return
 	}
-	s.rec.Record(f)
-
-	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.frames = append(s.frames, f)
-	close(s.grew)
-	s.grew = make(chan struct{})
 	if fl.msg != nil && fl.msg.Kind == KindRequest {
 		go s.answer(fl.msg)
 	}
@@ -716,6 +733,22 @@ func (s *Stdio) deliver(fl framedLine) {
 	default:
 		s.unsolicited = append(s.unsolicited, f)
 	}
+}
+
+// keep records server frame f, unless it answers no request (answers false) and the recorder
+// admits no more (a server flooding stdout: counted, not kept, so memory stays bounded), and adds
+// it to the connection's frames. It reports whether f was kept; when it was, s.mu is held on
+// return, so that the caller hands f on before anyone waiting on it finds it settled.
+func (s *Stdio) keep(f *Frame, answers bool) bool {
+	if !answers && !s.rec.Admit(f) {
+		return false
+	}
+	s.rec.Record(f)
+	s.mu.Lock()
+	s.frames = append(s.frames, f)
+	close(s.grew)
+	s.grew = make(chan struct{})
+	return true
 }
 
 // accompanied returns the pending request a server message that is not a response goes with,

@@ -40,6 +40,12 @@ type Request struct {
 	// for a notification nothing is expected after (notifications/initialized); what the server
 	// sends later is still recorded.
 	NoQuiet bool
+	// Batch, when Raw is a JSON-RPC batch (BuildBatch) holding requests, lists their ids in
+	// order: the transport waits for a response to each (Exchange.Responses), over stdio and
+	// Streamable HTTP, on a connection that reads batches (StdioConfig.Batches,
+	// HTTPConfig.Batches) or not (the responses may come one by one). ID is then nil and
+	// Notification false; a batch of notifications alone is sent as a Notification.
+	Batch []json.RawMessage
 	// sentinel is set by the transport on the Sentinel it writes (Frame.Sentinel).
 	sentinel bool
 }
@@ -56,6 +62,10 @@ type Exchange struct {
 	Response *Frame
 	HTTP     *HTTPMeta
 	Err      error
+	// Responses, for a Request with Batch, are the responses to its requests in the order of
+	// Batch, nil where none came; a response a batch carried is its MemberFrame. Response is
+	// then the frame that brought the last one.
+	Responses []*Frame
 }
 
 // Transport is one connection to the server under test: a stdio child process or a Streamable

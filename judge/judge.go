@@ -232,6 +232,7 @@ type revState struct {
 	rev      string
 	checks   []running
 	clients  map[int]*Frame
+	batches  map[int]bool // the client frames that are batches (feedBatch), by seq
 	lastByID map[int]map[string]*Frame
 	outcomes map[string]Outcome
 }
@@ -261,7 +262,7 @@ func selected(id string, prefixes []string) bool {
 func (j *Judge) revision(rev string) *revState {
 	rs, ok := j.revs[rev]
 	if !ok {
-		rs = &revState{rev: rev, clients: map[int]*Frame{}, lastByID: map[int]map[string]*Frame{}}
+		rs = &revState{rev: rev, clients: map[int]*Frame{}, batches: map[int]bool{}, lastByID: map[int]map[string]*Frame{}}
 		for _, e := range table {
 			if selected(e.Rule, j.cfg.Rules) {
 				rs.checks = append(rs.checks, running{entry: e, check: e.New(Deps{Revision: rev})})
@@ -282,22 +283,46 @@ func (j *Judge) Feed(rev string, hf *harness.Frame) {
 		return
 	}
 	rs := j.revision(rev)
+	if members := batchOf(rev, hf); members != nil {
+		j.feedBatch(rs, rev, hf, members)
+		return
+	}
 	f := &Frame{Frame: hf}
 	msg, members, err := harness.ParseMessageMembers(hf.Body())
 	f.Msg, f.Members, f.NotJSON = msg, members, err != nil
 	rs.link(f)
-	if j.cfg.Schemas != nil {
-		f.Schema, f.SchemaErr = validate(j.cfg.Schemas, rev, f)
-		switch {
-		case f.SchemaErr != nil:
-			j.notes = append(j.notes, fmt.Sprintf("frame %d not validated: %v", f.Seq, f.SchemaErr))
-		case len(f.Schema) == 0:
-		case f.FromServer():
-			j.errs[f.Seq] = f.Schema
-		case !f.Intentional:
+	j.validateFrame(rev, f, "")
+	rs.observe(f)
+}
+
+// validateFrame validates f against the schema of rev (when the judge has schemas), adding the
+// violations to those f already carries, with prefix before their instance paths (a batch
+// member's position, "/1"), and files them: a server frame's as its schema errors, a client
+// frame's as a suite fault unless it was invalid on purpose. j.mu must be held.
+func (j *Judge) validateFrame(rev string, f *Frame, prefix string) {
+	if j.cfg.Schemas == nil {
+		return
+	}
+	errs, err := validate(j.cfg.Schemas, rev, f)
+	for i := range errs {
+		errs[i].InstancePath = prefix + errs[i].InstancePath
+	}
+	f.Schema, f.SchemaErr = append(f.Schema, errs...), err
+	switch {
+	case f.SchemaErr != nil:
+		j.notes = append(j.notes, fmt.Sprintf("frame %d not validated: %v", f.Seq, f.SchemaErr))
+	case len(f.Schema) == 0:
+	case f.FromServer():
+		j.errs[f.Seq] = append(j.errs[f.Seq], f.Schema...)
+	case !f.Intentional:
+		if _, dup := j.faults[f.Seq]; !dup {
 			j.faults[f.Seq] = fmt.Sprintf("mcp-conform sent a frame that violates the %s schema (frame %d, %s: %s)", rev, f.Seq, f.Schema[0].InstancePath, f.Schema[0].Message)
 		}
 	}
+}
+
+// observe hands f to every check of rs that sees it. j.mu must be held.
+func (rs *revState) observe(f *Frame) {
 	for _, r := range rs.checks {
 		if f.Excused && !r.entry.Intentional {
 			continue
@@ -320,7 +345,7 @@ func (rs *revState) link(f *Frame) {
 		return
 	}
 	switch {
-	case f.ReplyTo != 0:
+	case f.ReplyTo != 0 && !rs.batches[f.ReplyTo]:
 		f.Request = rs.clients[f.ReplyTo]
 	case f.Members != nil:
 		if id, ok := f.Members["id"]; ok && isResponseObject(f.Members) {
@@ -328,6 +353,10 @@ func (rs *revState) link(f *Frame) {
 				f.Request = rs.lastByID[f.Conn][key]
 			}
 		}
+	}
+	if f.Request == nil && f.ReplyTo != 0 {
+		// A reply to a batch POST that names no request of it (batches: judge/batch.go).
+		f.Request = rs.clients[f.ReplyTo]
 	}
 	f.Excused = f.Request != nil && f.Request.Intentional
 }

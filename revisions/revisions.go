@@ -62,6 +62,10 @@ type Pin struct {
 //   - VersionHeader: a Streamable HTTP client sends MCP-Protocol-Version on every request
 //     after initialization (basic/transports#Protocol Version Header); a server receiving a
 //     request without it assumes the newest revision without this fact (HeaderlessDefault).
+//   - Batches: a message may be a JSON-RPC batch, an array of requests and notifications or of
+//     responses, and implementations must be able to receive one (basic/index#Batching,
+//     basic/transports: a stdio line or a Streamable HTTP POST body, and SSE events, may carry
+//     one); the revision after it removed batching (its changelog).
 type Revision struct {
 	ID          string
 	Era         Era
@@ -73,6 +77,7 @@ type Revision struct {
 	Completions   bool
 	LoggingMethod bool
 	VersionHeader bool
+	Batches       bool
 }
 
 // Modern reports whether the row is of EraModern.
@@ -133,6 +138,16 @@ var handshakePages = []string{
 	"server/utilities/logging", "server/utilities/pagination",
 }
 
+// batchPages are the pages of 2025-03-26 the catalogue's extra rules link (catalog/extra-rules.md:
+// its JSON-RPC batches).
+var batchPages = []string{"basic/index", "basic/transports"}
+
+// withBatches returns r with the Batches fact set.
+func withBatches(r Revision) Revision {
+	r.Batches = true
+	return r
+}
+
 // oldestPages are the pages of 2024-11-05 the catalogue's extra rules link (catalog/extra-rules.md:
 // its HTTP+SSE transport).
 var oldestPages = []string{"basic/transports"}
@@ -142,7 +157,7 @@ var table = []Revision{
 	row("2026-07-28", EraModern, "ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203", "26", modernPages, true, false, true),
 	row("2025-11-25", EraHandshake, "268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7", "25", handshakePages, true, true, true),
 	row("2025-06-18", EraHandshake, "af845e7e5b9d27107d1690f0936022546177a1403e63ffb11470135b296a2e01", "", nil, true, true, true),
-	row("2025-03-26", EraHandshake, "e720669548c8100a4282c49e580efd6ddf7f28899ea786fc8db251dbdb356131", "", nil, true, true, false),
+	withBatches(row("2025-03-26", EraHandshake, "e720669548c8100a4282c49e580efd6ddf7f28899ea786fc8db251dbdb356131", "2503", batchPages, true, true, false)),
 	row("2024-11-05", EraHandshake, "61cea2392d4f284092d09bc84b9ac488c0d5618ac2b38a56942fc5b99fd960ce", "24", oldestPages, false, true, false),
 }
 
@@ -238,6 +253,16 @@ func LoggingMethodUntil() Revision { return Last(func(r Revision) bool { return 
 // VersionHeaderSince returns the oldest revision whose HTTP clients send MCP-Protocol-Version
 // on every request (Revision.VersionHeader, basic/transports#Protocol Version Header).
 func VersionHeaderSince() Revision { return First(func(r Revision) bool { return r.VersionHeader }) }
+
+// AllowsBatches reports whether revision id lets a message be a JSON-RPC batch (Revision.Batches,
+// basic/index#Batching of that revision); false for an id the table does not know.
+func AllowsBatches(id string) bool {
+	r, ok := Lookup(id)
+	return ok && r.Batches
+}
+
+// BatchRevisions returns, newest first, the ids of the revisions with Batches, in a fresh slice.
+func BatchRevisions() []string { return FilterIDs(func(r Revision) bool { return r.Batches }) }
 
 // HeaderlessIDs returns, newest first, the ids of the revisions whose HTTP clients send no
 // MCP-Protocol-Version (not Revision.VersionHeader), in a fresh slice.

@@ -96,4 +96,22 @@ func TestFacts(t *testing.T) {
 	require.True(t, VersionHeaderSince().VersionHeader)
 	require.True(t, After(VersionHeaderSince().ID, HeaderlessDefault().ID))
 	require.Equal(t, HeaderlessDefault().ID, HeaderlessIDs()[0])
+	// Batches came with one revision and went with the next (basic/index#Batching; the next
+	// revision's changelog removed them): neither the oldest nor any after the first.
+	require.Len(t, BatchRevisions(), 1)
+	b := BatchRevisions()[0]
+	require.True(t, AllowsBatches(b))
+	require.False(t, AllowsBatches(Oldest().ID))
+	require.False(t, AllowsBatches(LatestLegacy().ID))
+	require.False(t, AllowsBatches(Modern().ID))
+	require.False(t, AllowsBatches(Future))
+	r, ok := ByCatalogCode(mustLookup(t, b).CatalogCode)
+	require.True(t, ok)
+	require.Equal(t, b, r.ID)
+}
+
+func mustLookup(t *testing.T, id string) Revision {
+	r, ok := Lookup(id)
+	require.True(t, ok, id)
+	return r
 }

@@ -327,7 +327,16 @@ func (e *env) dial(ctx context.Context, rev string) (client.Conn, error) {
 func (e *env) setRev(conn int, rev string) {
 	e.mu.Lock()
 	e.connRev[conn] = rev
+	var t client.Conn
+	for _, c := range e.conns {
+		if c.Conn() == conn {
+			t = c
+		}
+	}
 	e.mu.Unlock()
+	if t != nil && rev != "" {
+		t.SetRevision(rev) // it reads JSON-RPC batches where rev has them
+	}
 }
 
 // release closes t now (a scenario's own connection) and keeps its stderr tail.

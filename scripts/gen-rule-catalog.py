@@ -2,7 +2,7 @@
 """Regenerates features/catalog.tsv, the catalogue of every server rule mcp-conform knows,
 from the rule tables of ../shared/spec/RULES.md (id, level, revisions, transport, source,
 rule text, check kind) followed by those of catalog/extra-rules.md, the project's own rules in
-the same format (Rev may also be 24, Tr also sse). `mcp-conform list` reports the rules that
+the same format (Rev may also be 24 or 2503, Tr also sse). `mcp-conform list` reports the rules that
 have no scenario yet from it, with their status `not-implemented` and a reason.
 
 Usage: scripts/gen-rule-catalog.py [RULES.md [extra-rules.md]] > features/catalog.tsv
@@ -13,7 +13,7 @@ import sys
 
 path = sys.argv[1] if len(sys.argv) > 1 else "../shared/spec/RULES.md"
 extra = sys.argv[2] if len(sys.argv) > 2 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "catalog", "extra-rules.md")
-row = re.compile(r"^\| ([A-Z]+-\d{3}) \| ([^|]+) \| (26|25|24|both) \| (any|stdio|http|sse) \| ([^|]+) \| ((?:[^|]|\\\|)+) \| ((?:[^|]|\\\|)+) \| ([^|]+) \|$")
+row = re.compile(r"^\| ([A-Z]+-\d{3}) \| ([^|]+) \| (26|25|24|2503|both) \| (any|stdio|http|sse) \| ([^|]+) \| ((?:[^|]|\\\|)+) \| ((?:[^|]|\\\|)+) \| ([^|]+) \|$")
 print("id\tlevel\trev\ttransport\tsource\tchk\ttitle")
 seen = set()
 

@@ -56,6 +56,16 @@ func registerBasicIndexSteps(sc *godog.ScenarioContext) {
 	step(sc, `^every request of this scenario got a response carrying its id$`, wc(func(ctx context.Context, w *World) error {
 		return w.expectResponseEach()
 	}))
+	step(sc, `^the client sends one batch holding two harmless requests and a notification$`, wc(func(ctx context.Context, w *World) error {
+		return w.SendBatch(ctx, []client.Call{{Method: w.Harmless()}, {Method: w.Harmless()},
+			{Method: "notifications/cancelled", Params: map[string]any{"requestId": "mcpconform-never-sent"}, Notification: true}})
+	}))
+	step(sc, `^each request of the batch got a response$`, wc(func(ctx context.Context, w *World) error {
+		if m := checks.BatchAnswered(w.Last); m != nil {
+			return m
+		}
+		return nil
+	}))
 
 	// Run-wide rules (package judge).
 	step(sc, `^every JSON object the server sent in this run is a JSON-RPC 2\.0 message$`, AskJudge("MSG-001"))
