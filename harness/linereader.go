@@ -133,11 +133,12 @@ type framedLine struct {
 }
 
 // framer turns stdout lines into frames (basic/transports/stdio). Each line is normally one
-// frame. A line that starts with '{' and is not a JSON object on its own opens a reassembly:
-// following lines are joined (with '\n') until the brackets balance and the whole parses as one
-// JSON object, which then becomes a single frame with the problem "message split over N lines"
+// frame. A line that starts with '{' or '[' and is not a JSON value on its own opens a
+// reassembly: following lines are joined (with '\n') until the brackets balance and the whole
+// parses as one JSON object or batch (ParseBatch), which then becomes a single frame with the problem "message split over N lines"
 // (so a pretty-printing server's replies are still delivered). The reassembly gives up, turning
-// its lines back into individual frames, when a following line is a JSON-RPC message on its own,
+// its lines back into individual frames, when a following line is a JSON-RPC message on its own
+// (a pretty-printed batch splits its members too),
 // is truncated or not UTF-8, when the joined text closes without parsing, or when it exceeds max
 // bytes or maxSplitLines lines.
 type framer struct {
@@ -168,8 +169,14 @@ func (f *framer) push(l Line) []framedLine {
 	case f.depth == 0:
 		joined := f.joined()
 		m, err := ParseMessage(joined)
+		batch := false
 		if err != nil {
-			return f.flush()
+			// A batch (an array of messages) written over several lines is one frame too: the
+			// reader reads it as its messages where the revision has batches, and as no
+			// message elsewhere (Stdio.deliver).
+			if _, batch = ParseBatch(joined); !batch {
+				return f.flush()
+			}
 		}
 		n := len(f.acc)
 		cr := false
@@ -180,6 +187,10 @@ func (f *framer) push(l Line) []framedLine {
 		problems := []string{fmt.Sprintf("message split over %d lines", n)}
 		if cr {
 			problems = append(problems, ProblemCR)
+		}
+		if batch {
+			problems = append(problems, "not a JSON-RPC message: a JSON array (a batch)")
+			return []framedLine{{raw: joined, size: len(joined), problem: strings.Join(problems, "; ")}}
 		}
 		if m.Kind == KindInvalid {
 			problems = append(problems, "not a JSON-RPC message: "+m.Problem)
@@ -240,7 +251,7 @@ func (f *framer) single(l Line, mayOpen bool) []framedLine {
 			break
 		}
 		switch {
-		case err != nil && mayOpen && !l.Unterminated && l.Data[0] == '{' && f.open(l):
+		case err != nil && mayOpen && !l.Unterminated && (l.Data[0] == '{' || l.Data[0] == '[') && f.open(l):
 			return nil
 		case err != nil:
 			problems = append(problems, "not a JSON-RPC message: "+err.Error())

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -133,6 +134,27 @@ func TestFramerReassemblesPrettyPrintedMessage(t *testing.T) {
 	assert.Equal(t, KindResult, got[0].msg.Kind)
 	assert.Equal(t, `"abc"`, IDKey(got[0].msg.ID))
 	assert.Equal(t, "", got[1].problem)
+}
+
+// TestFramerReassemblesPrettyPrintedBatch: a batch written over several lines is one frame,
+// no message on its own (the reader reads its members where the revision has batches), whose
+// problem names the split; an array that does not hold messages is given up line by line.
+func TestFramerReassemblesPrettyPrintedBatch(t *testing.T) {
+	member := func(id int) string {
+		return fmt.Sprintf("  {\n    \"jsonrpc\": \"2.0\",\n    \"id\": %d,\n    \"result\": {}\n  }", id)
+	}
+	pretty := "[\n" + member(1) + ",\n" + member(2) + "\n]"
+	got := frameAll(t, pretty+"\n", 1<<20)
+	require.Len(t, got, 1)
+	assert.Equal(t, pretty, string(got[0].raw))
+	assert.Nil(t, got[0].msg)
+	assert.Equal(t, "message split over 12 lines; not a JSON-RPC message: a JSON array (a batch)", got[0].problem)
+	members, ok := ParseBatch(got[0].raw)
+	require.True(t, ok)
+	assert.Len(t, members, 2)
+
+	got = frameAll(t, "[\n  1,\n  2\n]\n", 1<<20)
+	require.Len(t, got, 4, "an array of numbers is no batch: each line is a frame of its own")
 }
 
 func TestFramerReassemblesCRLFPrettyPrint(t *testing.T) {

@@ -36,4 +36,6 @@ go vet ./...
 # -race.
 wholeSuiteTables='^(TestReferenceBreaks|TestReferenceVerdictsIndependentOfConcurrency|TestReferenceBehindCRLFRelay|TestRealResultsValidateAgainstResultsSchema)$'
 go test -race -count=1 -parallel 8 -timeout 60m -skip "$wholeSuiteTables" "$@" ./...
-go test -count=1 -parallel 8 -timeout 60m -run "$wholeSuiteTables" "$@" ./runner
+# Each of their runs takes one scenario at a time and mostly waits: 16 runs at once keep two
+# cores busy.
+go test -count=1 -parallel 16 -timeout 60m -run "$wholeSuiteTables" "$@" ./runner

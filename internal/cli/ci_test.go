@@ -112,6 +112,7 @@ func TestStrictWarnFailsJUnitAndSARIF(t *testing.T) {
 // same log; it has the broken rule as an error located at its scenario and passes Microsoft's
 // SARIF multitool without an error. badge.svg is written beside it.
 func TestSARIFFromBreakRunValidates(t *testing.T) {
+	t.Parallel() // a whole run or a build: it overlaps the other long tests
 	schemasEnv(t)
 	self, err := os.Executable()
 	require.NoError(t, err)

@@ -139,6 +139,7 @@ func TestSchemasUnavailableExit3(t *testing.T) {
 // TestServerThatNeverAnswers: the acceptance check — a server that never answers is
 // given up on within the run timeout with exit 3, and no process is left behind.
 func TestServerThatNeverAnswers(t *testing.T) {
+	t.Parallel() // a whole run or a build: it overlaps the other long tests
 	schemasEnv(t)
 	pidFile := filepath.Join(t.TempDir(), "pid")
 	start := time.Now()
@@ -154,6 +155,7 @@ func TestServerThatNeverAnswers(t *testing.T) {
 }
 
 func TestDemoPassesAndWritesResults(t *testing.T) {
+	t.Parallel() // a whole run or a build: it overlaps the other long tests
 	schemasEnv(t)
 	out := t.TempDir()
 	code, stdout, stderr := mainOut("demo", "--quiet-window", "300ms", "--out", out, "--format", "json")
@@ -214,6 +216,7 @@ func TestRunJSONOnStdoutOnly(t *testing.T) {
 // TestBaselineRoundTrip: --write-baseline on a broken run, the same run with that baseline
 // exits 0 with xfail, and the unbroken server with it exits 1 naming the stale entry.
 func TestBaselineRoundTrip(t *testing.T) {
+	t.Parallel() // a whole run or a build: it overlaps the other long tests
 	schemasEnv(t)
 	self, err := os.Executable()
 	require.NoError(t, err)

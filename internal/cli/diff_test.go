@@ -36,6 +36,7 @@ func saveRun(t *testing.T, breaks ...string) string {
 // reference server against a clean run exits 1 naming the broken rule; two clean runs exit 0;
 // the other way round the rule is fixed (exit 0).
 func TestDiffBreakRunAgainstCleanRun(t *testing.T) {
+	t.Parallel() // a whole run or a build: it overlaps the other long tests
 	schemasEnv(t)
 	clean, again, broken := saveRun(t), saveRun(t), saveRun(t, "META-001")
 

@@ -62,6 +62,7 @@ func TestVersionToolInfoCommitFallback(t *testing.T) {
 // come from the local module cache's download folder (itself a GOPROXY layout) before the
 // usual proxy; the module cache of the install is a temporary one, so nothing is left behind.
 func TestVersionOfGoInstall(t *testing.T) {
+	t.Parallel() // a whole run or a build: it overlaps the other long tests
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is needed to list the module's files")
 	}
