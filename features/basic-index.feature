@@ -435,6 +435,7 @@ Feature: Base protocol (basic/index)
     and a notification, sent in a session of its own, gets a response for each ping, in one
     array or one by one (over HTTP a JSON body or an SSE stream). A -32600 or an HTTP 4xx for
     the batch fails, and so does a ping left without a response within the timeout.
+    Untestable over the HTTP+SSE transport, on which the suite sends no batch.
     Given a fresh connection
     And the client opens a session of its own
     When the client sends one batch holding two harmless requests and a notification

@@ -25,6 +25,10 @@ func startSSE(t testing.TB, flags ...string) string {
 	return testutil.StartHTTPServer(t, 30*time.Second, argv...)
 }
 
+// untestableOverSSE are the rules the suite does not test over the HTTP+SSE transport: MSG-018
+// sends a batch, which the harness neither posts nor reads there.
+var untestableOverSSE = map[string]bool{"MSG-018": true}
+
 // TestReferencePassesSSE: over the HTTP+SSE transport (forced) the reference is tested at
 // every handshake revision it accepts, 2024-11-05 (the transport's own) among them, and every
 // rule that holds there on that transport passes, except the results the fixture gives over
@@ -56,6 +60,7 @@ func TestReferencePassesSSE(t *testing.T) {
 		case res.Verdict == reports.Pass:
 			passed++
 		case res.Verdict == reports.NA && (naByDesign[r.ID] || stdio[key] == reports.NA || stdio[key] == ""):
+		case res.Verdict == reports.Untestable && untestableOverSSE[r.ID]:
 		default:
 			require.Equal(t, stdio[key], res.Verdict, "%s is %s over sse (%s) but %s over stdio", key, res.Verdict, res.Reason, stdio[key])
 		}

@@ -57,6 +57,11 @@ func registerBasicIndexSteps(sc *godog.ScenarioContext) {
 		return w.expectResponseEach()
 	}))
 	step(sc, `^the client sends one batch holding two harmless requests and a notification$`, wc(func(ctx context.Context, w *World) error {
+		if _, sse := w.Conn.SSEStream(); sse {
+			// The transport of 2024-11-05 that 2025-03-26 replaced: the harness neither posts
+			// a batch on it nor reads one off its stream.
+			return w.SetSkip(reports.Untestable, "the suite sends no JSON-RPC batch over the HTTP+SSE transport (its harness posts and reads single messages only)")
+		}
 		return w.SendBatch(ctx, []client.Call{{Method: w.Harmless()}, {Method: w.Harmless()},
 			{Method: "notifications/cancelled", Params: map[string]any{"requestId": "mcpconform-never-sent"}, Notification: true}})
 	}))

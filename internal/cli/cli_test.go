@@ -139,7 +139,6 @@ func TestSchemasUnavailableExit3(t *testing.T) {
 // TestServerThatNeverAnswers: the acceptance check — a server that never answers is
 // given up on within the run timeout with exit 3, and no process is left behind.
 func TestServerThatNeverAnswers(t *testing.T) {
-	t.Parallel() // a whole run or a build: it overlaps the other long tests
 	schemasEnv(t)
 	pidFile := filepath.Join(t.TempDir(), "pid")
 	start := time.Now()
