@@ -38,5 +38,11 @@ func (w *Session) SendBatch(ctx context.Context, calls []Call) error {
 		}
 	}
 	req.Raw, req.Batch, req.Notification = harness.BuildBatch(raws), ids, len(ids) == 0
+	if w.Conn.Name() == harness.TransportStdio && len(ids) > 0 {
+		// A silent server is concluded by a sentinel written after the batch, not by the
+		// timeout (go-sdk over stdio cost the run 10 s).
+		sentinel := w.Build(Call{Method: w.Harmless()})
+		req.Sentinel = &sentinel
+	}
 	return w.Send(ctx, req)
 }

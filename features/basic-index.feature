@@ -434,7 +434,8 @@ Feature: Base protocol (basic/index)
     batches, but MUST support receiving JSON-RPC batches." A batch of two pings (distinct ids)
     and a notification, sent in a session of its own, gets a response for each ping, in one
     array or one by one (over HTTP a JSON body or an SSE stream). A -32600 or an HTTP 4xx for
-    the batch fails, and so does a ping left without a response within the timeout.
+    the batch fails, and so does a ping left without a response: over stdio once a ping written
+    after the batch is answered and a quiet window passes, elsewhere within the timeout.
     Untestable over the HTTP+SSE transport, on which the suite sends no batch.
     Given a fresh connection
     And the client opens a session of its own

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -126,7 +127,10 @@ func (w batchWant) missing(got []*Frame) string {
 
 // sendBatch writes the batch req and waits, bounded by ctx, for a response to each id of
 // req.Batch (Request.Batch): one waiter per request, answered by a line of its own or by a
-// member of a batch line (deliverBatch). Err is the first request's error that got no response.
+// member of a batch line (deliverBatch). With req.Sentinel, the sentinel is written after the
+// batch: once it is answered and QuietWindow passes, every request still without a response is
+// settled as absent (NoReplyError), not after ctx's deadline. Err is the first request's error
+// that got no response.
 func (s *Stdio) sendBatch(ctx context.Context, req Request) (*Exchange, error) {
 	ex := &Exchange{Responses: make([]*Frame, len(req.Batch))}
 	want := newBatchWant(req.Batch)
@@ -161,8 +165,21 @@ func (s *Stdio) sendBatch(ctx context.Context, req Request) (*Exchange, error) {
 		}
 	}
 	seen := map[*Frame]bool{}
+	var absent *NoReplyError
 	for i, w := range ws {
-		_, _ = s.await(ctx, w)
+		switch {
+		case i == 0 && req.Sentinel != nil:
+			// Absence is proved by the sentinel, not by the timeout: written after the
+			// batch, its answer means the batch was read (awaitOrSentinel).
+			_, _ = s.awaitOrSentinel(ctx, w, *req.Sentinel)
+			errors.As(w.ex.Err, &absent)
+		case absent != nil:
+			// The other requests of the batch had the same quiet window after the sentinel.
+			s.settle(w, &NoReplyError{What: waiterWhat(w), Sentinel: absent.Sentinel, Window: absent.Window}, nil)
+			_, _ = s.await(ctx, w)
+		default:
+			_, _ = s.await(ctx, w)
+		}
 		for _, f := range w.ex.Frames {
 			if !seen[f] {
 				seen[f] = true

@@ -107,6 +107,25 @@ func TestStdioReadsBatchesWhereAllowed(t *testing.T) {
 	assert.Equal(t, 2, ex.Responses[1].Member)
 }
 
+// TestStdioBatchSentinel: a batch with a Sentinel that the server leaves unanswered is
+// settled by the sentinel (NoReplyError for every request), not by the context's deadline.
+func TestStdioBatchSentinel(t *testing.T) {
+	rec := NewRecorder(time.Now())
+	s, err := StartStdio(withTimeout(t, 20*time.Second), StdioConfig{Argv: []string{hostileBin(t, "echo")}, Recorder: rec,
+		QuietWindow: 200 * time.Millisecond, Batches: true})
+	require.NoError(t, err)
+	t.Cleanup(func() { assert.NoError(t, s.Close()) })
+	req := replying([]string{`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}`}, 1, "b")
+	sentinel := request(99, "ping", nil)
+	req.Sentinel = &sentinel
+	ex, err := s.Send(withTimeout(t, time.Minute), req)
+	var absent *NoReplyError
+	require.ErrorAs(t, err, &absent, "the sentinel, not the minute, concludes the batch")
+	assert.Contains(t, absent.Sentinel, "ping (id 99)")
+	assert.Nil(t, ex.Responses[0])
+	assert.Nil(t, ex.Responses[1])
+}
+
 // TestStdioEmptyArrayIsNoBatch: an empty array is no batch even where batches are read.
 func TestStdioEmptyArrayIsNoBatch(t *testing.T) {
 	rec := NewRecorder(time.Now())
