@@ -41,8 +41,7 @@ func (w *Session) SendBatch(ctx context.Context, calls []Call) error {
 	if w.Conn.Name() == harness.TransportStdio && len(ids) > 0 {
 		// A silent server is concluded by a sentinel written after the batch, not by the
 		// timeout (go-sdk over stdio cost the run 10 s).
-		sentinel := w.Build(Call{Method: w.Harmless()})
-		req.Sentinel = &sentinel
+		req.Sentinel = w.sentinel()
 	}
 	return w.Send(ctx, req)
 }

@@ -188,8 +188,7 @@ func (w *Session) Send(ctx context.Context, req harness.Request) error {
 	}
 	if req.Intentional && !req.Notification && (w.Conn.Name() == harness.TransportStdio || w.Conn.Name() == harness.TransportSSE) {
 		// A server may rightly ignore malformed input: absence is proved by a sentinel.
-		sentinel := w.Build(Call{Method: w.Harmless()})
-		req.Sentinel = &sentinel
+		req.Sentinel = w.sentinel()
 	}
 	cctx, cancel := w.requestContext(ctx, req, wait)
 	defer cancel()
@@ -698,4 +697,12 @@ func (w *Session) SendConcurrently(ctx context.Context, n int) error {
 	}
 	w.LastID = reqs[n-1].ID
 	return ctx.Err()
+}
+
+// sentinel builds the harmless request written after one whose reply may never come, on the
+// same stdio or HTTP+SSE stream (harness.Request.Sentinel): its answer proves the server read
+// what came before.
+func (w *Session) sentinel() *harness.Request {
+	r := w.Build(Call{Method: w.Harmless()})
+	return &r
 }

@@ -134,14 +134,7 @@ func (w batchWant) missing(got []*Frame) string {
 func (s *Stdio) sendBatch(ctx context.Context, req Request) (*Exchange, error) {
 	ex := &Exchange{Responses: make([]*Frame, len(req.Batch))}
 	want := newBatchWant(req.Batch)
-	methods := map[string]*Message{}
-	if members, ok := ParseBatch(req.Raw); ok {
-		for _, m := range members {
-			if m.HasID {
-				methods[IDKey(m.ID)] = m
-			}
-		}
-	}
+	methods := batchRequests(req)
 	s.mu.Lock()
 	if err := s.unusable(want.what()); err != nil {
 		s.mu.Unlock()
@@ -285,19 +278,27 @@ func batchMethods(req Request) []string {
 	if len(req.Batch) == 0 {
 		return nil
 	}
-	byKey := map[string]string{}
+	byKey := batchRequests(req)
+	out := make([]string, len(req.Batch))
+	for i, id := range req.Batch {
+		if m := byKey[IDKey(id)]; m != nil {
+			out[i] = m.Method
+		}
+	}
+	return out
+}
+
+// batchRequests maps the IDKey of each request in the batch req.Raw to its message.
+func batchRequests(req Request) map[string]*Message {
+	byKey := map[string]*Message{}
 	if members, ok := ParseBatch(req.Raw); ok {
 		for _, m := range members {
 			if m.HasID {
-				byKey[IDKey(m.ID)] = m.Method
+				byKey[IDKey(m.ID)] = m
 			}
 		}
 	}
-	out := make([]string, len(req.Batch))
-	for i, id := range req.Batch {
-		out[i] = byKey[IDKey(id)]
-	}
-	return out
+	return byKey
 }
 
 // takeResponses takes the responses among msgs, the messages of server frame f (a batch's
