@@ -100,6 +100,10 @@ type env struct {
 	judgeSteps map[string][]int
 	// processes counts the server processes started (stdio), for the run's notes.
 	processes int
+	// spares are the processes started ahead of need (stdio); unusedAhead, set by closeAll,
+	// counts those no scenario took.
+	spares      spares
+	unusedAhead int
 	// absences holds, per result ("rule@revision"), the replies its scenario concluded would
 	// not come (lateReply looks for them after the run).
 	absences map[string][]client.Absence
@@ -279,7 +283,11 @@ func Run(ctx context.Context, cfg Config) (*reports.Run, error) {
 		if e.processes == 1 {
 			noun = "process"
 		}
-		run.Notes = append(run.Notes, fmt.Sprintf("%d server %s started: the era probe's, one shared per revision, and a fresh one for each rule that needs a pristine process", e.processes, noun))
+		ahead := ""
+		if e.unusedAhead > 0 {
+			ahead = fmt.Sprintf(" (%d of them started ahead of need and not needed)", e.unusedAhead)
+		}
+		run.Notes = append(run.Notes, fmt.Sprintf("%d server %s started: the era probe's, one shared per revision, and a fresh one for each rule that needs a pristine process%s", e.processes, noun, ahead))
 	}
 	if n := e.rec.Dropped(); n > 0 {
 		run.Notes = append(run.Notes, fmt.Sprintf("%d server frames that answer no request came past the recorder's limits (%d frames, %d MiB) and were counted, not kept, except a sample of %d (marked sampled)", n, harness.DefaultFrameLimit, harness.DefaultByteLimit>>20, e.rec.Sampled()))
@@ -356,6 +364,7 @@ func (e *env) keepStderr(s client.Process) {
 }
 
 func (e *env) closeAll() {
+	e.unusedAhead = e.stopAhead()
 	e.mu.Lock()
 	conns := append([]client.Conn{}, e.conns...)
 	e.mu.Unlock()

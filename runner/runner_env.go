@@ -17,7 +17,7 @@ func (s *suiteRun) Recorder() *harness.Recorder { return s.env.rec }
 
 // Dial is the run's side of Env.
 func (s *suiteRun) Dial(ctx context.Context, rev string) (client.Conn, error) {
-	return s.env.dial(ctx, rev)
+	return s.env.dialFresh(ctx, rev)
 }
 
 // Shared is the run's side of Env.
