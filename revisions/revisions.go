@@ -66,8 +66,8 @@ type Pin struct {
 //     responses, and implementations must be able to receive one (basic/index#Batching,
 //     basic/transports: a stdio line or a Streamable HTTP POST body, and SSE events, may carry
 //     one); the revision after it removed batching (its changelog).
-//   - Audio: content blocks may be audio (AudioContent; "Added support for audio data" in the
-//     changelog of the first revision with it).
+//   - Audio: content blocks may be audio (AudioContent; the changelog of the first revision
+//     with it lists audio content among its schema changes).
 //   - ResourceLinks: content blocks may be resource links (ResourceLink, server/tools#Resource
 //     Links; the changelog of the first revision with it).
 //   - EnumVariants: an elicitation's requested schema may hold titled and multi-select enums
