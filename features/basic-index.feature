@@ -238,7 +238,7 @@ Feature: Base protocol (basic/index)
     And the client provokes the errors a client can provoke without side effects
     Then every JSON object the server sent in this run is a JSON-RPC 2.0 message
 
-  @rule:MSG-002 @MUST @since:2024-11-05
+  @rule:MSG-002 @MUST @since:2025-03-26
   Scenario: Every message the server sends is UTF-8 without a byte order mark
     Spec: basic/transports/index#Messages
     The raw bytes of every stdio line, JSON body and SSE event of the run decode as strict UTF-8,
@@ -327,7 +327,7 @@ Feature: Base protocol (basic/index)
     And the client provokes the errors a client can provoke without side effects
     Then every _meta key the server sent in this run is a valid key name
 
-  @rule:META-009 @MUST-NOT @since:2025-06-18
+  @rule:META-009 @MUST-NOT @since:2025-11-25
   Scenario: The server invents no _meta keys under reserved prefixes
     Spec: basic/index#_meta
     Prefixes whose second label is `modelcontextprotocol` or `mcp` belong to MCP: the server

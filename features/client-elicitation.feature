@@ -5,7 +5,7 @@ Feature: Elicitation (client/elicitation)
   completion through notifications/elicitation/complete.
   https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation
 
-  @rule:INPUT-001 @MUST-NOT @since:2025-06-18 @until:2025-11-25
+  @rule:INPUT-001 @MUST-NOT @since:2025-11-25 @until:2025-11-25
   Scenario Outline: Elicitations use only the modes the client declared
     Spec: client/elicitation#Capabilities
     A server never sends an elicitation in a mode the client did not declare; `elicitation: {}`

@@ -46,7 +46,7 @@ Feature: Server features and capabilities (server/index)
     When the client sends a "prompts/list" request
     Then if the response is a result, the server declares the "prompts" capability
 
-  @rule:CAP-004 @MUST @since:2024-11-05
+  @rule:CAP-004 @MUST @since:2025-03-26
   Scenario: A server that completes arguments declares the completions capability
     Spec: server/utilities/completion#Capabilities
     `completion/complete` (for the first prompt argument or resource template variable the

@@ -162,7 +162,7 @@ Feature: Tools (server/tools)
     When the client calls each tool it may call with arguments its inputSchema rejects
     Then no call with invalid arguments succeeds
 
-  @rule:TOOL-018 @SHOULD @since:2024-11-05 @capability:tools @fixture
+  @rule:TOOL-018 @SHOULD @since:2025-06-18 @capability:tools @fixture
   Scenario: A server that embeds resources in tool results declares resources
     Spec: server/tools#Embedded Resources
     A server whose tool results contain embedded resource blocks declares the resources

@@ -66,6 +66,13 @@ type Pin struct {
 //     responses, and implementations must be able to receive one (basic/index#Batching,
 //     basic/transports: a stdio line or a Streamable HTTP POST body, and SSE events, may carry
 //     one); the revision after it removed batching (its changelog).
+//   - Audio: content blocks may be audio (AudioContent; the changelog of the first revision
+//     with it lists audio content among its schema changes).
+//   - ResourceLinks: content blocks may be resource links (ResourceLink, server/tools#Resource
+//     Links; the changelog of the first revision with it).
+//   - EnumVariants: an elicitation's requested schema may hold titled and multi-select enums
+//     and a default for every primitive (SingleSelectEnumSchema, MultiSelectEnumSchema; SEP-1330
+//     and SEP-1034 in the changelog of the first revision with them).
 type Revision struct {
 	ID          string
 	Era         Era
@@ -78,6 +85,9 @@ type Revision struct {
 	LoggingMethod bool
 	VersionHeader bool
 	Batches       bool
+	Audio         bool
+	ResourceLinks bool
+	EnumVariants  bool
 }
 
 // Modern reports whether the row is of EraModern.
@@ -148,17 +158,23 @@ func withBatches(r Revision) Revision {
 	return r
 }
 
+// withContent returns r with the content facts set: Audio, ResourceLinks, EnumVariants.
+func withContent(r Revision, audio, links, enums bool) Revision {
+	r.Audio, r.ResourceLinks, r.EnumVariants = audio, links, enums
+	return r
+}
+
 // oldestPages are the pages of 2024-11-05 the catalogue's extra rules link (catalog/extra-rules.md:
 // its HTTP+SSE transport).
 var oldestPages = []string{"basic/transports"}
 
 // table holds every row, newest first.
 var table = []Revision{
-	row("2026-07-28", EraModern, "ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203", "26", modernPages, true, false, true),
-	row("2025-11-25", EraHandshake, "268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7", "25", handshakePages, true, true, true),
-	row("2025-06-18", EraHandshake, "af845e7e5b9d27107d1690f0936022546177a1403e63ffb11470135b296a2e01", "", nil, true, true, true),
-	withBatches(row("2025-03-26", EraHandshake, "e720669548c8100a4282c49e580efd6ddf7f28899ea786fc8db251dbdb356131", "2503", batchPages, true, true, false)),
-	row("2024-11-05", EraHandshake, "61cea2392d4f284092d09bc84b9ac488c0d5618ac2b38a56942fc5b99fd960ce", "24", oldestPages, false, true, false),
+	withContent(row("2026-07-28", EraModern, "ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203", "26", modernPages, true, false, true), true, true, true),
+	withContent(row("2025-11-25", EraHandshake, "268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7", "25", handshakePages, true, true, true), true, true, true),
+	withContent(row("2025-06-18", EraHandshake, "af845e7e5b9d27107d1690f0936022546177a1403e63ffb11470135b296a2e01", "", nil, true, true, true), true, true, false),
+	withContent(withBatches(row("2025-03-26", EraHandshake, "e720669548c8100a4282c49e580efd6ddf7f28899ea786fc8db251dbdb356131", "2503", batchPages, true, true, false)), true, false, false),
+	withContent(row("2024-11-05", EraHandshake, "61cea2392d4f284092d09bc84b9ac488c0d5618ac2b38a56942fc5b99fd960ce", "24", oldestPages, false, true, false), false, false, false),
 }
 
 // All returns every row, newest first. The slice is a fresh copy on each call (the rows'
@@ -253,6 +269,14 @@ func LoggingMethodUntil() Revision { return Last(func(r Revision) bool { return 
 // VersionHeaderSince returns the oldest revision whose HTTP clients send MCP-Protocol-Version
 // on every request (Revision.VersionHeader, basic/transports#Protocol Version Header).
 func VersionHeaderSince() Revision { return First(func(r Revision) bool { return r.VersionHeader }) }
+
+// Content reports, for the revision id, whether its content blocks may be audio, may be resource
+// links, and whether its elicitation schemas may hold the enum variants (Revision.Audio,
+// ResourceLinks, EnumVariants); all false for an id the table does not know.
+func Content(id string) (audio, links, enums bool) {
+	r, ok := Lookup(id)
+	return ok && r.Audio, ok && r.ResourceLinks, ok && r.EnumVariants
+}
 
 // AllowsBatches reports whether revision id lets a message be a JSON-RPC batch (Revision.Batches,
 // basic/index#Batching of that revision); false for an id the table does not know.

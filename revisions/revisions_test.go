@@ -1,6 +1,9 @@
 package revisions
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"testing"
@@ -114,4 +117,32 @@ func mustLookup(t *testing.T, id string) Revision {
 	r, ok := Lookup(id)
 	require.True(t, ok, id)
 	return r
+}
+
+// TestContentFactsMatchSchemas: each content fact says what the revision's pinned schema
+// defines (AudioContent, ResourceLink, MultiSelectEnumSchema), read from MCP_CONFORM_SCHEMAS.
+func TestContentFactsMatchSchemas(t *testing.T) {
+	dir := os.Getenv("MCP_CONFORM_SCHEMAS")
+	if dir == "" {
+		t.Skip("MCP_CONFORM_SCHEMAS is not set")
+	}
+	for _, r := range All() {
+		raw, err := os.ReadFile(filepath.Join(dir, r.ID, "schema.json"))
+		require.NoError(t, err)
+		var doc struct {
+			Definitions map[string]json.RawMessage `json:"definitions"`
+			Defs        map[string]json.RawMessage `json:"$defs"`
+		}
+		require.NoError(t, json.Unmarshal(raw, &doc))
+		defs := doc.Defs
+		if defs == nil {
+			defs = doc.Definitions
+		}
+		audio, links, enums := Content(r.ID)
+		require.Equal(t, defs["AudioContent"] != nil, audio, "%s Audio", r.ID)
+		require.Equal(t, defs["ResourceLink"] != nil, links, "%s ResourceLinks", r.ID)
+		require.Equal(t, defs["MultiSelectEnumSchema"] != nil, enums, "%s EnumVariants", r.ID)
+	}
+	audio, links, enums := Content(Future)
+	require.False(t, audio || links || enums)
 }
