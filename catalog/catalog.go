@@ -48,6 +48,20 @@ type Rule struct {
 	Line int `json:"-"`
 	// Tags are the scenario's tags as written (`@rule:MSG-014`, `@MUST`, ...).
 	Tags []string `json:"-"`
+	// EarlierLevel is the rule's level at the revisions up to EarlierUntil, when those pages
+	// word the same sentence with a weaker keyword (a `@SHOULD-until:2025-03-26` tag: SHOULD
+	// where later revisions say MUST); "" when the level is the same at every revision.
+	EarlierLevel string `json:"earlierLevel,omitempty"`
+	EarlierUntil string `json:"earlierUntil,omitempty"`
+}
+
+// LevelAt returns the rule's level at revision rev: EarlierLevel up to and including
+// EarlierUntil, Level after it.
+func (r Rule) LevelAt(rev string) string {
+	if r.EarlierLevel != "" && rev != "" && !revisions.Before(r.EarlierUntil, rev) {
+		return r.EarlierLevel
+	}
+	return r.Level
 }
 
 // SpecURL returns the pinned URL of the rule's spec section (revisions.SpecURL of
@@ -93,6 +107,15 @@ func anchor(h string) string {
 var levelTags = map[string]string{
 	"@MUST": "MUST", "@MUST-NOT": "MUST NOT", "@SHOULD": "SHOULD", "@SHOULD-NOT": "SHOULD NOT", "@MAY": "MAY",
 	"@PROBE": ProbeLevel,
+}
+
+// earlierLevel returns the level a `@<LEVEL>-until:<revision>` tag names ("" for any other tag).
+func earlierLevel(tag string) string {
+	level, _, ok := strings.Cut(tag, "-until:")
+	if !ok {
+		return ""
+	}
+	return levelTags[level]
 }
 
 // Catalog parses every embedded feature and returns its rules sorted by id. It returns an
@@ -153,6 +176,9 @@ func ruleOf(f *messages.Feature, sc *messages.Scenario, file string) (Rule, erro
 			r.ID, ids = strings.TrimPrefix(name, "@rule:"), ids+1
 		case levelTags[name] != "":
 			r.Level, levels = levelTags[name], levels+1
+		case earlierLevel(name) != "":
+			level, rev, _ := strings.Cut(strings.TrimPrefix(name, "@"), "-until:")
+			r.EarlierLevel, r.EarlierUntil = levelTags["@"+level], rev
 		case strings.HasPrefix(name, "@since:"):
 			r.Since = strings.TrimPrefix(name, "@since:")
 		case strings.HasPrefix(name, "@until:"):
@@ -183,6 +209,11 @@ func ruleOf(f *messages.Feature, sc *messages.Scenario, file string) (Rule, erro
 	}
 	if r.Section == "" {
 		return r, fmt.Errorf("%s: description needs a `Spec: page#Heading` line", where)
+	}
+	if r.EarlierLevel != "" {
+		if _, ok := revisions.Lookup(r.EarlierUntil); !ok || revisions.IsModern(r.EarlierUntil) {
+			return r, fmt.Errorf("%s: %s-until: names %q, not a handshake-era revision", where, r.EarlierLevel, r.EarlierUntil)
+		}
 	}
 	r.Description = strings.Join(desc, " ")
 	if r.Until != "" && revisions.Before(r.Until, revisions.Modern().ID) {

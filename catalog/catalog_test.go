@@ -5,6 +5,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcp-conform/mcp-conform/judge"
@@ -194,5 +195,40 @@ func TestClaimsNameImplementedRules(t *testing.T) {
 	for _, c := range judge.Claims() {
 		require.True(t, ids[c.Rule], "claim %+v names a rule without a scenario", c)
 		require.NotEqual(t, "SCHEMA-001", c.Rule)
+	}
+}
+
+// TestLevelAtEarlierRevisions: a `@SHOULD-until:` tag grades the rule SHOULD at that revision
+// and the ones before it and by its level tag after; a rule without one has its level at
+// every revision; and the tag must name a handshake-era revision.
+func TestLevelAtEarlierRevisions(t *testing.T) {
+	legacy := revisions.LegacyIDs() // newest first
+	older, newer := legacy[len(legacy)-2], legacy[len(legacy)-3]
+	r := Rule{Level: "MUST", EarlierLevel: "SHOULD", EarlierUntil: older}
+	assert.Equal(t, "SHOULD", r.LevelAt(legacy[len(legacy)-1]))
+	assert.Equal(t, "SHOULD", r.LevelAt(older))
+	assert.Equal(t, "MUST", r.LevelAt(newer))
+	assert.Equal(t, "MUST", r.LevelAt(revisions.Modern().ID))
+	assert.Equal(t, "MUST", Rule{Level: "MUST"}.LevelAt(older))
+
+	scenario := func(tags string) string {
+		return "Feature: f\n\n  " + tags + "\n  Scenario: s\n    Spec: basic/lifecycle#Operation\n    Given a connected server\n"
+	}
+	rules, err := catalogFS(fstest.MapFS{"a.feature": {Data: []byte(scenario("@rule:LEG-006 @MUST @SHOULD-until:" + older + " @since:" + legacy[len(legacy)-1]))}})
+	require.NoError(t, err)
+	require.Len(t, rules, 1)
+	assert.Equal(t, "MUST", rules[0].Level)
+	assert.Equal(t, "SHOULD", rules[0].EarlierLevel)
+	assert.Equal(t, older, rules[0].EarlierUntil)
+	_, err = catalogFS(fstest.MapFS{"a.feature": {Data: []byte(scenario("@rule:LEG-006 @MUST @SHOULD-until:" + revisions.Modern().ID))}})
+	assert.ErrorContains(t, err, "not a handshake-era revision")
+
+	all, err := Catalog()
+	require.NoError(t, err)
+	for _, r := range all {
+		if r.ID == "LEG-006" || r.ID == "LEG-007" {
+			assert.Equal(t, "SHOULD", r.LevelAt(older), "%s: basic/lifecycle#Operation says SHOULD there", r.ID)
+			assert.Equal(t, "MUST", r.LevelAt(newer), r.ID)
+		}
 	}
 }

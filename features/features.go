@@ -1,7 +1,8 @@
 // Package features embeds the Gherkin feature files of mcp-conform: one file per spec page, one
 // Scenario per normative rule, tagged with `@rule:<id>`, exactly one of `@MUST @MUST-NOT
 // @SHOULD @SHOULD-NOT @MAY`, `@since:<revision>` / `@until:<revision>`, `@transport:stdio|http`
-// and `@capability:<name>` where they apply. Each scenario's description starts with a
+// and `@capability:<name>` where they apply, and `@<LEVEL>-until:<revision>` where the pages up
+// to that handshake revision word the rule with another keyword (LEG-006: `@SHOULD-until:2025-03-26`). Each scenario's description starts with a
 // `Spec: <page>#<Heading>` line naming the section of the specification it checks.
 package features
 

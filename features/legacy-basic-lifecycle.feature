@@ -60,7 +60,7 @@ Feature: Legacy lifecycle (2025-11-25 basic/lifecycle)
       """
     Then before notifications/initialized the server sent no request but ping and no notification but log messages
 
-  @rule:LEG-007 @MUST @since:2025-06-18 @until:2025-11-25
+  @rule:LEG-007 @MUST @SHOULD-until:2025-03-26 @since:2024-11-05 @until:2025-11-25
   Scenario: After the handshake the server answers in the negotiated revision
     Spec: basic/lifecycle#Operation
     A list request after the handshake returns a result that validates against the negotiated
@@ -82,7 +82,7 @@ Feature: Legacy lifecycle (2025-11-25 basic/lifecycle)
       """
     Then no message arrives in reply
 
-  @rule:LEG-006 @MUST @since:2025-06-18 @until:2025-11-25
+  @rule:LEG-006 @MUST @SHOULD-until:2025-03-26 @since:2024-11-05 @until:2025-11-25
   Scenario: The server uses only the client capabilities negotiated
     Spec: basic/lifecycle#Operation
     During operation both parties keep to the capabilities they negotiated: a client that

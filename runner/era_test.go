@@ -362,6 +362,10 @@ func TestFocusRule(t *testing.T) {
 	assert.True(t, focusRule(older, newer, "stdio"), "na at the older revision: shown there")
 	assert.False(t, focusRule(older, stdioOnly, "http"), "na at both")
 	assert.True(t, focusRule(older, catalog.Rule{ID: "SCHEMA-001", Since: legacy[len(legacy)-1]}, "http"))
+	weaker := catalog.Rule{ID: "X-004", Level: "MUST", EarlierLevel: "SHOULD", EarlierUntil: legacy[len(legacy)-1]}
+	assert.True(t, focusRule(older, weaker, "stdio"), "graded SHOULD at the older revision: shown there")
+	between := &target{revision: legacy[1], focusOf: legacy[0]}
+	assert.False(t, focusRule(between, weaker, "stdio"), "MUST at both: judged once")
 }
 
 // fakeModernTable is a modern row the build does not have, newer than every real one: the table

@@ -140,15 +140,16 @@ type target struct {
 // focusRule reports whether rule r runs on target t: every rule on a full target; on an older
 // revision's target (focusOf set) SCHEMA-001, whose frames are validated against that
 // revision's schema, and the rules whose applicability differs between the two revisions
-// (a @since or @until between them), so their na or their verdict is shown there. A rule that
-// holds alike at both is judged once, at focusOf.
+// (a @since or @until between them) or whose level does (a @SHOULD-until: tag: the older page
+// words the sentence with a weaker keyword), so their na or their verdict is shown there. A
+// rule that holds alike at both is judged once, at focusOf.
 func focusRule(t *target, r catalog.Rule, transport string) bool {
 	if t.focusOf == "" || r.ID == schemaRule {
 		return true
 	}
 	here, _ := r.AppliesTo(t.revision, transport)
 	there, _ := r.AppliesTo(t.focusOf, transport)
-	return here != there
+	return here != there || (here && r.LevelAt(t.revision) != r.LevelAt(t.focusOf))
 }
 
 // unlisted says, for a modern target whose DiscoverResult lists versions but not the target's
@@ -598,7 +599,7 @@ func (s *suiteRun) record(w *steps.World, err error) {
 	res, ok := s.results[key]
 	if !ok {
 		res = &reports.Result{
-			Rule: w.Rule.ID, Level: w.Rule.Level, Revision: s.t.revision, Transport: s.env.cfg.Transport,
+			Rule: w.Rule.ID, Level: w.Rule.LevelAt(s.t.revision), Revision: s.t.revision, Transport: s.env.cfg.Transport,
 			Verdict: v, Title: w.Rule.Title, Feature: w.Rule.Feature,
 			Spec:   s.spec(w.Rule),
 			Reason: reason, Expected: expected, Actual: actual, Steps: []reports.Step{}, Frames: []int{},
@@ -724,7 +725,7 @@ func (s *suiteRun) verdict(w *steps.World, err error) (v reports.Verdict, reason
 	if errors.As(err, &m) {
 		v = m.Grade
 		if v == "" {
-			v = levelVerdict(w.Rule.Level)
+			v = levelVerdict(w.Rule.LevelAt(s.t.revision))
 		}
 		if w.ObserveOnly != "" && (v == reports.Fail || v == reports.Warn) {
 			return reports.Info, m.Error() + " (" + w.ObserveOnly + ")", m.Expected, m.Actual

@@ -31,27 +31,27 @@ go vet ./...
 # Everything under the race detector except the tests made of whole-suite runs of a broken or
 # relayed reference: the break table (the suite once per fixture break, several hundred runs),
 # the 22 shuffled reruns that show verdicts independent of concurrency, the run behind the CR LF
-# relay and the results.json of broken runs, which the race detector would slow past the CI
+# relay, the results.json of broken runs and the demo (both transports at every revision, as
+# TestReferencePasses runs them under -race), which the race detector would slow past the CI
 # budget. The concurrent, shuffled reference runs (TestReferencePasses) keep the runner under
 # -race.
-wholeSuiteTables='^(TestReferenceBreaks|TestReferenceVerdictsIndependentOfConcurrency|TestReferenceBehindCRLFRelay|TestRealResultsValidateAgainstResultsSchema)$'
-# The tables run beside everything else, from the start, in a process group of their own: beside
-# the race part of every package but integration at the same priority (the tables are the
-# longest part), then at the lowest (nice 19) beside integration, whose real servers pace their
-# progress and cancellation in wall time and so must get the CPU first (at an equal priority,
-# and even at nice 5, the tables' runs starved a Node server of it: CANC-001 on ts-sessions saw
-# its cancellation handled after the tool had finished). Each of the tables' runs takes one
-# scenario at a time and mostly waits (quiet windows), so 32 run at once. The tables' output is
-# printed after the others'; any part failing fails the script.
+wholeSuiteTables='^(TestReferenceBreaks|TestReferenceVerdictsIndependentOfConcurrency|TestReferenceBehindCRLFRelay|TestRealResultsValidateAgainstResultsSchema|TestDemoPassesAndWritesResults)$'
+# The tables run beside the race part of every package but integration, in a process group of
+# their own (each part alone left a third of two cores idle). Integration, whose real servers
+# pace their progress and cancellation in wall time, runs under -race after both, on a quiet
+# machine: beside the tables, even at nice 5, a Node server was starved of the CPU (CANC-001 on
+# ts-sessions saw its cancellation handled after the tool had finished), and at 32 table runs
+# at once the race part was (the demo's HTTP-009 timing). Each of the tables' runs takes one
+# scenario at a time, 16 runs at once. The tables' output is printed after the race part's; any
+# part failing fails the script.
 tables_log=$(mktemp)
-setsid go test -count=1 -parallel 32 -timeout 60m -run "$wholeSuiteTables" "$@" ./runner >"$tables_log" 2>&1 &
+setsid go test -count=1 -parallel 16 -timeout 60m -run "$wholeSuiteTables" "$@" ./runner ./internal/cli >"$tables_log" 2>&1 &
 tables=$!
 trap 'kill -- -"$tables" 2>/dev/null || true; rm -f "$tables_log"' EXIT
 mapfile -t packages < <(go list ./... | grep -v '/integration$')
 status=0
 go test -race -count=1 -parallel 8 -timeout 60m -skip "$wholeSuiteTables" "$@" "${packages[@]}" || status=1
-renice -n 19 -g "$tables" >/dev/null 2>&1 || true
-go test -race -count=1 -parallel 8 -timeout 60m "$@" ./integration || status=1
 wait "$tables" || status=1
 cat "$tables_log"
+go test -race -count=1 -parallel 8 -timeout 60m "$@" ./integration || status=1
 exit "$status"
