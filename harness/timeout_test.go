@@ -18,7 +18,9 @@ func TestTimeoutErrorSaysHowLongItWaited(t *testing.T) {
 		_, err := s.Send(withTimeout(t, 300*time.Millisecond), request(4, "tools/list", nil))
 		var te *TimeoutError
 		require.ErrorAs(t, err, &te)
-		require.InDelta(t, 300*time.Millisecond, te.Waited, float64(200*time.Millisecond))
+		// The deadline's own wait, however late a loaded machine wakes the reader after it.
+		require.GreaterOrEqual(t, te.Waited, 290*time.Millisecond)
+		require.Less(t, te.Waited, 10*time.Second)
 		require.Regexp(t, `^no response within \d+ms to tools/list \(id 4\)$`, err.Error())
 		te.Flag = "--timeout"
 		require.Regexp(t, `^no response within \d+ms \(--timeout\) to tools/list \(id 4\)$`, te.Error())

@@ -148,9 +148,23 @@ var handshakePages = []string{
 	"server/utilities/logging", "server/utilities/pagination",
 }
 
-// batchPages are the pages of 2025-03-26 the catalogue's extra rules link (catalog/extra-rules.md:
-// its JSON-RPC batches).
-var batchPages = []string{"basic/index", "basic/transports"}
+// june2025Pages, march2025Pages and oldestPages are the pages of the older handshake
+// specifications (docs/specification/<id> at Commit): a result at that revision links its own
+// page when the revision has it.
+var june2025Pages = []string{
+	"architecture/index", "basic/authorization", "basic/index", "basic/lifecycle", "basic/transports",
+	"basic/utilities/cancellation", "basic/utilities/ping", "basic/utilities/progress", "changelog",
+	"client/elicitation", "client/roots", "client/sampling", "schema", "server/index", "server/prompts",
+	"server/resources", "server/tools", "server/utilities/completion", "server/utilities/logging",
+	"server/utilities/pagination",
+}
+
+var march2025Pages = []string{
+	"architecture/index", "basic/authorization", "basic/index", "basic/lifecycle", "basic/transports",
+	"basic/utilities/cancellation", "basic/utilities/ping", "basic/utilities/progress", "changelog",
+	"client/roots", "client/sampling", "server/index", "server/prompts", "server/resources",
+	"server/tools", "server/utilities/completion", "server/utilities/logging", "server/utilities/pagination",
+}
 
 // withBatches returns r with the Batches fact set.
 func withBatches(r Revision) Revision {
@@ -164,16 +178,19 @@ func withContent(r Revision, audio, links, enums bool) Revision {
 	return r
 }
 
-// oldestPages are the pages of 2024-11-05 the catalogue's extra rules link (catalog/extra-rules.md:
-// its HTTP+SSE transport).
-var oldestPages = []string{"basic/transports"}
+var oldestPages = []string{
+	"architecture/index", "basic/index", "basic/lifecycle", "basic/messages", "basic/transports",
+	"basic/utilities/cancellation", "basic/utilities/ping", "basic/utilities/progress", "client/roots",
+	"client/sampling", "server/index", "server/prompts", "server/resources", "server/tools",
+	"server/utilities/completion", "server/utilities/logging", "server/utilities/pagination",
+}
 
 // table holds every row, newest first.
 var table = []Revision{
 	withContent(row("2026-07-28", EraModern, "ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203", "26", modernPages, true, false, true), true, true, true),
 	withContent(row("2025-11-25", EraHandshake, "268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7", "25", handshakePages, true, true, true), true, true, true),
-	withContent(row("2025-06-18", EraHandshake, "af845e7e5b9d27107d1690f0936022546177a1403e63ffb11470135b296a2e01", "", nil, true, true, true), true, true, false),
-	withContent(withBatches(row("2025-03-26", EraHandshake, "e720669548c8100a4282c49e580efd6ddf7f28899ea786fc8db251dbdb356131", "2503", batchPages, true, true, false)), true, false, false),
+	withContent(row("2025-06-18", EraHandshake, "af845e7e5b9d27107d1690f0936022546177a1403e63ffb11470135b296a2e01", "", june2025Pages, true, true, true), true, true, false),
+	withContent(withBatches(row("2025-03-26", EraHandshake, "e720669548c8100a4282c49e580efd6ddf7f28899ea786fc8db251dbdb356131", "2503", march2025Pages, true, true, false)), true, false, false),
 	withContent(row("2024-11-05", EraHandshake, "61cea2392d4f284092d09bc84b9ac488c0d5618ac2b38a56942fc5b99fd960ce", "24", oldestPages, false, true, false), false, false, false),
 }
 
