@@ -648,10 +648,6 @@ func (s *suiteRun) record(w *steps.World, err error) {
 	}
 }
 
-// spec returns the spec section of rule for this target. A handshake-era result of a rule that
-// holds in both eras cites the section the catalogue names for revisions.LatestLegacy, or the
-// rule's own when that revision has its page (Revision.Pages); any handshake-era result links
-// that page at the target's own revision when it has the page, else at the latest legacy one.
 // movedPages maps a 2026-07-28 page to the handshake-era page it was moved from, headings kept
 // (the cancellation and progress utilities became basic patterns).
 var movedPages = map[string]string{
@@ -659,6 +655,10 @@ var movedPages = map[string]string{
 	"basic/patterns/progress":     "basic/utilities/progress",
 }
 
+// spec returns the spec section of rule for this target. A handshake-era result of a rule that
+// holds in both eras cites the section the catalogue names for revisions.LatestLegacy, or the
+// rule's own when that revision has its page (Revision.Pages); any handshake-era result links
+// that page at the target's own revision when it has the page, else at the latest legacy one.
 func (s *suiteRun) spec(rule catalog.Rule) reports.Spec {
 	if s.t.modern {
 		return reports.Spec{Section: rule.Section, URL: rule.SpecURL()}
@@ -675,11 +675,14 @@ func (s *suiteRun) spec(rule catalog.Rule) reports.Spec {
 			sec = rule.Section // the same page exists in the latest legacy revision
 		}
 	}
+	if sec == "" {
+		return reports.Spec{Section: rule.Section, URL: rule.SpecURL()}
+	}
 	page, _, _ := strings.Cut(sec, "#")
 	// The result's own revision's page when it has one (2025-06-18 and older are linked there,
 	// not to the newest revision that words the rule), else the page the rule names.
 	for _, rev := range []string{s.t.revision, latest.ID, rule.SpecRevision} {
-		if row, ok := revisions.Lookup(rev); ok && sec != "" && row.HasPage(page) {
+		if row, ok := revisions.Lookup(rev); ok && row.HasPage(page) {
 			return reports.Spec{Section: sec, URL: catalog.Rule{Section: sec, SpecRevision: rev}.SpecURL()}
 		}
 	}
